@@ -1,0 +1,378 @@
+#include "Compiler.h"
+
+#include "Driver.h"
+#include "Nvrtc.h"
+#include "NvrtcLog.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <optional>
+#include <set>
+#include <utility>
+
+namespace kp::cuda {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Owns an nvrtcProgram, so that it is destroyed on every path, exceptions included.
+class Program {
+public:
+    Program(std::string_view source, const std::string& name) {
+        const std::string text(source); // NVRTC wants it NUL-terminated
+        KP_NVRTC(nvrtcCreateProgram, &handle_, text.c_str(), name.c_str(), 0, nullptr, nullptr);
+    }
+    Program(Program&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+    Program& operator=(Program&& other) noexcept {
+        std::swap(handle_, other.handle_);
+        return *this;
+    }
+    Program(const Program&) = delete;
+    Program& operator=(const Program&) = delete;
+    // A destructor cannot throw, and nvrtcDestroyProgram only fails for an invalid handle, which this
+    // class never holds.
+    ~Program() {
+        if (handle_) Nvrtc::api().nvrtcDestroyProgram(&handle_);
+    }
+
+    nvrtcProgram get() const noexcept { return handle_; }
+
+private:
+    nvrtcProgram handle_ = nullptr;
+};
+
+// NVRTC's sizes count the terminating NUL; the strings here do not.
+std::string withoutTrailingNul(std::string text) {
+    while (!text.empty() && text.back() == '\0')
+        text.pop_back();
+    return text;
+}
+
+std::string programLog(const Program& program) {
+    std::size_t size = 0;
+    KP_NVRTC(nvrtcGetProgramLogSize, program.get(), &size);
+    std::string log(size, '\0');
+    if (size > 0) KP_NVRTC(nvrtcGetProgramLog, program.get(), log.data());
+    return withoutTrailingNul(std::move(log));
+}
+
+std::string programPtx(const Program& program) {
+    std::size_t size = 0;
+    KP_NVRTC(nvrtcGetPTXSize, program.get(), &size);
+    std::string ptx(size, '\0');
+    if (size > 0) KP_NVRTC(nvrtcGetPTX, program.get(), ptx.data());
+    return withoutTrailingNul(std::move(ptx));
+}
+
+std::vector<std::byte> programCubin(const Program& program) {
+    std::size_t size = 0;
+    KP_NVRTC(nvrtcGetCUBINSize, program.get(), &size); // 0 for a virtual architecture
+    std::vector<std::byte> cubin(size);
+    if (size > 0) KP_NVRTC(nvrtcGetCUBIN, program.get(), reinterpret_cast<char*>(cubin.data()));
+    return cubin;
+}
+
+// The value of an option given in `extra` as "-name=value", "-name value" or with any of its spellings.
+std::optional<std::string> optionValue(const std::vector<std::string>& extra,
+                                       std::initializer_list<std::string_view> spellings) {
+    std::optional<std::string> value;
+    for (std::size_t i = 0; i < extra.size(); ++i) {
+        const std::string_view option = extra[i];
+        for (const auto spelling : spellings) {
+            if (option == spelling && i + 1 < extra.size())
+                value = extra[i + 1];
+            else if (option.starts_with(spelling) && option.substr(spelling.size()).starts_with('='))
+                value = std::string(option.substr(spelling.size() + 1));
+        }
+    }
+    return value; // the last one, as NVRTC takes the last
+}
+
+// Raw options may name the architecture or the standard themselves (a playground's "options":
+// ["-std=c++20"]); then they win, and ours are left out so that NVRTC does not warn about the repetition.
+std::optional<std::string> archInExtraOptions(const CompileOptions& options) {
+    return optionValue(options.extraOptions, {"--gpu-architecture", "-arch"});
+}
+
+std::vector<std::string> nvrtcFlags(const CompileOptions& options, const std::string& arch) {
+    std::vector<std::string> flags;
+    if (!archInExtraOptions(options)) flags.push_back("--gpu-architecture=" + arch);
+    if (!options.standard.empty() && !optionValue(options.extraOptions, {"--std", "-std"}))
+        flags.push_back("-std=" + options.standard);
+    for (const auto& dir : options.includeDirs)
+        flags.push_back("-I" + dir);
+    for (const auto& [name, value] : options.defines)
+        flags.push_back(value.empty() ? "-D" + name : "-D" + name + "=" + value);
+    if (options.lineInfo) flags.emplace_back("-lineinfo");
+    if (options.fastMath) flags.emplace_back("-use_fast_math");
+    flags.insert(flags.end(), options.extraOptions.begin(), options.extraOptions.end());
+    return flags;
+}
+
+std::string trimmedLog(std::string log) {
+    while (!log.empty() && (log.back() == '\n' || log.back() == '\r' || log.back() == ' '))
+        log.pop_back();
+    return log;
+}
+
+std::string join(const std::vector<std::string>& words) {
+    std::string text;
+    for (const auto& word : words)
+        text += (text.empty() ? "" : " ") + word;
+    return text;
+}
+
+// The folders NVRTC searches for #include, including those given as raw -I options.
+std::vector<fs::path> includeSearchPath(const CompileOptions& options) {
+    std::vector<fs::path> dirs(options.includeDirs.begin(), options.includeDirs.end());
+    const auto& extra = options.extraOptions;
+    for (std::size_t i = 0; i < extra.size(); ++i) {
+        const std::string_view option = extra[i];
+        const bool separate = option == "-I" || option == "--include-path";
+        if (separate && i + 1 < extra.size())
+            dirs.emplace_back(extra[++i]);
+        else if (option.starts_with("--include-path="))
+            dirs.emplace_back(option.substr(15));
+        else if (option.starts_with("-I") && option.size() > 2)
+            dirs.emplace_back(option.substr(2));
+    }
+    return dirs;
+}
+
+std::optional<std::string> readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return std::nullopt;
+    return content;
+}
+
+void appendField(std::string& out, std::string_view field) {
+    out += std::to_string(field.size());
+    out += ':';
+    out += field;
+}
+
+// Adds the headers a source includes, found as NVRTC would find them, to the cache key: a header that
+// changes must make the kernel compile again. Headers NVRTC or the toolkit provide (<cuda_fp16.h>) are not
+// found in the user's folders and are covered by NVRTC's identity instead. An #include whose name comes
+// from a macro is not followed; such a header's edits are not seen by the cache.
+class IncludeFingerprint {
+public:
+    explicit IncludeFingerprint(std::vector<fs::path> searchPath) : searchPath_(std::move(searchPath)) {}
+
+    void add(std::string_view text, const fs::path& dir, std::string& key, int depth = 0) {
+        constexpr int kMaxDepth = 64;
+        if (depth > kMaxDepth) return;
+        while (!text.empty()) {
+            const auto end = text.find('\n');
+            if (auto included = includedName(text.substr(0, end))) addHeader(*included, dir, key, depth);
+            if (end == std::string_view::npos) break;
+            text.remove_prefix(end + 1);
+        }
+    }
+
+private:
+    struct Include {
+        std::string name;
+        bool quoted;
+    };
+
+    // `#include "name"` or `#include <name>`, spaces allowed around '#'.
+    static std::optional<Include> includedName(std::string_view line) {
+        const auto skipSpaces = [&line] {
+            while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+                line.remove_prefix(1);
+        };
+        skipSpaces();
+        if (!line.starts_with('#')) return std::nullopt;
+        line.remove_prefix(1);
+        skipSpaces();
+        if (!line.starts_with("include")) return std::nullopt;
+        line.remove_prefix(7);
+        skipSpaces();
+        if (line.empty() || (line.front() != '"' && line.front() != '<')) return std::nullopt;
+        const char close = line.front() == '"' ? '"' : '>';
+        const auto end = line.find(close, 1);
+        if (end == std::string_view::npos || end == 1) return std::nullopt;
+        return Include{std::string(line.substr(1, end - 1)), close == '"'};
+    }
+
+    void addHeader(const Include& include, const fs::path& dir, std::string& key, int depth) {
+        const auto path = resolve(include, dir);
+        if (path.empty() || !seen_.insert(path.string()).second) return;
+        const auto content = readFile(path);
+        if (!content) return;
+        appendField(key, path.string());
+        appendField(key, *content);
+        add(*content, path.parent_path(), key, depth + 1);
+    }
+
+    fs::path resolve(const Include& include, const fs::path& dir) const {
+        std::error_code error;
+        if (include.quoted) {
+            auto candidate = dir / include.name;
+            if (fs::is_regular_file(candidate, error)) return candidate.lexically_normal();
+        }
+        for (const auto& searchDir : searchPath_) {
+            auto candidate = searchDir / include.name;
+            if (fs::is_regular_file(candidate, error)) return candidate.lexically_normal();
+        }
+        return {};
+    }
+
+    std::vector<fs::path> searchPath_;
+    std::set<std::string> seen_;
+};
+
+// Which NVRTC this is: nvrtcVersion says only major.minor, and a patch release may generate other code.
+const std::string& nvrtcIdentity() {
+    static const std::string identity = [] {
+        std::string text = Nvrtc::version() + " " + Nvrtc::path();
+        std::error_code error;
+        const auto size = fs::file_size(Nvrtc::path(), error);
+        if (!error) text += " " + std::to_string(size);
+        const auto written = fs::last_write_time(Nvrtc::path(), error);
+        if (!error) text += " " + std::to_string(written.time_since_epoch().count());
+        return text;
+    }();
+    return identity;
+}
+
+// Everything that decides what compileWithNvrtc returns, each field length-prefixed so that no two
+// different inputs serialize alike.
+std::string canonicalInput(std::string_view source, const std::string& fileName,
+                           const CompileOptions& options, const std::string& arch) {
+    std::string key;
+    key.reserve(source.size() + 512);
+    appendField(key, "kernelpad-compile/1");
+    appendField(key, nvrtcIdentity());
+    appendField(key, arch);
+    appendField(key, fileName);
+    // NVRTC makes relative names absolute against the working folder (PTX .file directives with -lineinfo),
+    // and relative include folders are searched from it.
+    std::error_code noWorkingFolder;
+    appendField(key, fs::current_path(noWorkingFolder).string());
+    appendField(key, source);
+    for (const auto& flag : nvrtcFlags(options, arch))
+        appendField(key, flag);
+    appendField(key, "names");
+    for (const auto& expression : options.nameExpressions)
+        appendField(key, expression);
+    appendField(key, "headers");
+    IncludeFingerprint(includeSearchPath(options)).add(source, fs::path(fileName).parent_path(), key);
+    return key;
+}
+
+// See Compiler::defaultArch. `supported` is ascending.
+std::string archForCapability(int capability, const std::vector<int>& supported) {
+    if (std::find(supported.begin(), supported.end(), capability) != supported.end())
+        return "sm_" + std::to_string(capability);
+    const auto older =
+        std::find_if(supported.rbegin(), supported.rend(), [&](int arch) { return arch < capability; });
+    if (older == supported.rend())
+        throw Unavailable("this GPU (sm_" + std::to_string(capability) +
+                          ") is older than the oldest architecture NVRTC " + Nvrtc::version() +
+                          " can compile for (sm_" + std::to_string(supported.front()) +
+                          "): use an older CUDA toolkit's NVRTC (KERNELPAD_NVRTC)");
+    if (*older / 10 == capability / 10) return "sm_" + std::to_string(*older);
+    return "compute_" + std::to_string(*older);
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+Compiler::Compiler(CompileCache* cache) : cache_(cache) {}
+
+const std::vector<int>& Compiler::supportedArchs() {
+    static const std::vector<int> archs = [] {
+        int count = 0;
+        KP_NVRTC(nvrtcGetNumSupportedArchs, &count);
+        std::vector<int> list(static_cast<std::size_t>(std::max(count, 0)));
+        if (!list.empty()) KP_NVRTC(nvrtcGetSupportedArchs, list.data());
+        std::sort(list.begin(), list.end());
+        if (list.empty())
+            throw Unavailable("NVRTC at " + Nvrtc::path() + " reports no supported architecture");
+        return list;
+    }();
+    return archs;
+}
+
+std::string Compiler::defaultArch(int device) {
+    const auto& supported = supportedArchs();
+    if (!Driver::available()) return "compute_" + std::to_string(supported.front());
+    CUdevice handle = 0;
+    KP_CU(cuDeviceGet, &handle, device);
+    int major = 0;
+    int minor = 0;
+    KP_CU(cuDeviceGetAttribute, &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle);
+    KP_CU(cuDeviceGetAttribute, &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle);
+    return archForCapability(major * 10 + minor, supported);
+}
+
+CompileResult Compiler::compile(std::string_view source, const std::string& fileName,
+                                const CompileOptions& options) const {
+    const auto start = std::chrono::steady_clock::now();
+    auto arch = archInExtraOptions(options).value_or(options.arch);
+    if (arch.empty()) arch = defaultArch(options.device);
+
+    std::optional<CompileCache::Key> key;
+    if (cache_) {
+        key = CompileCache::Key::of(canonicalInput(source, fileName, options, arch));
+        if (auto hit = cache_->find(*key)) {
+            hit->milliseconds = millisecondsSince(start);
+            return std::move(*hit);
+        }
+    }
+    auto result = compileWithNvrtc(source, fileName, options, arch);
+    if (key) cache_->store(*key, result);
+    result.milliseconds = millisecondsSince(start);
+    return result;
+}
+
+CompileResult Compiler::compileWithNvrtc(std::string_view source, const std::string& fileName,
+                                         const CompileOptions& options, const std::string& arch) const {
+    Program program(source, fileName);
+    for (const auto& expression : options.nameExpressions)
+        KP_NVRTC(nvrtcAddNameExpression, program.get(), expression.c_str());
+
+    const auto flags = nvrtcFlags(options, arch);
+    std::vector<const char*> argv;
+    for (const auto& flag : flags)
+        argv.push_back(flag.c_str());
+    const auto status =
+        Nvrtc::api().nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+
+    CompileResult result;
+    result.arch = arch;
+    result.log = programLog(program);
+    // A bad option comes from the user's playground or command line, not from the source: it is their
+    // input to fix, and NVRTC's log is the only place that names the option.
+    if (status == NVRTC_ERROR_INVALID_OPTION)
+        throw InputError("NVRTC rejected the compile options \"" + join(flags) +
+                         "\": " + (result.log.empty() ? "no reason given" : trimmedLog(result.log)));
+    if (status != NVRTC_ERROR_COMPILATION) checkNvrtc(status, "nvrtcCompileProgram");
+    result.diagnostics = NvrtcLog::parse(result.log, fileName, source);
+    result.ok = status == NVRTC_SUCCESS;
+    if (!result.ok) return result;
+
+    result.ptx = programPtx(program);
+    result.cubin = programCubin(program);
+    for (const auto& expression : options.nameExpressions) {
+        const char* lowered = nullptr;
+        KP_NVRTC(nvrtcGetLoweredName, program.get(), expression.c_str(), &lowered);
+        result.loweredNames[expression] = lowered ? lowered : "";
+    }
+    return result;
+}
+
+} // namespace kp::cuda
