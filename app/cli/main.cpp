@@ -1,0 +1,34 @@
+// kernelpad-cli: Kernelpad's core without a window (run, compile, devices). Exceptions stop here and
+// become a message and an exit code (ExitCode.h).
+#include "DevicesCommand.h"
+#include "ExitCode.h"
+#include "core/Error.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+int main(int argc, char** argv) {
+    CLI::App app{"Kernelpad: run, compile and inspect CUDA kernels from the command line", "kernelpad-cli"};
+    app.set_version_flag("--version", std::string("kernelpad-cli ") + KP_VERSION);
+    app.require_subcommand(1);
+
+    kp::cli::DevicesCommandOptions devices;
+    auto* devicesCmd = kp::cli::addDevicesCommand(app, devices);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? kp::cli::ExitCode::Ok : kp::cli::ExitCode::BadInput;
+    }
+    try {
+        if (devicesCmd->parsed()) return kp::cli::runDevicesCommand(devices);
+    } catch (const kp::InputError& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return kp::cli::ExitCode::BadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return kp::cli::ExitCode::KernelFault;
+    }
+    return kp::cli::ExitCode::BadInput;
+}
