@@ -1,0 +1,210 @@
+// Modules, kernels, launches and events on the GPU machine, including the error paths a student hits:
+// an invalid launch, a missing kernel, and an illegal address followed by recovery.
+#include "GpuTestSupport.h"
+
+#include "core/cuda/DeviceBuffer.h"
+#include "core/cuda/Event.h"
+#include "core/cuda/Launch.h"
+#include "core/cuda/Stream.h"
+
+#include <optional>
+#include <vector>
+
+using namespace kp::cuda;
+
+namespace {
+const char* kSource = R"(
+extern "C" __global__ void add(float* out, const float* a, const float* b, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a[i] + b[i];
+}
+extern "C" __global__ void reverse_shared(int* data, int n) {
+    extern __shared__ int tile[];
+    int t = threadIdx.x;
+    if (t < n) tile[t] = data[t];
+    __syncthreads();
+    if (t < n) data[t] = tile[n - 1 - t];
+}
+template <typename T> __global__ void scale(T* x, T factor, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= factor;
+}
+extern "C" __global__ void wild_write(int* p) { p[threadIdx.x + 1000000000LL] = 1; }
+extern "C" __global__ void empty() {}
+)";
+
+template <typename T> std::vector<std::byte> bytesOf(const std::vector<T>& v) {
+    const auto* p = reinterpret_cast<const std::byte*>(v.data());
+    return {p, p + v.size() * sizeof(T)};
+}
+template <typename T> std::vector<T> valuesOf(const DeviceBuffer& buffer) {
+    std::vector<T> v(buffer.bytes() / sizeof(T));
+    buffer.copyTo({reinterpret_cast<std::byte*>(v.data()), buffer.bytes()});
+    return v;
+}
+} // namespace
+
+class TestLaunch : public QObject {
+    Q_OBJECT
+    std::optional<Context> context_;
+    std::optional<Module> module_;
+
+private slots:
+    void initTestCase() {
+        KP_REQUIRE_GPU();
+        context_.emplace(Device::get(0));
+        CompileOptions options;
+        options.nameExpressions = {"scale<float>", "scale<int>"};
+        const Compiler compiler(nullptr);
+        const auto result = compiler.compile(kSource, "launch.cu", options);
+        QVERIFY2(result.ok, result.log.c_str());
+        QVERIFY(!result.cubin.empty());
+        lowered_ = result.loweredNames;
+        module_.emplace(Module::fromImage({reinterpret_cast<const char*>(result.cubin.data()), result.cubin.size()}));
+    }
+    void cleanupTestCase() {
+        module_.reset();
+        context_.reset();
+    }
+
+    void launchesAndComputesTheRightValues() {
+        const int n = 100000;
+        std::vector<float> a(n), b(n);
+        for (int i = 0; i < n; ++i) {
+            a[std::size_t(i)] = float(i);
+            b[std::size_t(i)] = 0.5f * float(i);
+        }
+        DeviceBuffer da(n * sizeof(float)), db(n * sizeof(float)), dout(n * sizeof(float));
+        da.copyFrom(bytesOf(a));
+        db.copyFrom(bytesOf(b));
+        const Kernel add = module_->kernel("add");
+        const LaunchConfig config{{(n + 255) / 256, 1, 1}, {256, 1, 1}, 0};
+        launch(add, config, Stream::defaultStream(), dout.address(), da.address(), db.address(), n);
+        context_->synchronize();
+        const auto out = valuesOf<float>(dout);
+        for (int i = 0; i < n; i += 997) QCOMPARE(out[std::size_t(i)], 1.5f * float(i));
+        QCOMPARE(out[n - 1], 1.5f * float(n - 1));
+    }
+
+    void launchesWithPackedArgumentsAndDynamicSharedMemory() {
+        const int n = 512;
+        std::vector<int> v(n);
+        for (int i = 0; i < n; ++i) v[std::size_t(i)] = i;
+        DeviceBuffer data(n * sizeof(int));
+        data.copyFrom(bytesOf(v));
+        KernelArguments args;
+        args.add(data.address());
+        args.add(n);
+        launch(module_->kernel("reverse_shared"), {{1, 1, 1}, {n, 1, 1}, n * sizeof(int)}, Stream::defaultStream(),
+               args.pointers());
+        context_->synchronize();
+        const auto out = valuesOf<int>(data);
+        QCOMPARE(out.front(), n - 1);
+        QCOMPARE(out.back(), 0);
+    }
+
+    void findsTemplateKernelsByNameExpression() {
+        QVERIFY(lowered_.count("scale<float>"));
+        const Kernel scale = module_->kernel(lowered_.at("scale<float>"));
+        std::vector<float> v(1000, 2.0f);
+        DeviceBuffer x(v.size() * sizeof(float));
+        x.copyFrom(bytesOf(v));
+        launch(scale, {{4, 1, 1}, {256, 1, 1}, 0}, Stream::defaultStream(), x.address(), 3.0f, 1000);
+        context_->synchronize();
+        QCOMPARE(valuesOf<float>(x)[999], 6.0f);
+    }
+
+    void reportsKernelAttributesAndOccupancy() {
+        const Kernel add = module_->kernel("add");
+        const KernelAttributes attrs = add.attributes();
+        QVERIFY(attrs.registersPerThread > 0);
+        QCOMPARE(attrs.maxThreadsPerBlock, 1024);
+        QCOMPARE(attrs.staticSharedBytes, 0);
+        const Occupancy full = add.occupancy(256);
+        QVERIFY(full.activeBlocksPerMultiprocessor > 0);
+        QVERIFY(full.ratio() > 0.0 && full.ratio() <= 1.0);
+        const Occupancy tiny = add.occupancy(32);
+        QVERIFY2(tiny.ratio() < full.ratio(), "one warp per block is limited by the blocks per SM");
+        QVERIFY(add.suggestedBlockSize() >= 32);
+    }
+
+    void timesKernelsWithEvents() {
+        const Kernel add = module_->kernel("add");
+        const int n = 1 << 24;
+        DeviceBuffer a(n * sizeof(float)), b(n * sizeof(float)), out(n * sizeof(float));
+        Stream stream = Stream::create();
+        Event start = Event::create(), stop = Event::create();
+        start.record(stream);
+        launch(add, {{(n + 255) / 256, 1, 1}, {256, 1, 1}, 0}, stream, out.address(), a.address(), b.address(), n);
+        stop.record(stream);
+        stop.synchronize();
+        QVERIFY(stop.done());
+        const float ms = Event::elapsedMs(start, stop);
+        QVERIFY2(ms > 0.0f && ms < 1000.0f, std::to_string(ms).c_str());
+    }
+
+    void rejectsAnInvalidLaunchWithoutPoisoningTheContext() {
+        const Kernel empty = module_->kernel("empty");
+        try {
+            launch(empty, {{1, 1, 1}, {2048, 1, 1}, 0}, Stream::defaultStream());
+            QFAIL("a block of 2048 threads must be rejected");
+        } catch (const CudaError& e) {
+            QCOMPARE(e.call(), std::string("cuLaunchKernel"));
+            QCOMPARE(e.name(), std::string("CUDA_ERROR_INVALID_VALUE"));
+            QVERIFY(!e.sticky());
+        }
+        launch(empty, {{1, 1, 1}, {32, 1, 1}, 0}, Stream::defaultStream());
+        context_->synchronize();
+    }
+
+    void namesAMissingKernel() {
+        try {
+            module_->kernel("no_such_kernel");
+            QFAIL("a missing kernel must throw");
+        } catch (const CudaError& e) {
+            QVERIFY2(std::string(e.what()).find("no_such_kernel") != std::string::npos, e.what());
+            QCOMPARE(e.name(), std::string("CUDA_ERROR_NOT_FOUND"));
+        }
+    }
+
+    void loadsPtxForAVirtualArchitecture() {
+        CompileOptions options;
+        options.arch = "compute_" + std::to_string(Compiler::supportedArchs().front());
+        const auto result = Compiler(nullptr).compile(kSource, "ptx.cu", options);
+        QVERIFY2(result.ok, result.log.c_str());
+        QVERIFY(result.cubin.empty());
+        const Module jit = Module::fromImage(result.ptx);
+        QCOMPARE(jit.kernel("add").name(), std::string("add"));
+    }
+
+    // Last: it poisons the context, then proves reset() brings it back.
+    void recoversFromAnIllegalAddress() {
+        {
+            DeviceBuffer small(64);
+            launch(module_->kernel("wild_write"), {{1, 1, 1}, {32, 1, 1}, 0}, Stream::defaultStream(), small.address());
+            try {
+                context_->synchronize();
+                QFAIL("a write a gigabyte past the buffer must fault");
+            } catch (const CudaError& e) {
+                QVERIFY2(e.sticky(), e.what());
+                QCOMPARE(e.name(), std::string("CUDA_ERROR_ILLEGAL_ADDRESS"));
+            }
+            module_.reset();
+        }
+        context_->reset();
+        module_.emplace(kp::test::loadModule(kSource));
+        DeviceBuffer a(4 * sizeof(float)), b(4 * sizeof(float)), out(4 * sizeof(float));
+        a.copyFrom(bytesOf(std::vector<float>{1, 2, 3, 4}));
+        b.copyFrom(bytesOf(std::vector<float>{10, 20, 30, 40}));
+        launch(module_->kernel("add"), {{1, 1, 1}, {4, 1, 1}, 0}, Stream::defaultStream(), out.address(), a.address(),
+               b.address(), 4);
+        context_->synchronize();
+        QCOMPARE(valuesOf<float>(out), (std::vector<float>{11, 22, 33, 44}));
+    }
+
+private:
+    std::map<std::string, std::string> lowered_;
+};
+
+QTEST_APPLESS_MAIN(TestLaunch)
+#include "tst_launch.moc"
