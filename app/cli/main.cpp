@@ -1,5 +1,6 @@
 // kernelpad-cli: Kernelpad's core without a window (run, compile, devices). Exceptions stop here and
 // become a message and an exit code (ExitCode.h).
+#include "CompileCommand.h"
 #include "DevicesCommand.h"
 #include "ExitCode.h"
 #include "core/Error.h"
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
 
     kp::cli::DevicesCommandOptions devices;
     auto* devicesCmd = kp::cli::addDevicesCommand(app, devices);
+    kp::cli::CompileCommandOptions compile;
+    auto* compileCmd = kp::cli::addCompileCommand(app, compile);
 
     try {
         app.parse(argc, argv);
@@ -23,6 +26,7 @@ int main(int argc, char** argv) {
     }
     try {
         if (devicesCmd->parsed()) return kp::cli::runDevicesCommand(devices);
+        if (compileCmd->parsed()) return kp::cli::runCompileCommand(compile);
     } catch (const kp::InputError& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";
         return kp::cli::ExitCode::BadInput;
