@@ -42,13 +42,4 @@ void Context::makeCurrent() const { KP_CU(cuCtxSetCurrent, handle_); }
 
 void Context::synchronize() const { KP_CU(cuCtxSynchronize); }
 
-void Context::reset() {
-    KP_CU(cuDevicePrimaryCtxReset, device_.handle());
-    // The reset leaves our retain count alone but invalidates the old handle: take the new one.
-    KP_CU(cuDevicePrimaryCtxRelease, device_.handle());
-    handle_ = nullptr;
-    KP_CU(cuDevicePrimaryCtxRetain, &handle_, device_.handle());
-    makeCurrent();
-}
-
 } // namespace kp::cuda

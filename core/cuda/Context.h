@@ -24,10 +24,6 @@ public:
     void makeCurrent() const;
     // Waits for all work in the context; a fault in an earlier kernel surfaces here as a CudaError.
     void synchronize() const;
-    // After a sticky error (CudaError::sticky()) every call in the context fails. reset() destroys all
-    // of its allocations and modules and starts a fresh one. Objects created before must already be
-    // destroyed or must not be used again: their handles are gone.
-    void reset();
 
 private:
     void release() noexcept;

@@ -21,8 +21,10 @@ public:
     const std::string& call() const noexcept { return call_; }
     int code() const noexcept { return code_; }
     const std::string& name() const noexcept { return name_; }
-    // True for errors that poison the context (illegal address, misaligned access, a kernel trap...):
-    // every later call in it fails until the primary context is reset. See Context::reset().
+    // True for errors that poison CUDA in this process (illegal address, misaligned access, a kernel
+    // trap...): every later call fails, and cuDevicePrimaryCtxReset does not bring it back (measured on
+    // driver 580: the next retain returns the same error). Only a new process can use the GPU again,
+    // which is why runs happen in a worker process that the app restarts.
     bool sticky() const noexcept;
     bool outOfMemory() const noexcept;
 

@@ -1,13 +1,17 @@
 // Modules, kernels, launches and events on the GPU machine, including the error paths a student hits:
-// an invalid launch, a missing kernel, and an illegal address followed by recovery.
+// an invalid launch, a missing kernel, and an illegal address (in a child process) followed by recovery.
 #include "GpuTestSupport.h"
 
+#include "core/cpu/Subprocess.h"
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/Event.h"
 #include "core/cuda/Launch.h"
 #include "core/cuda/Stream.h"
 
+#include <QCoreApplication>
+#include <cstdio>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 using namespace kp::cuda;
@@ -177,22 +181,15 @@ private slots:
         QCOMPARE(jit.kernel("add").name(), std::string("add"));
     }
 
-    // Last: it poisons the context, then proves reset() brings it back.
-    void recoversFromAnIllegalAddress() {
-        {
-            DeviceBuffer small(64);
-            launch(module_->kernel("wild_write"), {{1, 1, 1}, {32, 1, 1}, 0}, Stream::defaultStream(), small.address());
-            try {
-                context_->synchronize();
-                QFAIL("a write 256 MiB past a 64-byte buffer must fault");
-            } catch (const CudaError& e) {
-                QVERIFY2(e.sticky(), e.what());
-                QVERIFY2(e.name() == "CUDA_ERROR_ILLEGAL_ADDRESS", e.what());
-            }
-            module_.reset();
-        }
-        context_->reset();
-        module_.emplace(kp::test::loadModule(kSource));
+    // A wild write poisons CUDA for the whole process (the driver offers no way back), so the fault
+    // happens in a child process, as it will in Kernelpad's worker: the child sees a sticky
+    // CUDA_ERROR_ILLEGAL_ADDRESS, and this process, like the app, goes on using the GPU.
+    void recoversFromAnIllegalAddressInAnotherProcess() {
+        const auto child = kp::cpu::runProcess({QCoreApplication::applicationFilePath().toStdString(), "--fault-child"});
+        QVERIFY2(child.exitCode == 0, child.output.c_str());
+        QVERIFY2(child.output.find("sticky") != std::string::npos, child.output.c_str());
+        QVERIFY2(child.output.find("cannot be used again in this process") != std::string::npos, child.output.c_str());
+
         DeviceBuffer a(4 * sizeof(float)), b(4 * sizeof(float)), out(4 * sizeof(float));
         a.copyFrom(bytesOf(std::vector<float>{1, 2, 3, 4}));
         b.copyFrom(bytesOf(std::vector<float>{10, 20, 30, 40}));
@@ -206,5 +203,44 @@ private:
     std::map<std::string, std::string> lowered_;
 };
 
-QTEST_APPLESS_MAIN(TestLaunch)
+namespace {
+// The child of recoversFromAnIllegalAddressInAnotherProcess: fault, report what the core says, and
+// show that the process cannot use CUDA any more. Exit 0 only if all of that held.
+int faultChild() {
+    try {
+        const Context context(Device::get(0));
+        const Module module = kp::test::loadModule(kSource);
+        DeviceBuffer small(64);
+        launch(module.kernel("wild_write"), {{1, 1, 1}, {32, 1, 1}, 0}, Stream::defaultStream(), small.address());
+        try {
+            context.synchronize();
+            std::printf("no fault: a write 256 MiB past a 64-byte buffer went through\n");
+            return 1;
+        } catch (const CudaError& e) {
+            std::printf("%s %s: %s\n", e.name().c_str(), e.sticky() ? "sticky" : "not sticky", e.what());
+            // Which of the two the hardware reports depends on where the address lands.
+            if ((e.name() != "CUDA_ERROR_ILLEGAL_ADDRESS" && e.name() != "CUDA_ERROR_INVALID_ADDRESS_SPACE") ||
+                !e.sticky())
+                return 1;
+        }
+        try {
+            DeviceBuffer after(64);
+            std::printf("an allocation after the fault succeeded\n");
+        } catch (const CudaError& e) {
+            std::printf("after the fault: %s\n", e.what());
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::printf("unexpected: %s\n", e.what());
+        return 1;
+    }
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 2 && std::string_view(argv[1]) == "--fault-child") return faultChild();
+    QCoreApplication app(argc, argv);
+    TestLaunch test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_launch.moc"
