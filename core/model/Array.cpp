@@ -1,0 +1,212 @@
+#include "Array.h"
+
+#include "core/Error.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+namespace kp::model {
+
+std::size_t elementCount(const Shape& shape) {
+    std::size_t n = 1;
+    for (std::size_t d : shape) n *= d;
+    return shape.empty() ? 0 : n;
+}
+
+std::string toString(const Shape& shape) {
+    std::string text = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+namespace {
+class HeapAllocator final : public HostAllocator {
+public:
+    std::byte* allocate(std::size_t bytes) override {
+        // calloc: the kernel sees zeros where no init was given, and large zeroed pages cost nothing up front.
+        void* p = std::calloc(bytes, 1);
+        if (!p) throw Error("out of host memory: cannot allocate " + std::to_string(bytes) + " bytes");
+        return static_cast<std::byte*>(p);
+    }
+    void deallocate(std::byte* data, std::size_t) noexcept override { std::free(data); }
+};
+} // namespace
+
+std::shared_ptr<HostAllocator> heapAllocator() {
+    static const auto heap = std::make_shared<HeapAllocator>();
+    return heap;
+}
+
+Array::Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator)
+    : dtype_(dtype), shape_(std::move(shape)), allocator_(std::move(allocator)) {
+    if (shape_.empty() || shape_.size() > 3)
+        throw InputError("an array has 1 to 3 dimensions, not " + std::to_string(shape_.size()));
+    std::size_t n = 1;
+    for (std::size_t d : shape_) {
+        if (d != 0 && n > std::numeric_limits<std::size_t>::max() / d / byteSize(dtype))
+            throw InputError("array shape " + toString(shape_) + " is too large to address");
+        n *= d;
+    }
+    size_ = n;
+    bytes_ = n * byteSize(dtype);
+    if (!allocator_) allocator_ = heapAllocator();
+    if (bytes_) data_ = allocator_->allocate(bytes_);
+}
+
+Array::Array(const Array& other) : Array(other.copyTo(other.allocator_ ? other.allocator_ : heapAllocator())) {}
+
+Array& Array::operator=(const Array& other) {
+    if (this != &other) *this = Array(other);
+    return *this;
+}
+
+Array::Array(Array&& other) noexcept
+    : dtype_(other.dtype_), shape_(std::move(other.shape_)), size_(std::exchange(other.size_, 0)),
+      data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)),
+      allocator_(std::move(other.allocator_)) {
+    other.shape_.clear();
+}
+
+Array& Array::operator=(Array&& other) noexcept {
+    if (this != &other) {
+        release();
+        dtype_ = other.dtype_;
+        shape_ = std::move(other.shape_);
+        other.shape_.clear();
+        size_ = std::exchange(other.size_, 0);
+        data_ = std::exchange(other.data_, nullptr);
+        bytes_ = std::exchange(other.bytes_, 0);
+        allocator_ = std::move(other.allocator_);
+    }
+    return *this;
+}
+
+Array::~Array() { release(); }
+
+void Array::release() noexcept {
+    if (data_ && allocator_) allocator_->deallocate(data_, bytes_);
+    data_ = nullptr;
+    bytes_ = 0;
+}
+
+Array Array::copyTo(std::shared_ptr<HostAllocator> allocator) const {
+    if (shape_.empty()) return Array();
+    Array copy(dtype_, shape_, std::move(allocator));
+    if (bytes_) std::memcpy(copy.data_, data_, bytes_);
+    return copy;
+}
+
+bool Array::operator==(const Array& other) const {
+    return dtype_ == other.dtype_ && shape_ == other.shape_ && bytes_ == other.bytes_ &&
+           (bytes_ == 0 || std::memcmp(data_, other.data_, bytes_) == 0);
+}
+
+namespace {
+template <typename T> T load(const std::byte* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+template <typename T> void store(std::byte* p, T v) { std::memcpy(p, &v, sizeof v); }
+
+// Float to integer as a C cast would, but saturating and with NaN as 0, so a formula can't trigger UB.
+template <typename T> T toInteger(double v) {
+    if (std::isnan(v)) return 0;
+    if (v <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+    if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    return static_cast<T>(v);
+}
+} // namespace
+
+double Array::value(std::size_t index, int component) const {
+    const DType c = componentType(dtype_);
+    const std::byte* p = data_ + index * byteSize(dtype_) + static_cast<std::size_t>(component) * byteSize(c);
+    switch (c) {
+    case DType::Int8: return load<std::int8_t>(p);
+    case DType::UInt8: return load<std::uint8_t>(p);
+    case DType::Int16: return load<std::int16_t>(p);
+    case DType::UInt16: return load<std::uint16_t>(p);
+    case DType::Int32: return load<std::int32_t>(p);
+    case DType::UInt32: return load<std::uint32_t>(p);
+    case DType::Int64: return static_cast<double>(load<std::int64_t>(p));
+    case DType::UInt64: return static_cast<double>(load<std::uint64_t>(p));
+    case DType::Float16: return halfToFloat(load<std::uint16_t>(p));
+    case DType::Float32: return load<float>(p);
+    default: return load<double>(p);
+    }
+}
+
+void Array::setValue(std::size_t index, double v, int component) {
+    const DType c = componentType(dtype_);
+    std::byte* p = data_ + index * byteSize(dtype_) + static_cast<std::size_t>(component) * byteSize(c);
+    switch (c) {
+    case DType::Int8: return store(p, toInteger<std::int8_t>(v));
+    case DType::UInt8: return store(p, toInteger<std::uint8_t>(v));
+    case DType::Int16: return store(p, toInteger<std::int16_t>(v));
+    case DType::UInt16: return store(p, toInteger<std::uint16_t>(v));
+    case DType::Int32: return store(p, toInteger<std::int32_t>(v));
+    case DType::UInt32: return store(p, toInteger<std::uint32_t>(v));
+    case DType::Int64: return store(p, toInteger<std::int64_t>(v));
+    case DType::UInt64: return store(p, toInteger<std::uint64_t>(v));
+    case DType::Float16: return store(p, floatToHalf(static_cast<float>(v)));
+    case DType::Float32: return store(p, static_cast<float>(v));
+    default: return store(p, v);
+    }
+}
+
+float halfToFloat(std::uint16_t h) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+    const std::uint32_t exponent = (h >> 10) & 0x1Fu;
+    std::uint32_t mantissa = h & 0x3FFu;
+    std::uint32_t bits = 0;
+    if (exponent == 0x1F) {
+        bits = sign | 0x7F800000u | (mantissa << 13);
+    } else if (exponent != 0) {
+        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+    } else if (mantissa != 0) {
+        // Subnormal half: normalise it for float.
+        std::uint32_t e = 113;
+        while (!(mantissa & 0x400u)) {
+            mantissa <<= 1;
+            --e;
+        }
+        bits = sign | (e << 23) | ((mantissa & 0x3FFu) << 13);
+    } else {
+        bits = sign;
+    }
+    return std::bit_cast<float>(bits);
+}
+
+std::uint16_t floatToHalf(float value) {
+    const std::uint32_t f = std::bit_cast<std::uint32_t>(value);
+    const auto sign = static_cast<std::uint16_t>((f >> 16) & 0x8000u);
+    const std::uint32_t absBits = f & 0x7FFFFFFFu;
+    if (absBits >= 0x7F800000u) // Inf or NaN (keep NaN quiet)
+        return static_cast<std::uint16_t>(sign | 0x7C00u | (absBits > 0x7F800000u ? 0x200u : 0u));
+    if (absBits >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u); // rounds past 65504
+    if (absBits < 0x33000001u) return sign;                                       // rounds to zero
+    std::uint32_t exponent = absBits >> 23;
+    std::uint32_t mantissa = (absBits & 0x7FFFFFu) | 0x800000u;
+    int shift = 0;
+    std::uint32_t halfExponent = 0;
+    if (exponent < 113) { // subnormal half
+        shift = static_cast<int>(126 - exponent);
+        halfExponent = 0;
+    } else {
+        shift = 13;
+        halfExponent = exponent - 112;
+    }
+    std::uint32_t halfMantissa = mantissa >> shift;
+    const std::uint32_t rest = mantissa & ((1u << shift) - 1u);
+    const std::uint32_t halfway = 1u << (shift - 1);
+    if (exponent >= 113) halfMantissa &= 0x3FFu;
+    std::uint32_t result = (halfExponent << 10) | halfMantissa;
+    if (rest > halfway || (rest == halfway && (result & 1u))) ++result; // carries into the exponent correctly
+    return static_cast<std::uint16_t>(sign | result);
+}
+
+} // namespace kp::model

@@ -1,0 +1,192 @@
+#include "ArrayGenerator.h"
+
+#include "core/Error.h"
+#include "core/io/CsvFile.h"
+#include "core/io/NpyFile.h"
+
+#include <muParser.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+namespace kp::model {
+
+namespace {
+
+// Writes `value` as the generator's rules say (see the header): integers are rounded, not truncated.
+class Filler {
+public:
+    explicit Filler(Array& array)
+        : array_(array), integer_(!isFloating(componentType(array.dtype()))),
+          components_(kp::model::components(array.dtype())) {}
+
+    int components() const { return components_; }
+    void set(std::size_t index, int component, double value) {
+        array_.setValue(index, integer_ ? std::round(value) : value, component);
+    }
+    void setFloored(std::size_t index, int component, double value) {
+        array_.setValue(index, integer_ ? std::floor(value) : value, component);
+    }
+    void setAll(std::size_t index, double value) {
+        for (int c = 0; c < components_; ++c) set(index, c, value);
+    }
+
+private:
+    Array& array_;
+    bool integer_;
+    int components_;
+};
+
+// 53 random bits as a double in [0, 1): the same sequence on every platform for the same seed.
+double unitInterval(std::mt19937_64& engine) { return static_cast<double>(engine() >> 11) * 0x1.0p-53; }
+
+void fillUniform(Array& array, const InitSpec& init) {
+    std::mt19937_64 engine(init.seed);
+    Filler fill(array);
+    const double width = init.high - init.low;
+    for (std::size_t index = 0; index < array.size(); ++index)
+        for (int c = 0; c < fill.components(); ++c) {
+            double value = init.low + width * unitInterval(engine);
+            if (value >= init.high && width > 0) value = std::nextafter(init.high, init.low);
+            fill.setFloored(index, c, value);
+        }
+}
+
+// Box-Muller: two uniforms give two independent standard normals; both are used.
+void fillNormal(Array& array, const InitSpec& init) {
+    std::mt19937_64 engine(init.seed);
+    Filler fill(array);
+    const std::size_t count = array.size() * static_cast<std::size_t>(fill.components());
+    const int perElement = fill.components();
+    auto put = [&](std::size_t flat, double standard) {
+        fill.set(flat / static_cast<std::size_t>(perElement), static_cast<int>(flat % static_cast<std::size_t>(perElement)),
+                 init.mean + init.stddev * standard);
+    };
+    for (std::size_t flat = 0; flat < count; flat += 2) {
+        const double u1 = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
+        const double u2 = unitInterval(engine);
+        const double radius = std::sqrt(-2.0 * std::log(u1));
+        const double angle = 2.0 * std::numbers::pi * u2;
+        put(flat, radius * std::cos(angle));
+        if (flat + 1 < count) put(flat + 1, radius * std::sin(angle));
+    }
+}
+
+// The variables a formula sees; muparser reads them through pointers on every evaluation.
+struct FormulaVariables {
+    double i = 0, j = 0, k = 0, c = 0, n = 0;
+};
+
+void defineFormula(mu::Parser& parser, FormulaVariables& variables, const std::string& formula,
+                   const std::string& where) {
+    try {
+        parser.DefineVar("i", &variables.i);
+        parser.DefineVar("j", &variables.j);
+        parser.DefineVar("k", &variables.k);
+        parser.DefineVar("c", &variables.c);
+        parser.DefineVar("n", &variables.n);
+        parser.DefineConst("pi", std::numbers::pi);
+        parser.DefineConst("e", std::numbers::e);
+        parser.SetExpr(formula);
+        parser.Eval(); // parses now, so that a bad formula fails before any element is written
+    } catch (const mu::Parser::exception_type& error) {
+        std::string message = where + ": the formula \"" + formula + "\" is not valid";
+        if (error.GetPos() >= 0)
+            message += " at character " + std::to_string(error.GetPos() + 1);
+        if (!error.GetToken().empty()) message += " (\"" + error.GetToken() + "\")";
+        throw InputError(message + ": " + error.GetMsg() +
+                         ". A formula may use i, j, k (the element's indices), c (the vector component), "
+                         "n (the element count), pi, e and muparser's functions (sin, exp, sqrt, ...)");
+    }
+    if (parser.GetNumResults() != 1)
+        throw InputError(where + ": the formula \"" + formula + "\" gives " +
+                         std::to_string(parser.GetNumResults()) + " values separated by commas; it must give one");
+}
+
+void fillFormula(Array& array, const InitSpec& init, const std::string& where) {
+    FormulaVariables variables;
+    mu::Parser parser;
+    defineFormula(parser, variables, init.formula, where);
+    Filler fill(array);
+    const Shape& shape = array.shape();
+    const std::size_t rows = shape[0];
+    const std::size_t cols = shape.size() > 1 ? shape[1] : 1;
+    const std::size_t depth = shape.size() > 2 ? shape[2] : 1;
+    variables.n = static_cast<double>(array.size());
+    try {
+        std::size_t index = 0;
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t col = 0; col < cols; ++col)
+                for (std::size_t d = 0; d < depth; ++d, ++index) {
+                    variables.i = static_cast<double>(r);
+                    variables.j = static_cast<double>(col);
+                    variables.k = static_cast<double>(d);
+                    for (int c = 0; c < fill.components(); ++c) {
+                        variables.c = c;
+                        fill.set(index, c, parser.Eval());
+                    }
+                }
+    } catch (const mu::Parser::exception_type& error) {
+        throw InputError(where + ": the formula \"" + init.formula + "\" failed: " + error.GetMsg());
+    }
+}
+
+std::string lowercaseExtension(const std::filesystem::path& path) {
+    std::string extension = path.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return extension;
+}
+
+Array readFile(const ArraySpec& spec, const InitSpec& init, const std::filesystem::path& baseDir,
+               const std::string& where) {
+    const std::filesystem::path path = resolveInside(baseDir, init.file, where + ".file");
+    const std::string extension = lowercaseExtension(path);
+    Array loaded;
+    if (extension == ".npy")
+        loaded = io::asVectorType(io::readNpy(path), spec.dtype, where + ".file (" + path.string() + ")");
+    else if (extension == ".csv")
+        loaded = io::readCsv(path, spec.dtype, spec.shape);
+    else
+        throw InputError(where + ".file: \"" + init.file + "\" is neither a .npy nor a .csv file");
+    io::requireMatches(loaded, spec.dtype, spec.shape, where + ".file (" + path.string() + ")");
+    return loaded;
+}
+
+} // namespace
+
+Array generate(const ArraySpec& spec, const InitSpec& init, const std::filesystem::path& baseDir,
+               const std::string& where) {
+    if (init.kind == InitSpec::Kind::File) return readFile(spec, init, baseDir, where);
+    Array array(spec.dtype, spec.shape);
+    Filler fill(array);
+    switch (init.kind) {
+    case InitSpec::Kind::Zeros: break;
+    case InitSpec::Kind::Ones:
+        for (std::size_t index = 0; index < array.size(); ++index) fill.setAll(index, 1.0);
+        break;
+    case InitSpec::Kind::Constant:
+        for (std::size_t index = 0; index < array.size(); ++index) fill.setAll(index, init.constant);
+        break;
+    case InitSpec::Kind::Range:
+        for (std::size_t index = 0; index < array.size(); ++index)
+            fill.setAll(index, init.start + static_cast<double>(index) * init.step);
+        break;
+    case InitSpec::Kind::Uniform: fillUniform(array, init); break;
+    case InitSpec::Kind::Normal: fillNormal(array, init); break;
+    case InitSpec::Kind::Formula: fillFormula(array, init, where + ".formula"); break;
+    case InitSpec::Kind::File: break;
+    }
+    return array;
+}
+
+void checkFormula(const std::string& formula, const std::string& where) {
+    FormulaVariables variables;
+    mu::Parser parser;
+    defineFormula(parser, variables, formula, where);
+}
+
+} // namespace kp::model

@@ -1,0 +1,984 @@
+#include "SignatureParser.h"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+namespace kp::model {
+
+namespace {
+
+using Severity = Diagnostic::Severity;
+
+// Bounds that keep memory and time linear on hostile input; real sources stay far below them.
+constexpr std::size_t kMaxProblems = 100;
+constexpr std::size_t kMaxStatementTokens = 4096;    // of the specifiers before a __global__
+constexpr std::size_t kMaxDeclarationTokens = 65536; // of one kernel's declaration
+constexpr std::size_t kMaxMacroTokens = 64;          // of a macro body we expand
+
+enum class TokenKind : std::uint8_t { Identifier, Number, String, Char, Punct, End };
+
+struct Token {
+    std::size_t offset = 0; // into the source; a macro's tokens point into its #define
+    std::size_t length = 0;
+    int line = 0;
+    int column = 0;
+    TokenKind kind = TokenKind::End;
+    bool spaceBefore = false; // blanks or a comment separate it from the previous token
+};
+
+int clampToInt(std::size_t value) { return static_cast<int>(std::min<std::size_t>(value, INT_MAX)); }
+
+bool isIdentifierStart(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
+}
+
+bool isIdentifierChar(unsigned char c) { return isIdentifierStart(c) || (c >= '0' && c <= '9'); }
+bool isDigit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+class Problems {
+public:
+    explicit Problems(const std::string& fileName) : fileName_(fileName) {}
+
+    void add(Severity severity, int line, int column, std::string message) {
+        if (list_.size() >= kMaxProblems) {
+            ++dropped_;
+            return;
+        }
+        list_.push_back(Diagnostic{fileName_, line, column, severity, std::move(message)});
+    }
+
+    std::vector<Diagnostic> take() {
+        if (dropped_ > 0)
+            list_.push_back(Diagnostic{fileName_, 0, 0, Severity::Note,
+                                       std::to_string(dropped_) + " more problems not shown"});
+        return std::move(list_);
+    }
+
+private:
+    const std::string& fileName_;
+    std::vector<Diagnostic> list_;
+    std::size_t dropped_ = 0;
+};
+
+// Turns the source into tokens, dropping comments and preprocessor lines. Object-like macros whose body
+// holds __global__ are expanded; `#if 0` groups and the `#else` side of `#if 1` are skipped.
+class Lexer {
+public:
+    Lexer(std::string_view source, Problems& problems) : source_(source), problems_(problems) {}
+
+    std::string_view text(const Token& token) const { return source_.substr(token.offset, token.length); }
+    const char* data() const { return source_.data(); }
+
+    Token next() {
+        for (;;) {
+            if (expansionAt_ < expansion_.size()) return expansion_[expansionAt_++];
+            skipBlanks(false);
+            if (pos_ >= source_.size()) return endToken();
+            const bool firstOnLine = atLineStart_;
+            Token token = scan();
+            if (firstOnLine && token.kind == TokenKind::Punct && token.length == 1 && source_[token.offset] == '#') {
+                directive();
+                continue;
+            }
+            if (skipDepth_ > 0) continue;
+            if (token.kind == TokenKind::Identifier && expand(token)) continue;
+            return token;
+        }
+    }
+
+private:
+    Token endToken() const {
+        Token end;
+        end.offset = source_.size();
+        end.line = line_;
+        end.column = column(source_.size());
+        return end;
+    }
+
+    int column(std::size_t offset) const { return clampToInt(offset - lineStart_ + 1); }
+
+    void newline(std::size_t newlineOffset) {
+        ++line_;
+        lineStart_ = newlineOffset + 1;
+        atLineStart_ = true;
+    }
+
+    // A backslash, maybe a carriage return, then a newline: a line splice. Returns its length or 0.
+    std::size_t spliceAt(std::size_t at) const {
+        if (at >= source_.size() || source_[at] != '\\') return 0;
+        if (at + 1 < source_.size() && source_[at + 1] == '\n') return 2;
+        if (at + 2 < source_.size() && source_[at + 1] == '\r' && source_[at + 2] == '\n') return 3;
+        return 0;
+    }
+
+    // Skips blanks, splices and comments. In a directive, stops before the newline that ends it.
+    void skipBlanks(bool inDirective) {
+        while (pos_ < source_.size()) {
+            const char c = source_[pos_];
+            if (c == '\n') {
+                if (inDirective) return;
+                newline(pos_++);
+            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\0') {
+                ++pos_;
+            } else if (const std::size_t splice = spliceAt(pos_); splice > 0) {
+                newline(pos_ + splice - 1);
+                pos_ += splice;
+            } else if (c == '/' && pos_ + 1 < source_.size() && source_[pos_ + 1] == '/') {
+                skipLineComment();
+            } else if (c == '/' && pos_ + 1 < source_.size() && source_[pos_ + 1] == '*') {
+                skipBlockComment();
+            } else {
+                return;
+            }
+            space_ = true;
+        }
+    }
+
+    // Up to the newline, which a backslash before it continues (a classic surprise, kept as compilers do).
+    void skipLineComment() {
+        for (;;) {
+            const std::size_t end = source_.find('\n', pos_);
+            if (end == std::string_view::npos) {
+                pos_ = source_.size();
+                return;
+            }
+            const bool continued = source_[end - 1] == '\\' || (source_[end - 1] == '\r' && source_[end - 2] == '\\');
+            if (!continued) {
+                pos_ = end;
+                return;
+            }
+            newline(end);
+            pos_ = end + 1;
+        }
+    }
+
+    void skipBlockComment() {
+        const int startLine = line_;
+        const int startColumn = column(pos_);
+        const std::size_t end = source_.find("*/", pos_ + 2);
+        const std::size_t stop = end == std::string_view::npos ? source_.size() : end + 2;
+        for (std::size_t at = source_.find('\n', pos_); at < stop; at = source_.find('\n', at + 1))
+            newline(at);
+        pos_ = stop;
+        if (end == std::string_view::npos)
+            problems_.add(Severity::Error, startLine, startColumn,
+                          "unterminated /* comment: everything after it is ignored; close it with */");
+    }
+
+    Token scan() {
+        Token token;
+        token.offset = pos_;
+        token.line = line_;
+        token.column = column(pos_);
+        token.spaceBefore = space_;
+        space_ = false;
+        atLineStart_ = false;
+        const auto c = static_cast<unsigned char>(source_[pos_]);
+        if (isIdentifierStart(c)) {
+            scanIdentifierOrPrefixedLiteral(token);
+        } else if (isDigit(c) || (c == '.' && pos_ + 1 < source_.size() &&
+                                  isDigit(static_cast<unsigned char>(source_[pos_ + 1])))) {
+            scanNumber();
+            token.kind = TokenKind::Number;
+        } else if (c == '"' || c == '\'') {
+            scanQuoted(token, source_[pos_]);
+            token.kind = c == '"' ? TokenKind::String : TokenKind::Char;
+        } else {
+            scanPunct();
+            token.kind = TokenKind::Punct;
+        }
+        token.length = pos_ - token.offset;
+        return token;
+    }
+
+    void scanIdentifierOrPrefixedLiteral(Token& token) {
+        while (pos_ < source_.size() && isIdentifierChar(static_cast<unsigned char>(source_[pos_])))
+            ++pos_;
+        token.kind = TokenKind::Identifier;
+        if (pos_ >= source_.size() || (source_[pos_] != '"' && source_[pos_] != '\'')) return;
+        const std::string_view prefix = source_.substr(token.offset, pos_ - token.offset);
+        const bool raw = prefix == "R" || prefix == "LR" || prefix == "uR" || prefix == "UR" || prefix == "u8R";
+        if (raw && source_[pos_] == '"') {
+            scanRawString(token);
+            token.kind = TokenKind::String;
+        } else if (prefix == "L" || prefix == "u" || prefix == "U" || prefix == "u8") {
+            token.kind = source_[pos_] == '"' ? TokenKind::String : TokenKind::Char;
+            scanQuoted(token, source_[pos_]);
+        }
+    }
+
+    // A preprocessing number: digits, letters, dots, digit separators and signed exponents.
+    void scanNumber() {
+        ++pos_;
+        while (pos_ < source_.size()) {
+            const auto c = static_cast<unsigned char>(source_[pos_]);
+            const char previous = source_[pos_ - 1];
+            const bool exponentSign = (c == '+' || c == '-') && (previous == 'e' || previous == 'E' ||
+                                                                 previous == 'p' || previous == 'P');
+            const bool separator = c == '\'' && pos_ + 1 < source_.size() &&
+                                   isIdentifierChar(static_cast<unsigned char>(source_[pos_ + 1]));
+            if (!isIdentifierChar(c) && c != '.' && !exponentSign && !separator) return;
+            ++pos_;
+        }
+    }
+
+    void scanQuoted(const Token& token, char quote) {
+        ++pos_;
+        while (pos_ < source_.size()) {
+            const char c = source_[pos_];
+            if (c == quote) {
+                ++pos_;
+                return;
+            }
+            if (c == '\n') break;
+            if (const std::size_t splice = spliceAt(pos_); splice > 0) {
+                newline(pos_ + splice - 1);
+                pos_ += splice;
+            } else {
+                pos_ += c == '\\' && pos_ + 1 < source_.size() && source_[pos_ + 1] != '\n' ? std::size_t{2} : std::size_t{1};
+            }
+        }
+        if (!inDirective_ && skipDepth_ == 0)
+            problems_.add(Severity::Warning, token.line, token.column,
+                          std::string("missing closing ") + quote + " before the end of the line");
+    }
+
+    // R"delim( ... )delim": nothing inside is escaped, newlines included.
+    void scanRawString(const Token& token) {
+        // The delimiter is at most 16 characters, none of them blank, quote, backslash or parenthesis.
+        const std::string_view head = source_.substr(pos_ + 1, 17);
+        const std::size_t delimiterLength = head.find_first_of("()\\\" \t\r\n\v\f");
+        if (delimiterLength == std::string_view::npos || head[delimiterLength] != '(') {
+            scanQuoted(token, '"');
+            return;
+        }
+        const std::string closing = ")" + std::string(source_.substr(pos_ + 1, delimiterLength)) + "\"";
+        const std::size_t close = source_.find(closing, pos_ + 2 + delimiterLength);
+        const std::size_t stop = close == std::string_view::npos ? source_.size() : close + closing.size();
+        for (std::size_t at = source_.find('\n', pos_); at < stop; at = source_.find('\n', at + 1))
+            newline(at);
+        pos_ = stop;
+        atLineStart_ = false;
+        if (close == std::string_view::npos && skipDepth_ == 0)
+            problems_.add(Severity::Error, token.line, token.column,
+                          "unterminated raw string literal: add " + closing);
+    }
+
+    void scanPunct() {
+        const std::string_view rest = source_.substr(pos_);
+        for (const std::string_view multi : {"...", "::", "->"}) {
+            if (rest.substr(0, multi.size()) == multi) {
+                pos_ += multi.size();
+                return;
+            }
+        }
+        ++pos_;
+    }
+
+    // The rest of a `#` line. Records macros we expand and tracks the #if groups we skip.
+    void directive() {
+        inDirective_ = true;
+        std::vector<Token> tokens;
+        bool truncated = false;
+        for (;;) {
+            skipBlanks(true);
+            if (pos_ >= source_.size() || source_[pos_] == '\n') break;
+            const Token token = scan();
+            if (tokens.size() < kMaxMacroTokens + 3)
+                tokens.push_back(token);
+            else
+                truncated = true;
+        }
+        inDirective_ = false;
+        if (tokens.empty()) return;
+        const std::string_view name = text(tokens[0]);
+        if (skipDepth_ > 0)
+            conditionWhileSkipping(name, tokens);
+        else if (name == "if" || name == "ifdef" || name == "ifndef" || name == "else" || name == "elif" ||
+                 name == "elifdef" || name == "elifndef" || name == "endif")
+            condition(name, tokens);
+        else if (name == "define" && !truncated)
+            define(tokens);
+        else if (name == "undef" && tokens.size() > 1)
+            macros_.erase(text(tokens[1]));
+    }
+
+    // 0 or 1 for `#if 0` / `#if 1` (and #elif), nothing for conditions we do not evaluate.
+    std::optional<bool> constantCondition(const std::vector<Token>& tokens) const {
+        if (tokens.size() != 2) return std::nullopt;
+        const std::string_view value = text(tokens[1]);
+        if (value == "0") return false;
+        if (value == "1") return true;
+        return std::nullopt;
+    }
+
+    void condition(std::string_view name, const std::vector<Token>& tokens) {
+        if (name == "if" || name == "ifdef" || name == "ifndef") {
+            const std::optional<bool> constant = name == "if" ? constantCondition(tokens) : std::nullopt;
+            if (constant == false) {
+                startSkipping(false);
+                return;
+            }
+            openGroups_.push_back(constant == true);
+        } else if (name == "endif") {
+            if (!openGroups_.empty()) openGroups_.pop_back();
+        } else if (!openGroups_.empty() && openGroups_.back()) {
+            // An #else or #elif of `#if 1`: nothing up to the #endif is compiled.
+            openGroups_.pop_back();
+            startSkipping(true);
+        }
+    }
+
+    void conditionWhileSkipping(std::string_view name, const std::vector<Token>& tokens) {
+        if (name == "if" || name == "ifdef" || name == "ifndef") {
+            ++skipDepth_;
+        } else if (name == "endif") {
+            --skipDepth_;
+        } else if (skipDepth_ == 1 && !skipToEndif_ &&
+                   (name == "else" || name == "elif" || name == "elifdef" || name == "elifndef")) {
+            const std::optional<bool> constant = name == "elif" ? constantCondition(tokens) : std::nullopt;
+            if (name == "else" || constant != false) {
+                skipDepth_ = 0;
+                openGroups_.push_back(constant == true);
+            }
+        }
+    }
+
+    void startSkipping(bool toEndif) {
+        skipDepth_ = 1;
+        skipToEndif_ = toEndif;
+    }
+
+    void define(const std::vector<Token>& tokens) {
+        if (tokens.size() < 2 || tokens[1].kind != TokenKind::Identifier) return;
+        const std::string_view name = text(tokens[1]);
+        macros_.erase(name);
+        const bool functionLike = tokens.size() > 2 && text(tokens[2]) == "(" && !tokens[2].spaceBefore;
+        if (functionLike) return;
+        std::vector<Token> body;
+        bool hasGlobal = false;
+        for (std::size_t i = 2; i < tokens.size(); ++i) {
+            const auto macro = macros_.find(text(tokens[i]));
+            if (tokens[i].kind == TokenKind::Identifier && macro != macros_.end()) {
+                body.insert(body.end(), macro->second.begin(), macro->second.end());
+                hasGlobal = true;
+            } else {
+                body.push_back(tokens[i]);
+                hasGlobal = hasGlobal || text(tokens[i]) == "__global__";
+            }
+        }
+        if (hasGlobal && body.size() <= kMaxMacroTokens) macros_.emplace(name, std::move(body));
+    }
+
+    bool expand(const Token& use) {
+        if (macros_.empty()) return false;
+        const auto macro = macros_.find(text(use));
+        if (macro == macros_.end()) return false;
+        expansion_ = macro->second;
+        expansionAt_ = 0;
+        for (Token& token : expansion_) {
+            token.line = use.line;
+            token.column = use.column;
+        }
+        if (!expansion_.empty()) expansion_.front().spaceBefore = use.spaceBefore;
+        return true;
+    }
+
+    std::string_view source_;
+    Problems& problems_;
+    std::size_t pos_ = 0;
+    int line_ = 1;
+    std::size_t lineStart_ = 0;
+    bool atLineStart_ = true;
+    bool space_ = false;
+    bool inDirective_ = false;
+    int skipDepth_ = 0;         // nesting of #if groups inside the one being skipped
+    bool skipToEndif_ = false;  // an #else cannot end this skip (the #else side of `#if 1`)
+    std::vector<bool> openGroups_; // per open #if we read: whether it was `#if 1`
+    std::unordered_map<std::string_view, std::vector<Token>> macros_;
+    std::vector<Token> expansion_;
+    std::size_t expansionAt_ = 0;
+};
+
+bool isOneOf(std::string_view word, std::initializer_list<std::string_view> words) {
+    return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+// Followed by a parenthesised argument that is not part of the declarator.
+bool isAttributeKeyword(std::string_view word) {
+    return isOneOf(word, {"__launch_bounds__", "__attribute__", "__declspec", "alignas", "__align__",
+                          "__maxnreg__", "__cluster_dims__", "__noinline__", "noexcept", "throw"});
+}
+
+bool isFunctionSpecifier(std::string_view word) {
+    return isOneOf(word, {"static", "inline", "__inline__", "__forceinline__", "__noinline__", "extern",
+                          "constexpr", "__global__", "__host__", "__device__", "template", "typename"});
+}
+
+// Words in a parameter's type that neither name it nor say its element type.
+bool isTypeQualifier(std::string_view word) {
+    return isOneOf(word, {"const", "volatile", "__restrict__", "__restrict", "restrict", "__grid_constant__",
+                          "register", "struct", "class", "union", "enum", "typename"});
+}
+
+bool isBuiltinTypeWord(std::string_view word) {
+    return isOneOf(word, {"void", "bool", "char", "short", "int", "long", "signed", "unsigned", "float",
+                          "double", "wchar_t", "char8_t", "char16_t", "char32_t", "__int128", "auto"});
+}
+
+std::optional<DType> namedType(std::string_view word) {
+    static constexpr std::array<std::pair<std::string_view, DType>, 21> kNames{{
+        {"float", DType::Float32},   {"double", DType::Float64},  {"char", DType::Int8},
+        {"short", DType::Int16},     {"int", DType::Int32},       {"signed", DType::Int32},
+        {"unsigned", DType::UInt32}, {"long", DType::Int64},      {"__half", DType::Float16},
+        {"half", DType::Float16},    {"float2", DType::Float2},   {"float4", DType::Float4},
+        {"int2", DType::Int2},       {"int4", DType::Int4},       {"int8_t", DType::Int8},
+        {"uint8_t", DType::UInt8},   {"int16_t", DType::Int16},   {"uint16_t", DType::UInt16},
+        {"int32_t", DType::Int32},   {"uint32_t", DType::UInt32}, {"int64_t", DType::Int64},
+    }};
+    for (const auto& [name, type] : kNames)
+        if (name == word) return type;
+    if (word == "uint64_t" || word == "size_t") return DType::UInt64;
+    if (word == "ptrdiff_t") return DType::Int64;
+    return std::nullopt;
+}
+
+// Combinations of the builtin integer words; `long` is 64 bits, as on the LP64 hosts CUDA runs on.
+std::optional<DType> builtinIntegerType(const std::vector<std::string_view>& words) {
+    int isSignedCount = 0, isUnsigned = 0, chars = 0, shorts = 0, ints = 0, longs = 0;
+    for (const auto word : words) {
+        if (word == "signed") ++isSignedCount;
+        else if (word == "unsigned") ++isUnsigned;
+        else if (word == "char") ++chars;
+        else if (word == "short") ++shorts;
+        else if (word == "int") ++ints;
+        else if (word == "long") ++longs;
+        else return std::nullopt;
+    }
+    if ((isSignedCount > 0 && isUnsigned > 0) || isSignedCount > 1 || isUnsigned > 1 || chars > 1 ||
+        shorts > 1 || ints > 1 || longs > 2)
+        return std::nullopt;
+    const bool u = isUnsigned > 0;
+    if (chars > 0) return shorts + ints + longs > 0 ? std::nullopt : std::optional(u ? DType::UInt8 : DType::Int8);
+    if (shorts > 0) return longs > 0 ? std::nullopt : std::optional(u ? DType::UInt16 : DType::Int16);
+    if (longs > 0) return u ? DType::UInt64 : DType::Int64;
+    return u ? DType::UInt32 : DType::Int32;
+}
+
+std::optional<DType> elementType(std::vector<std::string_view> words) {
+    if (words.size() >= 2 && words[0] == "std" && words[1] == "::") words.erase(words.begin(), words.begin() + 2);
+    if (!words.empty() && words[0] == "::") words.erase(words.begin());
+    if (words.empty()) return std::nullopt;
+    if (words.size() == 1) return namedType(words[0]);
+    return builtinIntegerType(words);
+}
+
+struct Found {
+    KernelSignature kernel;
+    std::string key; // name and parameter types: what tells a prototype's definition apart from overloads
+    bool hasBody = false;
+};
+
+// What stands before the kernel's name: linkage, template header and return type.
+struct Specifiers {
+    bool externC = false;
+    bool isTemplate = false;
+    std::vector<std::string> templateParameters;
+    std::vector<Token> returnType;
+};
+
+class Parser {
+public:
+    Parser(std::string_view source, const std::string& fileName) : problems_(fileName), lexer_(source, problems_) {}
+
+    ParseResult run() {
+        for (Token token = take(); token.kind != TokenKind::End; token = take()) {
+            if (is(token, "__global__")) {
+                declaration(token);
+                statement_.clear();
+            } else if (is(token, ";")) {
+                statement_.clear();
+            } else if (is(token, "{")) {
+                openBlock();
+            } else if (is(token, "}")) {
+                closeBlock();
+            } else {
+                remember(token);
+            }
+        }
+        ParseResult result;
+        for (auto& found : found_)
+            result.kernels.push_back(std::move(found.kernel));
+        result.problems = problems_.take();
+        return result;
+    }
+
+private:
+    std::string_view text(const Token& token) const { return lexer_.text(token); }
+    // The hot path of the whole parser: called several times per token, so it avoids substr and memcmp.
+    bool is(const Token& token, std::string_view word) const {
+        if (token.length != word.size() || token.kind == TokenKind::String || token.kind == TokenKind::Char)
+            return false;
+        const char* at = lexer_.data() + token.offset;
+        for (std::size_t i = 0; i < word.size(); ++i)
+            if (at[i] != word[i]) return false;
+        return true;
+    }
+    bool isIdentifier(const Token& token) const { return token.kind == TokenKind::Identifier; }
+
+    Token take() {
+        if (pushedBack_) return *std::exchange(pushedBack_, std::nullopt);
+        return lexer_.next();
+    }
+    void putBack(const Token& token) { pushedBack_ = token; }
+
+    void remember(const Token& token) {
+        statement_.push_back(token);
+        if (statement_.size() > kMaxStatementTokens)
+            statement_.erase(statement_.begin(), statement_.begin() + kMaxStatementTokens / 2);
+    }
+
+    void openBlock() {
+        const std::size_t n = statement_.size();
+        const bool externC = n >= 2 && is(statement_[n - 2], "extern") && text(statement_[n - 1]) == "\"C\"";
+        blocks_.push_back(externC);
+        externCBlocks_ += externC ? 1 : 0;
+        statement_.clear();
+    }
+
+    void closeBlock() {
+        if (!blocks_.empty()) {
+            externCBlocks_ -= blocks_.back() ? 1 : 0;
+            blocks_.pop_back();
+        }
+        statement_.clear();
+    }
+
+    std::string join(const std::vector<Token>& tokens, std::size_t begin, std::size_t end) const {
+        std::string joined;
+        for (std::size_t i = begin; i < end; ++i) {
+            if (i > begin && tokens[i].spaceBefore) joined += ' ';
+            joined += text(tokens[i]);
+        }
+        return joined;
+    }
+
+    // Index of the bracket that opens the group closed at `close`, scanning back no further than `floor`.
+    std::optional<std::size_t> openerBefore(const std::vector<Token>& tokens, std::size_t floor, std::size_t close,
+                                            std::string_view open) const {
+        const std::string_view closer = text(tokens[close]);
+        int depth = 0;
+        for (std::size_t i = close + 1; i-- > floor;) {
+            if (is(tokens[i], closer)) ++depth;
+            else if (is(tokens[i], open) && --depth == 0) return i;
+        }
+        return std::nullopt;
+    }
+
+    // Where the specifiers right before __global__ begin: earlier tokens (a macro call without a
+    // semicolon, say) are not part of the declaration.
+    std::size_t specifiersStart() const {
+        std::size_t i = statement_.size();
+        while (i > 0) {
+            const Token& token = statement_[i - 1];
+            if (isIdentifier(token) || token.kind == TokenKind::String || is(token, "::")) {
+                --i;
+                continue;
+            }
+            std::optional<std::size_t> open;
+            if (is(token, ")")) {
+                open = openerBefore(statement_, 0, i - 1, "(");
+                if (open && (*open == 0 || !isAttributeKeyword(text(statement_[*open - 1])))) open.reset();
+            } else if (is(token, "]")) {
+                open = openerBefore(statement_, 0, i - 1, "[");
+            } else if (is(token, ">")) {
+                open = openerBefore(statement_, 0, i - 1, "<");
+                if (open && (*open == 0 || !is(statement_[*open - 1], "template"))) open.reset();
+            }
+            if (!open) break;
+            i = *open;
+        }
+        return i;
+    }
+
+    std::vector<std::string> templateParameters(const std::vector<Token>& tokens, std::size_t open,
+                                                std::size_t close) const {
+        std::vector<std::string> parameters;
+        int depth = 0;
+        std::size_t begin = open + 1;
+        for (std::size_t i = open + 1; i <= close; ++i) {
+            const Token& token = tokens[i];
+            if (is(token, "(") || is(token, "[") || is(token, "{") || is(token, "<")) ++depth;
+            else if (i < close && (is(token, ")") || is(token, "]") || is(token, "}") || is(token, ">"))) --depth;
+            if ((depth == 0 && is(token, ",")) || i == close) {
+                if (i > begin) parameters.push_back(join(tokens, begin, i));
+                begin = i + 1;
+            }
+        }
+        return parameters;
+    }
+
+    Specifiers specifiersBefore() const {
+        Specifiers specifiers;
+        specifiers.externC = externCBlocks_ > 0;
+        const std::size_t end = statement_.size();
+        for (std::size_t i = specifiersStart(); i < end; ++i) {
+            const Token& token = statement_[i];
+            if (is(token, "extern") && i + 1 < end && statement_[i + 1].kind == TokenKind::String) {
+                specifiers.externC = specifiers.externC || text(statement_[i + 1]) == "\"C\"";
+                ++i;
+            } else if (is(token, "template")) {
+                specifiers.isTemplate = true;
+                if (i + 1 < end && is(statement_[i + 1], "<")) {
+                    const std::size_t close = closerAfter(statement_, i + 1, "<", ">");
+                    specifiers.templateParameters = templateParameters(statement_, i + 1, close);
+                    i = close;
+                }
+            } else if (isAttributeKeyword(text(token)) && i + 1 < end && is(statement_[i + 1], "(")) {
+                i = closerAfter(statement_, i + 1, "(", ")");
+            } else if (is(token, "[")) {
+                i = closerAfter(statement_, i, "[", "]");
+            } else if (!isFunctionSpecifier(text(token)) && token.kind != TokenKind::String) {
+                specifiers.returnType.push_back(token);
+            }
+        }
+        return specifiers;
+    }
+
+    // The bracket closing the one at `open`; the last index when it stays open (never, for groups
+    // specifiersStart matched).
+    std::size_t closerAfter(const std::vector<Token>& tokens, std::size_t open, std::string_view opener,
+                            std::string_view closer) const {
+        int depth = 0;
+        for (std::size_t i = open; i < tokens.size(); ++i) {
+            if (is(tokens[i], opener)) ++depth;
+            else if (is(tokens[i], closer) && --depth == 0) return i;
+        }
+        return tokens.size() - 1;
+    }
+
+    void error(const Token& at, std::string message) {
+        problems_.add(Severity::Error, at.line, at.column, std::move(message));
+    }
+
+    std::string describe(const Token& token) const {
+        if (token.kind == TokenKind::End) return "the end of the file";
+        return "'" + std::string(text(token).substr(0, 40)) + "' at line " + std::to_string(token.line) +
+               ", column " + std::to_string(token.column);
+    }
+
+    // Skips a parenthesised group whose '(' was just taken. False (with the stray token put back)
+    // when the group does not close before a ';', a brace or the end.
+    bool skipGroup(const Token& open, std::string_view what) {
+        int depth = 1;
+        for (std::size_t count = 0; count < kMaxDeclarationTokens; ++count) {
+            const Token token = take();
+            if (token.kind == TokenKind::End || is(token, ";") || is(token, "{") || is(token, "}") ||
+                is(token, "__global__")) {
+                error(open, "unbalanced parentheses: the '(' of " + std::string(what) + " is not closed before " +
+                                describe(token) + "; add the missing ')'");
+                putBack(token);
+                return false;
+            }
+            if (is(token, "(")) ++depth;
+            else if (is(token, ")") && --depth == 0) return true;
+        }
+        error(open, "the '(' of " + std::string(what) + " is not closed within " +
+                        std::to_string(kMaxDeclarationTokens) + " tokens; add the missing ')'");
+        return false;
+    }
+
+    struct Head {
+        Token name;
+        Token open; // the '(' of the parameter list
+        std::vector<Token> returnType;
+    };
+
+    // From after __global__ to the parameter list's '('.
+    std::optional<Head> head(const Token& global) {
+        Head head;
+        std::vector<Token> tokens;
+        for (;;) {
+            const Token token = take();
+            if (token.kind == TokenKind::End || is(token, ";") || is(token, "{") || is(token, "}") ||
+                is(token, "=") || tokens.size() >= kMaxDeclarationTokens) {
+                error(global, "__global__ is not followed by a function declaration (found " + describe(token) +
+                                  " before any parameter list)");
+                putBack(token);
+                return std::nullopt;
+            }
+            if (isAttributeKeyword(text(token))) {
+                const Token next = take();
+                if (!is(next, "(")) putBack(next);
+                else if (!skipGroup(next, std::string(text(token)))) return std::nullopt;
+                continue;
+            }
+            if (is(token, "(")) {
+                const std::optional<std::size_t> name = nameBeforeParameters(tokens);
+                if (!name) {
+                    error(token, "no function name before the parameter list of this __global__ declaration");
+                    putBack(token);
+                    return std::nullopt;
+                }
+                head.name = tokens[*name];
+                head.open = token;
+                for (std::size_t i = 0; i < *name; ++i)
+                    if (!isFunctionSpecifier(text(tokens[i])) && !is(tokens[i], "[") && !is(tokens[i], "]"))
+                        head.returnType.push_back(tokens[i]);
+                return head;
+            }
+            tokens.push_back(token);
+        }
+    }
+
+    // `name(` or, for an explicit specialisation, `name<float>(`.
+    std::optional<std::size_t> nameBeforeParameters(const std::vector<Token>& tokens) const {
+        if (tokens.empty()) return std::nullopt;
+        std::size_t last = tokens.size() - 1;
+        if (is(tokens[last], ">")) {
+            const std::optional<std::size_t> open = openerBefore(tokens, 0, last, "<");
+            if (!open || *open == 0) return std::nullopt;
+            last = *open - 1;
+        }
+        if (!isIdentifier(tokens[last]) || isBuiltinTypeWord(text(tokens[last])) ||
+            isFunctionSpecifier(text(tokens[last])))
+            return std::nullopt;
+        return last;
+    }
+
+    // The tokens between the parameter list's parentheses, or nothing when they do not balance.
+    std::optional<std::vector<Token>> parameterTokens(const Head& head) {
+        std::vector<Token> tokens;
+        std::string open;
+        for (;;) {
+            const Token token = take();
+            const std::string_view word = token.kind == TokenKind::Punct ? text(token) : std::string_view{};
+            const bool closes = word == ")" || word == "]" || word == "}";
+            if (open.empty() && word == ")") return tokens;
+            const char expected = open.empty() ? ')' : (open.back() == '(' ? ')' : open.back() == '[' ? ']' : '}');
+            if (token.kind == TokenKind::End || word == ";" || is(token, "__global__") ||
+                (closes && word[0] != expected) || tokens.size() >= kMaxDeclarationTokens) {
+                error(head.open, "unbalanced parentheses in the parameter list of __global__ function '" +
+                                     std::string(text(head.name)) + "': its '(' is not closed before " +
+                                     describe(token) + "; add the missing ')'");
+                putBack(token);
+                return std::nullopt;
+            }
+            if (word == "(" || word == "[" || word == "{") open += word[0];
+            else if (closes) open.pop_back();
+            tokens.push_back(token);
+        }
+    }
+
+    // After the ')': a body, a ';', or a trailing return type first. True when a body follows.
+    bool bodyFollows(std::vector<Token>& trailingReturn) {
+        bool afterArrow = false;
+        for (std::size_t count = 0;; ++count) {
+            const Token token = take();
+            if (token.kind == TokenKind::End || is(token, ";") || is(token, "{") || is(token, "}") ||
+                is(token, "__global__") || count >= kMaxDeclarationTokens) {
+                putBack(token);
+                return is(token, "{");
+            }
+            if (afterArrow && trailingReturn.size() < 16) trailingReturn.push_back(token);
+            afterArrow = afterArrow || is(token, "->");
+        }
+    }
+
+    void checkReturnType(const Token& name, std::vector<Token> returnType, const std::vector<Token>& trailing) {
+        const auto isAuto = [&](const Token& token) { return is(token, "auto"); };
+        if (!trailing.empty() && std::any_of(returnType.begin(), returnType.end(), isAuto)) returnType = trailing;
+        const bool hasVoid = std::any_of(returnType.begin(), returnType.end(),
+                                         [&](const Token& token) { return is(token, "void"); });
+        const bool indirect = std::any_of(returnType.begin(), returnType.end(), [&](const Token& token) {
+            return is(token, "*") || is(token, "&") || is(token, "&&");
+        });
+        if (hasVoid && !indirect) return;
+        const std::string kernel = "__global__ function '" + std::string(text(name)) + "'";
+        if (returnType.empty())
+            error(name, kernel + " declares no return type; write 'void' before its name");
+        else
+            error(returnType.front(), kernel + " must return void, not '" + join(returnType, 0, returnType.size()) +
+                                          "'; return results through pointer parameters");
+    }
+
+    void declaration(const Token& global) {
+        Specifiers specifiers = specifiersBefore();
+        const std::optional<Head> found = head(global);
+        if (!found) return;
+        const std::optional<std::vector<Token>> tokens = parameterTokens(*found);
+        if (!tokens) return;
+        std::vector<Token> trailingReturn;
+        const bool hasBody = bodyFollows(trailingReturn);
+        std::vector<Token> returnType = std::move(specifiers.returnType);
+        returnType.insert(returnType.end(), found->returnType.begin(), found->returnType.end());
+        checkReturnType(found->name, std::move(returnType), trailingReturn);
+
+        Found kernel;
+        kernel.kernel.name = std::string(text(found->name));
+        kernel.kernel.externC = specifiers.externC;
+        kernel.kernel.isTemplate = specifiers.isTemplate;
+        kernel.kernel.templateParameters = std::move(specifiers.templateParameters);
+        kernel.kernel.line = found->name.line;
+        kernel.kernel.column = found->name.column;
+        kernel.key = kernel.kernel.name + "(";
+        for (const auto& parameter : splitParameters(*tokens)) {
+            kernel.kernel.parameters.push_back(makeParameter(parameter, kernel.kernel.parameters.size()));
+            for (const Token& token : parameter.declarator)
+                if (!parameter.name || &token != &parameter.declarator[*parameter.name])
+                    kernel.key.append(text(token)).push_back(' ');
+            kernel.key += ",";
+        }
+        kernel.hasBody = hasBody;
+        add(std::move(kernel));
+    }
+
+    struct ParameterTokens {
+        std::vector<Token> declarator;   // type and name
+        std::vector<Token> defaultValue; // after '='
+        std::optional<std::size_t> name; // index into declarator
+    };
+
+    std::vector<ParameterTokens> splitParameters(const std::vector<Token>& tokens) const {
+        std::vector<ParameterTokens> parameters(1);
+        int depth = 0;
+        int angles = 0;
+        bool inDefault = false;
+        for (const Token& token : tokens) {
+            if (is(token, "(") || is(token, "[") || is(token, "{")) ++depth;
+            else if (is(token, ")") || is(token, "]") || is(token, "}")) --depth;
+            else if (!inDefault && is(token, "<")) ++angles;
+            else if (!inDefault && is(token, ">") && angles > 0) --angles;
+            if (depth == 0 && angles == 0 && is(token, ",")) {
+                parameters.emplace_back();
+                inDefault = false;
+            } else if (depth == 0 && angles == 0 && !inDefault && is(token, "=")) {
+                inDefault = true;
+            } else {
+                (inDefault ? parameters.back().defaultValue : parameters.back().declarator).push_back(token);
+            }
+        }
+        const bool none = parameters.size() == 1 && parameters[0].defaultValue.empty() &&
+                          (parameters[0].declarator.empty() ||
+                           (parameters[0].declarator.size() == 1 && is(parameters[0].declarator[0], "void")));
+        if (none) return {};
+        for (auto& parameter : parameters)
+            parameter.name = nameIndex(parameter.declarator);
+        return parameters;
+    }
+
+    // Which token names the parameter, if any: the last word of the declarator unless it is part of the
+    // type (`int`, `T` alone), or the word inside `(*name)` for function pointers and array references.
+    std::optional<std::size_t> nameIndex(const std::vector<Token>& tokens) const {
+        const auto paren = std::find_if(tokens.begin(), tokens.end(), [&](const Token& t) { return is(t, "("); });
+        if (paren != tokens.end()) {
+            for (auto i = paren; i != tokens.end() && !is(*i, ")"); ++i)
+                if (isIdentifier(*i) && !isTypeQualifier(text(*i)))
+                    return static_cast<std::size_t>(i - tokens.begin());
+            return std::nullopt;
+        }
+        const auto bracket = std::find_if(tokens.begin(), tokens.end(), [&](const Token& t) { return is(t, "["); });
+        if (bracket == tokens.begin()) return std::nullopt;
+        const auto candidate = static_cast<std::size_t>(bracket - tokens.begin()) - 1;
+        const std::string_view word = text(tokens[candidate]);
+        if (!isIdentifier(tokens[candidate]) || isTypeQualifier(word) || isBuiltinTypeWord(word)) return std::nullopt;
+        for (std::size_t i = 0; i < candidate; ++i)
+            if ((isIdentifier(tokens[i]) && !isTypeQualifier(text(tokens[i]))) || is(tokens[i], ">"))
+                return candidate;
+        return std::nullopt;
+    }
+
+    Parameter makeParameter(const ParameterTokens& tokens, std::size_t index) const {
+        const std::vector<Token>& declarator = tokens.declarator;
+        Parameter parameter;
+        std::vector<Token> type;
+        for (std::size_t i = 0; i < declarator.size(); ++i)
+            if (i != tokens.name) type.push_back(declarator[i]);
+        parameter.typeText = join(type, 0, type.size());
+        parameter.defaultValue = join(tokens.defaultValue, 0, tokens.defaultValue.size());
+        parameter.name = tokens.name ? std::string(text(declarator[*tokens.name])) : "arg" + std::to_string(index);
+        const Token* at = tokens.name ? &declarator[*tokens.name]
+                          : !declarator.empty()     ? &declarator.front()
+                          : !tokens.defaultValue.empty() ? &tokens.defaultValue.front()
+                                                          : nullptr;
+        if (at) {
+            parameter.line = at->line;
+            parameter.column = at->column;
+        }
+        describeType(type, parameter);
+        return parameter;
+    }
+
+    // Pointer depth, pointee constness and element type from the declarator without its name.
+    void describeType(const std::vector<Token>& type, Parameter& parameter) const {
+        int indirections = 0;
+        bool reference = false;
+        bool complex = false;
+        bool baseConst = false;
+        bool anyConst = false;
+        std::vector<std::string_view> base;
+        for (const Token& token : type) {
+            const std::string_view word = text(token);
+            if (word == "*" || word == "[") ++indirections;
+            else if (word == "&" || word == "&&") reference = true;
+            else if (word == "(" || word == "..." || word == "<") complex = true;
+            else if (word == "const") {
+                anyConst = true;
+                baseConst = baseConst || indirections == 0;
+            } else if (indirections == 0 && !isTypeQualifier(word) && (isIdentifier(token) || word == "::"))
+                base.push_back(word);
+            else if (indirections == 0 && !isTypeQualifier(word))
+                complex = true;
+            if (word == "struct" || word == "class" || word == "union" || word == "enum") complex = true;
+        }
+        parameter.pointer = indirections > 0;
+        parameter.isConst = parameter.pointer ? baseConst : anyConst;
+        if (!complex && !reference && indirections <= 1) parameter.dtype = elementType(std::move(base));
+    }
+
+    void add(Found kernel) {
+        const auto [at, inserted] = byKey_.emplace(kernel.key, found_.size());
+        if (inserted) {
+            found_.push_back(std::move(kernel));
+            return;
+        }
+        Found& earlier = found_[at->second];
+        // A definition replaces its prototype; defaults and extern "C" may come from either.
+        const bool replace = kernel.hasBody && !earlier.hasBody;
+        Found& kept = replace ? kernel : earlier;
+        const Found& other = replace ? earlier : kernel;
+        kept.kernel.externC = kept.kernel.externC || other.kernel.externC;
+        for (std::size_t i = 0; i < kept.kernel.parameters.size() && i < other.kernel.parameters.size(); ++i)
+            if (kept.kernel.parameters[i].defaultValue.empty())
+                kept.kernel.parameters[i].defaultValue = other.kernel.parameters[i].defaultValue;
+        if (replace) earlier = std::move(kernel);
+    }
+
+    Problems problems_;
+    Lexer lexer_;
+    std::optional<Token> pushedBack_;
+    std::vector<Token> statement_; // tokens since the last ';', '{' or '}': what may precede __global__
+    std::vector<bool> blocks_;     // per open brace: whether it opens an extern "C" block
+    int externCBlocks_ = 0;
+    std::vector<Found> found_;
+    std::unordered_map<std::string, std::size_t> byKey_;
+};
+
+} // namespace
+
+ParseResult parseKernels(std::string_view source, const std::string& fileName) {
+    return Parser(source, fileName).run();
+}
+
+const KernelSignature* findKernel(const ParseResult& result, std::string_view name) {
+    const auto found = std::find_if(result.kernels.begin(), result.kernels.end(),
+                                    [&](const KernelSignature& kernel) { return kernel.name == name; });
+    return found == result.kernels.end() ? nullptr : &*found;
+}
+
+} // namespace kp::model

@@ -1,0 +1,77 @@
+#include "Check.h"
+
+#include "core/Error.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace kp::run {
+
+namespace {
+
+bool close(double a, double e, const Tolerance& t) {
+    if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
+    if (std::isinf(a) || std::isinf(e)) return a == e;
+    return std::fabs(a - e) <= t.atol + t.rtol * std::fabs(e);
+}
+
+void requireComparable(const std::string& output, const model::Array& actual, const model::Array& expected) {
+    if (actual.dtype() == expected.dtype() && actual.shape() == expected.shape()) return;
+    throw InputError("cannot check '" + output + "': the output is " + std::string(model::name(actual.dtype())) +
+                     " " + model::toString(actual.shape()) + " but the reference is " +
+                     std::string(model::name(expected.dtype())) + " " + model::toString(expected.shape()));
+}
+
+} // namespace
+
+std::vector<std::size_t> unravel(std::size_t flat, const model::Shape& shape) {
+    std::vector<std::size_t> index(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        index[d] = shape[d] ? flat % shape[d] : 0;
+        flat = shape[d] ? flat / shape[d] : 0;
+    }
+    return index;
+}
+
+CheckResult check(const std::string& output, const model::Array& actual, const model::Array& expected,
+                  const Tolerance& tolerance) {
+    requireComparable(output, actual, expected);
+    CheckResult r;
+    r.output = output;
+    const int parts = model::components(actual.dtype());
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+        for (int c = 0; c < parts; ++c) {
+            const double a = actual.value(i, c);
+            const double e = expected.value(i, c);
+            if (std::isfinite(a) && std::isfinite(e)) {
+                const double diff = std::fabs(a - e);
+                r.maxAbs = std::max(r.maxAbs, diff);
+                if (e != 0) r.maxRel = std::max(r.maxRel, diff / std::fabs(e));
+            }
+            if (close(a, e, tolerance)) continue;
+            if (++r.mismatches <= CheckResult::kMaxListed) r.first.push_back({unravel(i, actual.shape()), a, e});
+        }
+    }
+    r.passed = r.mismatches == 0;
+    return r;
+}
+
+std::string describe(const CheckResult& r) {
+    std::ostringstream text;
+    text << r.output << ": ";
+    if (r.passed) {
+        text << "matches the reference (max abs " << r.maxAbs << ", max rel " << r.maxRel << ")";
+        return text.str();
+    }
+    text << r.mismatches << (r.mismatches == 1 ? " value differs" : " values differ") << " (max abs " << r.maxAbs
+         << ", max rel " << r.maxRel << ")";
+    if (!r.first.empty()) {
+        const auto& m = r.first.front();
+        text << "; first at [";
+        for (std::size_t d = 0; d < m.index.size(); ++d) text << (d ? ", " : "") << m.index[d];
+        text << "]: " << m.actual << " where the reference has " << m.expected;
+    }
+    return text.str();
+}
+
+} // namespace kp::run

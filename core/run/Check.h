@@ -1,0 +1,49 @@
+// Compares a kernel's output with the reference the way numpy.allclose does (|a - e| <= atol +
+// rtol * |e|), NaN-aware, and says how far off it is and where. Used by the Runner, the CLI and the
+// results view.
+#pragma once
+
+#include "core/model/Array.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace kp::run {
+
+struct Tolerance {
+    double rtol = 1e-5;
+    double atol = 1e-8;
+    bool operator==(const Tolerance&) const = default;
+};
+
+struct CheckResult {
+    std::string output; // the argument's name
+    bool passed = true;
+    std::size_t mismatches = 0;
+    double maxAbs = 0;  // largest |actual - expected| over finite pairs
+    double maxRel = 0;  // largest |actual - expected| / |expected| over finite pairs with expected != 0
+    // Up to kMaxListed mismatching elements, first by position: multi-dimensional indices (row-major).
+    struct Mismatch {
+        std::vector<std::size_t> index;
+        double actual = 0;
+        double expected = 0;
+        bool operator==(const Mismatch&) const = default;
+    };
+    std::vector<Mismatch> first;
+    static constexpr std::size_t kMaxListed = 10;
+    bool operator==(const CheckResult&) const = default;
+};
+
+// Throws InputError when dtypes or shapes differ (naming both). Both NaN is a match; NaN against a
+// number, or infinities of different sign, are mismatches.
+CheckResult check(const std::string& output, const model::Array& actual, const model::Array& expected,
+                  const Tolerance& tolerance);
+
+// "dest: 3 of 400 elements differ (max abs 0.5, max rel 0.01); first at [12] 1.5 != 1.0"
+std::string describe(const CheckResult& result);
+
+// Row-major flat position to indices of `shape`.
+std::vector<std::size_t> unravel(std::size_t flat, const model::Shape& shape);
+
+} // namespace kp::run

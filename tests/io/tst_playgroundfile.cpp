@@ -1,0 +1,309 @@
+// Reading and writing *.kpad.json: the format document's example, round trips that keep unknown members,
+// and every kind of broken file reported with its JSON path.
+#include "core/io/NpyFile.h"
+#include "core/io/PlaygroundFile.h"
+#include "core/model/ArrayGenerator.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <filesystem>
+#include <sys/resource.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+using namespace kp;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fixtures() { return fs::path(KP_SOURCE_DIR) / "tests/io/data/playgrounds"; }
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void writeText(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+std::string problemsOf(const std::string& text, const fs::path& file) {
+    try {
+        io::parsePlayground(text, file);
+    } catch (const io::PlaygroundError& error) {
+        return error.what();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestPlaygroundFile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void loadsTheFormatDocumentsExample() {
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        fs::copy_file(fixtures() / "multiply_them.kpad.json", folder / "multiply_them.kpad.json");
+        model::Array b(model::DType::Float32, {400});
+        for (std::size_t i = 0; i < b.size(); ++i) b.setValue(i, 0.5 * static_cast<double>(i));
+        io::writeNpy(folder / "b.npy", b);
+
+        const model::Playground p = io::readPlayground(folder / "multiply_them.kpad.json");
+        QCOMPARE(p.title, std::string("Multiply two vectors"));
+        QCOMPARE(p.source.value_or(""), std::string("multiply_them.cu"));
+        QVERIFY(!p.code);
+        QCOMPARE(p.kernel, std::string("multiply_them"));
+        QCOMPARE(p.compile.options, std::vector<std::string>{"-use_fast_math"});
+        QCOMPARE(p.compile.defines.size(), std::size_t{1});
+        QCOMPARE(p.compile.defines[0].second, std::string("400"));
+        QVERIFY(!p.launch.autoGrid);
+        QCOMPARE(p.launch.block[0], 400u);
+        QCOMPARE(p.args.size(), std::size_t{4});
+        QCOMPARE(*p.args[0].direction, model::Direction::Out);
+        QCOMPARE(p.args[1].init->kind, model::InitSpec::Kind::Normal);
+        QCOMPARE(p.args[1].init->seed, std::uint64_t{1});
+        QCOMPARE(p.args[3].value->kind, model::ScalarValue::Kind::Size);
+        QCOMPARE(p.args[3].value->array, std::string("a"));
+        QCOMPARE(p.reference->function, std::string("multiply_them_ref"));
+        QCOMPARE(p.check->atol, 1e-6);
+        QCOMPARE(fs::weakly_canonical(p.folder), fs::weakly_canonical(folder));
+        QCOMPARE(p.resolve("multiply_them.cu"), (fs::weakly_canonical(folder) / "multiply_them.cu").lexically_normal());
+
+        const model::Array loaded = model::generate(p.args[2].array(), *p.args[2].init, p.folder, "args[2].init");
+        QCOMPARE(loaded, b);
+    }
+
+    void roundTripKeepsEverything_data() {
+        QTest::addColumn<QString>("fixture");
+        QTest::newRow("format example") << "multiply_them.kpad.json";
+        QTest::newRow("unknown members at every level") << "unknown_keys.kpad.json";
+    }
+    void roundTripKeepsEverything() {
+        QFETCH(QString, fixture);
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        fs::copy_file(fixtures() / fixture.toStdString(), folder / "original.kpad.json");
+        const model::Playground original = io::readPlayground(folder / "original.kpad.json");
+        io::writePlayground(original, folder / "saved.kpad.json");
+        const model::Playground saved = io::readPlayground(folder / "saved.kpad.json");
+        QVERIFY(saved == original);
+
+        // Every member of the original is in the saved file with the same value (numbers compared as numbers).
+        const auto before = nlohmann::json::parse(readText(folder / "original.kpad.json")).flatten();
+        const auto after = nlohmann::json::parse(readText(folder / "saved.kpad.json")).flatten();
+        for (const auto& [pointer, value] : before.items()) {
+            QVERIFY2(after.contains(pointer), pointer.c_str());
+            if (pointer == "/compile/defines/BLOCK") // a define's value is text to the compiler: 128 saves as "128"
+                QCOMPARE(after[pointer].dump(), std::string("\"128\""));
+            else if (value.is_number())
+                QCOMPARE(after[pointer].get<double>(), value.get<double>());
+            else
+                QVERIFY2(after[pointer] == value, pointer.c_str());
+        }
+        // Saving is stable: the same playground gives the same text.
+        QCOMPARE(io::serializePlayground(saved), readText(folder / "saved.kpad.json"));
+    }
+
+    void savesPrettyJsonInTheDocumentsOrder() {
+        const model::Playground p = io::readPlayground(fixtures() / "multiply_them.kpad.json");
+        const std::string text = io::serializePlayground(p);
+        QVERIFY(text.starts_with("{\n  \"format\": \"kernelpad/1\",\n  \"title\""));
+        QVERIFY(text.find("\"kernel\"") < text.find("\"args\""));
+        QVERIFY(text.find("\"args\"") < text.find("\"check\""));
+        QVERIFY(text.ends_with("}\n"));
+    }
+
+    void failedSaveLeavesTheOldFile() {
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        const fs::path file = folder / "p.kpad.json";
+        writeText(file, "old contents");
+        model::Playground p = io::readPlayground(fixtures() / "multiply_them.kpad.json");
+        // A disk that fills up mid-write: files may not grow past 16 bytes (works as root too).
+        struct rlimit previous {};
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &previous) == 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit tiny = previous;
+        tiny.rlim_cur = 16;
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &tiny) == 0);
+        bool threw = false;
+        try {
+            io::writePlayground(p, file);
+        } catch (const kp::Error&) {
+            threw = true;
+        }
+        ::setrlimit(RLIMIT_FSIZE, &previous);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY2(threw, "a save that could not write the whole file must fail");
+        QCOMPARE(readText(file), std::string("old contents"));
+        QCOMPARE(std::distance(fs::directory_iterator(folder), fs::directory_iterator()), 1);
+    }
+
+    void listsEveryProblemOfAFile() {
+        auto root = nlohmann::json::parse(readText(fixtures() / "multiply_them.kpad.json"));
+        root["args"][0]["array"]["dtype"] = "float33";
+        root["args"][1]["array"]["shape"][0] = -3;
+        root["launch"]["block"] = "big";
+        try {
+            io::parsePlayground(root.dump(), "/tmp/p/many.kpad.json");
+            QFAIL("the file was accepted");
+        } catch (const io::PlaygroundError& error) {
+            QCOMPARE(error.problems().size(), std::size_t{3});
+            QCOMPARE(error.file(), std::string("/tmp/p/many.kpad.json"));
+            const std::string text = error.what();
+            QCOMPARE(std::count(text.begin(), text.end(), '\n'), 2);
+            QVERIFY(text.find("/tmp/p/many.kpad.json: args[0].array.dtype: unknown dtype \"float33\"") != std::string::npos);
+            QVERIFY(text.find("args[1].array.shape[0]: expected a positive integer, found -3") != std::string::npos);
+            QVERIFY(text.find("launch.block:") != std::string::npos);
+        }
+    }
+
+    // Each row patches the valid example (RFC 6902) and names what the message must say.
+    void rejectsBadField_data() {
+        QTest::addColumn<QString>("patch");
+        QTest::addColumn<QStringList>("fragments");
+        auto row = [](const char* name, const char* patch, QStringList fragments) {
+            QTest::newRow(name) << QString(patch) << fragments;
+        };
+        row("unknown dtype", R"p([{"op":"replace","path":"/args/1/array/dtype","value":"float33"}])p",
+            {"args[1].array.dtype", "\"float33\"", "int8, uint8", "float16, float32, float64", "int4"});
+        row("shape with 4 dims", R"p([{"op":"replace","path":"/args/1/array/shape","value":[2,2,2,2]}])p",
+            {"args[1].array.shape:", "1 to 3 positive integers", "of 4"});
+        row("negative dim", R"p([{"op":"replace","path":"/args/2/array/shape","value":[4,-3]}])p",
+            {"args[2].array.shape[1]: expected a positive integer, found -3"});
+        row("zero dim", R"p([{"op":"replace","path":"/args/2/array/shape","value":[0]}])p",
+            {"args[2].array.shape[0]: expected a positive integer, found 0"});
+        row("huge array", R"p([{"op":"replace","path":"/args/2/array/shape","value":[65536,65536,65536]}])p",
+            {"args[2].array.shape:", "64 GiB"});
+        row("missing kernel", R"p([{"op":"remove","path":"/kernel"}])p", {"kernel: missing", "__global__"});
+        row("both source and code", R"p([{"op":"add","path":"/code","value":"__global__ void k() {}"}])p",
+            {"code:", "both \"source\" and \"code\""});
+        row("neither source nor code", R"p([{"op":"remove","path":"/source"}])p", {"source: missing", "\"code\""});
+        row("unknown direction", R"p([{"op":"replace","path":"/args/0/direction","value":"sideways"}])p",
+            {"args[0].direction", "\"in\", \"out\" or \"inout\"", "\"sideways\""});
+        row("size of unknown argument", R"p([{"op":"replace","path":"/args/3/value","value":"size(nope)"}])p",
+            {"args[3].value", "size(nope)", "\"nope\"", "dest, a, b"});
+        row("size of a scalar", R"p([{"op":"replace","path":"/args/3/value","value":"rows(n)"}])p",
+            {"args[3].value", "scalar argument \"n\""});
+        row("value not a dimension", R"p([{"op":"replace","path":"/args/3/value","value":"length(a)"}])p",
+            {"args[3].value", "size(x), rows(x), cols(x), depth(x)", "\"length(a)\""});
+        row("scalar value out of range", R"p([{"op":"replace","path":"/args/3/value","value":3000000000}])p",
+            {"args[3].value", "3000000000", "int32", "out of range"});
+        row("check names an in argument", R"p([{"op":"replace","path":"/check/outputs/0","value":"a"}])p",
+            {"check.outputs[0]", "\"a\" is an in argument", "inout"});
+        row("check names nothing", R"p([{"op":"replace","path":"/check/outputs/0","value":"zz"}])p",
+            {"check.outputs[0]", "\"zz\"", "dest"});
+        row("grid autox", R"p([{"op":"replace","path":"/launch/grid","value":"autox"}])p",
+            {"launch.grid", "\"auto\" or [x, y, z]", "\"autox\""});
+        row("grid of 4", R"p([{"op":"replace","path":"/launch/grid","value":[1,1,1,1]}])p", {"launch.grid", "1 to 3"});
+        row("negative shared bytes", R"p([{"op":"replace","path":"/launch/shared_bytes","value":-1}])p",
+            {"launch.shared_bytes", "found -1"});
+        row("source escapes with ..", R"p([{"op":"replace","path":"/source","value":"../../etc/passwd"}])p",
+            {"source:", "\"../../etc/passwd\"", "leaves the playground's folder"});
+        row("init file escapes", R"p([{"op":"replace","path":"/args/2/init/file","value":"data/../../b.npy"}])p",
+            {"args[2].init.file", "leaves the playground's folder"});
+        row("absolute reference", R"p([{"op":"replace","path":"/reference/source","value":"/etc/passwd"}])p",
+            {"reference.source", "is absolute"});
+        row("absolute lesson", R"p([{"op":"replace","path":"/lesson","value":"/home/x/README.md"}])p",
+            {"lesson:", "is absolute"});
+        row("format kernelpad/2", R"p([{"op":"replace","path":"/format","value":"kernelpad/2"}])p",
+            {"format:", "\"kernelpad/2\"", "newer Kernelpad"});
+        row("format missing", R"p([{"op":"remove","path":"/format"}])p", {"format: missing", "kernelpad/1"});
+        row("format foreign", R"p([{"op":"replace","path":"/format","value":"notebook"}])p",
+            {"format: expected \"kernelpad/1\", found \"notebook\""});
+        row("init on an out argument", R"p([{"op":"add","path":"/args/0/init","value":"ones"}])p",
+            {"args[0].init", "out argument", "inout"});
+        row("unknown init kind", R"p([{"op":"replace","path":"/args/1/init","value":{"poisson":3}}])p",
+            {"args[1].init", "constant, range, random, formula, file"});
+        row("two init kinds", R"p([{"op":"replace","path":"/args/1/init","value":{"constant":3,"formula":"i"}}])p",
+            {"args[1].init", "both"});
+        row("unknown distribution", R"p([{"op":"replace","path":"/args/1/init/random","value":"cauchy"}])p",
+            {"args[1].init.random", "\"uniform\" or \"normal\"", "\"cauchy\""});
+        row("negative seed", R"p([{"op":"replace","path":"/args/1/init/seed","value":-4}])p",
+            {"args[1].init.seed", "found -4"});
+        row("negative stddev", R"p([{"op":"replace","path":"/args/1/init/stddev","value":-1}])p",
+            {"args[1].init.stddev"});
+        row("bad formula", R"p([{"op":"replace","path":"/args/1/init","value":{"formula":"sin(i*0.1) + x"}}])p",
+            {"args[1].init.formula", "sin(i*0.1) + x", "character 14", "\"x\""});
+        row("init file not npy or csv", R"p([{"op":"replace","path":"/args/2/init/file","value":"b.txt"}])p",
+            {"args[2].init.file", ".npy nor a .csv"});
+        row("argument name not an identifier", R"p([{"op":"replace","path":"/args/0/name","value":"../out"}])p",
+            {"args[0].name", "C identifier", "\"../out\""});
+        row("duplicate argument names", R"p([{"op":"replace","path":"/args/1/name","value":"dest"}])p",
+            {"args[1].name", "args[0]"});
+        row("array and scalar", R"p([{"op":"add","path":"/args/0/scalar","value":{"dtype":"int32"}}])p",
+            {"args[0]:", "both \"array\" and \"scalar\""});
+        row("scalar without value", R"p([{"op":"remove","path":"/args/3/value"}])p", {"args[3].value: missing"});
+        row("scalar with direction", R"p([{"op":"add","path":"/args/3/direction","value":"in"}])p",
+            {"args[3].direction", "by value"});
+        row("define with bad name", R"p([{"op":"add","path":"/compile/defines/2X","value":"1"}])p",
+            {"compile.defines.2X"});
+        row("define not text", R"p([{"op":"add","path":"/compile/defines/X","value":[1]}])p",
+            {"compile.defines.X", "a string or a number"});
+        row("negative rtol", R"p([{"op":"replace","path":"/check/rtol","value":-0.1}])p", {"check.rtol"});
+        row("args not an array", R"p([{"op":"replace","path":"/args","value":{"a":1}}])p", {"args: expected an array"});
+        row("argument not an object", R"p([{"op":"replace","path":"/args/2","value":7}])p", {"args[2]: expected an object"});
+    }
+    void rejectsBadField() {
+        QFETCH(QString, patch);
+        QFETCH(QStringList, fragments);
+        const auto root = nlohmann::json::parse(readText(fixtures() / "multiply_them.kpad.json"));
+        const auto bad = root.patch(nlohmann::json::parse(patch.toStdString()));
+        const std::string message = problemsOf(bad.dump(2), fixtures() / "bad.kpad.json");
+        QVERIFY2(!message.empty(), "the file was accepted");
+        QVERIFY2(message.find("bad.kpad.json: ") != std::string::npos, message.c_str());
+        for (const QString& fragment : fragments)
+            QVERIFY2(message.find(fragment.toStdString()) != std::string::npos,
+                     (message + "\n  lacks: " + fragment.toStdString()).c_str());
+    }
+
+    void rejectsUnreadableFile_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QStringList>("fragments");
+        QTest::newRow("invalid JSON with line and column")
+            << QByteArray("{\n  \"format\": \"kernelpad/1\",\n  \"kernel\" \"k\"\n}")
+            << QStringList{"bad.kpad.json:3:", "invalid JSON", "syntax error", "expected ':'"};
+        QTest::newRow("truncated file")
+            << QByteArray("{\n  \"format\": \"kernelpad/1\",\n  \"args\": [")
+            << QStringList{"bad.kpad.json:3:", "invalid JSON", "cut short"};
+        QTest::newRow("empty file") << QByteArray("") << QStringList{"bad.kpad.json: the file is empty"};
+        QTest::newRow("blank file") << QByteArray(" \n\t\n") << QStringList{"the file is empty"};
+        QTest::newRow("binary garbage") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)
+                                        << QStringList{"bad.kpad.json:3:1:", "not a text file"}; // \r\n and \n end lines 1 and 2
+        QTest::newRow("invalid bytes") << QByteArray("\xff\xfe{}") << QStringList{"bad.kpad.json:1:1: invalid JSON"};
+        QTest::newRow("array at top level") << QByteArray("[1, 2]") << QStringList{"holds an array, not a playground"};
+    }
+    void rejectsUnreadableFile() {
+        QFETCH(QByteArray, content);
+        QFETCH(QStringList, fragments);
+        QTemporaryDir dir;
+        const fs::path file = fs::path(dir.path().toStdString()) / "bad.kpad.json";
+        writeText(file, content.toStdString());
+        std::string message;
+        try {
+            io::readPlayground(file);
+        } catch (const io::PlaygroundError& error) {
+            message = error.what();
+            QCOMPARE(error.problems().size(), std::size_t{1});
+        }
+        QVERIFY2(!message.empty(), "the file was accepted");
+        for (const QString& fragment : fragments)
+            QVERIFY2(message.find(fragment.toStdString()) != std::string::npos,
+                     (message + "\n  lacks: " + fragment.toStdString()).c_str());
+    }
+
+    void rejectsMissingFile() {
+        QVERIFY_THROWS_EXCEPTION(kp::InputError, io::readPlayground("/nonexistent/p.kpad.json"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPlaygroundFile)
+#include "tst_playgroundfile.moc"
