@@ -3,6 +3,7 @@
 #include "CompileCommand.h"
 #include "DevicesCommand.h"
 #include "ExitCode.h"
+#include "RunCommand.h"
 #include "core/Error.h"
 
 #include <CLI/CLI.hpp>
@@ -15,6 +16,8 @@ int main(int argc, char** argv) {
 
     kp::cli::DevicesCommandOptions devices;
     auto* devicesCmd = kp::cli::addDevicesCommand(app, devices);
+    kp::cli::RunCommandOptions run;
+    auto* runCmd = kp::cli::addRunCommand(app, run);
     kp::cli::CompileCommandOptions compile;
     auto* compileCmd = kp::cli::addCompileCommand(app, compile);
 
@@ -26,6 +29,7 @@ int main(int argc, char** argv) {
     }
     try {
         if (devicesCmd->parsed()) return kp::cli::runDevicesCommand(devices);
+        if (runCmd->parsed()) return kp::cli::runRunCommand(run);
         if (compileCmd->parsed()) return kp::cli::runCompileCommand(compile);
     } catch (const kp::InputError& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";

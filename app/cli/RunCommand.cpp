@@ -1,0 +1,173 @@
+#include "RunCommand.h"
+
+#include "ExitCode.h"
+#include "core/cuda/CudaError.h"
+#include "core/cuda/Driver.h"
+#include "core/io/FileBytes.h"
+#include "core/io/NpyFile.h"
+#include "core/io/PlaygroundFile.h"
+#include "core/run/CompileError.h"
+#include "core/run/CudaRunner.h"
+#include "core/run/KernelFault.h"
+#include "core/run/Reference.h"
+#include "core/run/RunReport.h"
+
+#include <charconv>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+namespace kp::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// "cuda" -> 0, "cuda:1" -> 1; nullopt for "cpu"; throws InputError for anything else.
+std::optional<int> cudaOrdinal(const std::string& backend) {
+    if (backend == "cpu") return std::nullopt;
+    if (backend == "cuda") return 0;
+    if (backend.starts_with("cuda:")) {
+        int ordinal = -1;
+        const char* first = backend.data() + 5;
+        const char* last = backend.data() + backend.size();
+        const auto [end, error] = std::from_chars(first, last, ordinal);
+        if (error == std::errc() && end == last && ordinal >= 0) return ordinal;
+    }
+    throw InputError("--backend: \"" + backend + "\" is not a backend; use cuda, cuda:N or cpu");
+}
+
+// Ends the process if the run is not over in time: a kernel on a GPU cannot be interrupted from the
+// host, and the process is the unit the driver cleans up.
+class Watchdog {
+public:
+    explicit Watchdog(double seconds) {
+        if (seconds <= 0) return;
+        thread_ = std::thread([this, seconds] {
+            std::unique_lock lock(mutex_);
+            if (!done_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return finished_; })) {
+                std::fprintf(stderr, "kernelpad-cli: the run was stopped after %g s (--timeout)\n", seconds);
+                std::fflush(stderr);
+                std::_Exit(ExitCode::KernelFault);
+            }
+        });
+    }
+    ~Watchdog() {
+        if (!thread_.joinable()) return;
+        {
+            std::lock_guard lock(mutex_);
+            finished_ = true;
+        }
+        done_.notify_all();
+        thread_.join();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable done_;
+    bool finished_ = false;
+    std::thread thread_;
+};
+
+void printSummary(const run::RunSetup& setup, const run::RunReport& report) {
+    const auto& result = *report.result;
+    std::cout << setup.signature.name << " on " << result.backend << ", " << run::toString(setup.launch) << "\n"
+              << std::fixed << std::setprecision(4);
+    std::cout << "  compile    " << result.compileMs << " ms" << (result.compileFromCache ? " (cached)" : "") << "\n";
+    const auto line = [](const char* what, const std::vector<double>& samples) {
+        std::cout << "  " << what << run::median(samples) << " ms";
+        if (samples.size() > 1)
+            std::cout << " (median of " << samples.size() << ", min " << *std::min_element(samples.begin(), samples.end())
+                      << ", max " << *std::max_element(samples.begin(), samples.end()) << ")";
+        std::cout << "\n";
+    };
+    line("host->dev  ", result.h2dMs);
+    line("kernel     ", result.kernelMs);
+    line("dev->host  ", result.d2hMs);
+    if (report.reference) std::cout << "  reference  " << report.reference->milliseconds << " ms (CPU)\n";
+    std::cout.unsetf(std::ios::floatfield);
+    if (report.checks.empty()) std::cout << "  check      none (the playground has no reference)\n";
+    for (const auto& check : report.checks) std::cout << "  check      " << run::describe(check) << "\n";
+    if (result.cancelled) std::cout << "  cancelled after " << result.kernelMs.size() << " repeats\n";
+}
+
+void writeOutputs(const fs::path& dir, const run::RunResult& result, const run::RunReport& report) {
+    std::error_code error;
+    fs::create_directories(dir, error);
+    if (error) throw InputError("--out: cannot create the folder " + dir.string() + ": " + error.message());
+    for (const auto& [name, array] : result.outputs) io::writeNpy(dir / (name + ".npy"), array);
+    const std::string text = report.toJson().dump(2) + "\n";
+    io::writeFileAtomically(dir / "timings.json", std::as_bytes(std::span(text.data(), text.size())));
+}
+
+int execute(const RunCommandOptions& options) {
+    const auto ordinal = cudaOrdinal(options.backend);
+    if (options.repeat < 1) throw InputError("--repeat: must be at least 1, got " + std::to_string(options.repeat));
+    if (options.warmup < 0) throw InputError("--warmup: must be 0 or more, got " + std::to_string(options.warmup));
+    const auto playground = io::readPlayground(options.file);
+    if (!ordinal || !cuda::Driver::available()) {
+        (void)run::prepare(playground); // a bad playground is reported as such (exit 2) on any machine
+        if (!ordinal)
+            std::cerr << "kernelpad-cli: the CPU backend is not part of this build yet; use --backend cuda\n";
+        else
+            std::cerr << "kernelpad-cli: no CUDA backend here: " << cuda::Driver::unavailableReason() << "\n";
+        return ExitCode::NoBackend;
+    }
+    const run::CudaRunner runner(*ordinal);
+    const auto setup = run::prepare(playground, runner.allocator());
+
+    const Watchdog watchdog(options.timeoutSeconds);
+    const auto result = runner.run(setup, {options.repeat, options.warmup, nullptr});
+    run::RunReport report{&setup, &result, nullptr, {}};
+    std::optional<run::ReferenceResult> reference;
+    if (setup.reference) {
+        reference = run::runReference(setup, cpu::HostCompiler());
+        report.reference = &*reference;
+        report.checks = run::checkAgainst(setup, result, *reference);
+    }
+    if (!options.outDir.empty()) writeOutputs(options.outDir, result, report);
+    if (options.json)
+        std::cout << report.toJson().dump(2) << "\n";
+    else
+        printSummary(setup, report);
+    return report.passed() ? ExitCode::Ok : ExitCode::CheckFailed;
+}
+
+} // namespace
+
+CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options) {
+    auto* cmd = root.add_subcommand("run", "Run a playground (*.kpad.json) and check it against its reference");
+    cmd->add_option("file", options.file, "The playground file")->required();
+    cmd->add_option("--backend", options.backend, "cuda, cuda:N or cpu")->capture_default_str();
+    cmd->add_option("--repeat", options.repeat, "Timed runs (each copies in, launches, copies back)")->capture_default_str();
+    cmd->add_option("--warmup", options.warmup, "Untimed runs first")->capture_default_str();
+    cmd->add_option("--out", options.outDir, "Write NAME.npy for each out/inout array and timings.json here");
+    cmd->add_flag("--json", options.json, "Print timings.json's object instead of a summary");
+    cmd->add_option("--timeout", options.timeoutSeconds, "Stop the run after this many seconds (exit 4)");
+    return cmd;
+}
+
+int runRunCommand(const RunCommandOptions& options) {
+    try {
+        return execute(options);
+    } catch (const run::CompileError& e) {
+        std::cerr << e.what() << "\n";
+        return ExitCode::CompileError;
+    } catch (const InputError& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return ExitCode::BadInput;
+    } catch (const run::KernelFault& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return ExitCode::KernelFault;
+    } catch (const cuda::Unavailable& e) {
+        std::cerr << "kernelpad-cli: no CUDA backend here: " << e.what() << "\n";
+        return ExitCode::NoBackend;
+    }
+}
+
+} // namespace kp::cli

@@ -1,0 +1,44 @@
+// Runs a RunSetup on a CUDA device, PyCUDA's whole loop in one call: compile (cached), check the launch
+// against the device and the kernel, allocate, copy in, launch, copy back, with CUDA events around each
+// transfer and launch. Used by the CLI, the worker and the benchmarks.
+#pragma once
+
+#include "LaunchGeometry.h"
+#include "RunResult.h"
+#include "RunSetup.h"
+#include "core/cuda/CompileCache.h"
+#include "core/cuda/CompileResult.h"
+#include "core/cuda/Context.h"
+#include "core/cuda/Device.h"
+
+#include <memory>
+
+namespace kp::run {
+
+class CudaRunner {
+public:
+    // Throws cuda::Unavailable (why, in words) without a driver or device, InputError for a bad ordinal.
+    explicit CudaRunner(int device = 0, cuda::CompileCache* cache = &cuda::CompileCache::user());
+
+    const cuda::DeviceProperties& properties() const noexcept { return properties_; }
+    std::string backendName() const; // "cuda:0 NVIDIA H100 80GB HBM3"
+    LaunchLimits limits() const { return LaunchLimits::of(properties_); }
+    // Pinned memory for run::prepare, so that the arrays are copied without staging.
+    std::shared_ptr<model::HostAllocator> allocator() const { return allocator_; }
+
+    // Compiles the setup's source for this device (CompileError with diagnostics on failure).
+    cuda::CompileResult compile(const RunSetup& setup) const;
+    // Throws CompileError, SetupError (launch problems: block too big, shared memory over the limit,
+    // more threads than the kernel's registers allow), KernelFault when the kernel crashes the device,
+    // CudaError for anything else the driver refuses. Device memory is freed on every path.
+    RunResult run(const RunSetup& setup, const RunOptions& options = {}) const;
+
+private:
+    cuda::Device device_;
+    std::shared_ptr<cuda::Context> context_;
+    cuda::DeviceProperties properties_;
+    cuda::CompileCache* cache_;
+    std::shared_ptr<model::HostAllocator> allocator_;
+};
+
+} // namespace kp::run

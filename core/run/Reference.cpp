@@ -1,0 +1,122 @@
+#include "Reference.h"
+
+#include "CompileError.h"
+#include "core/SharedLibrary.h"
+#include "core/io/FileBytes.h"
+
+#include <chrono>
+#include <regex>
+
+namespace kp::run {
+
+namespace {
+
+// What CUDA code shares with host C++ but the host compiler lacks: qualifiers that mean nothing on the
+// host, and the vector types with CUDA's alignment, so the reference's parameter list can be the kernel's.
+const char* kPrelude = R"(#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
+#include <utility>
+#define __restrict__ __restrict
+#define __host__
+#define __device__
+#define __forceinline__ inline
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+)";
+
+// Calls the user's function with each parameter taken from an array of pointers: pointers as they are,
+// scalars read from where the pointer points. Deduced from the function's own type, so the parameter
+// list is written once, by the user.
+std::string entryPoint(const std::string& function) {
+    return R"(
+#line 1 "<kernelpad reference entry>"
+namespace kernelpad_reference {
+template <typename T> T argument(void* p) {
+    if constexpr (std::is_pointer_v<T>) return static_cast<T>(p);
+    else return *static_cast<std::remove_cv_t<std::remove_reference_t<T>>*>(p);
+}
+template <typename R, typename... P, std::size_t... I>
+void call(R (*f)(P...), void* const* args, std::index_sequence<I...>) { f(argument<P>(args[I])...); }
+template <typename R, typename... P> void call(R (*f)(P...), void* const* args) {
+    call(f, args, std::index_sequence_for<P...>{});
+}
+template <typename R, typename... P> constexpr int arity(R (*)(P...)) { return sizeof...(P); }
+} // namespace kernelpad_reference
+extern "C" int kernelpad_reference_arity() { return kernelpad_reference::arity(&)" +
+           function + R"(); }
+extern "C" void kernelpad_reference_call(void* const* args) { kernelpad_reference::call(&)" +
+           function + R"(, args); }
+)";
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+const model::Array* ReferenceResult::output(std::string_view name) const {
+    for (const auto& [outputName, array] : outputs)
+        if (outputName == name) return &array;
+    return nullptr;
+}
+
+ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler) {
+    if (!setup.reference) throw SetupError({"reference: the playground has none"});
+    const auto& spec = *setup.reference;
+    static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*");
+    if (!std::regex_match(spec.function, identifier))
+        throw SetupError({"reference.function: \"" + spec.function + "\" is not the name of a C++ function"});
+
+    const auto bytes = io::readFileBytes(model::resolveInside(setup.folder, spec.source, "reference.source"));
+    const std::string userText(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    const std::string escaped = std::regex_replace(spec.source, std::regex(R"(["\\])"), R"(\$&)");
+    cpu::HostSource source{spec.source, std::string(kPrelude) + "#line 1 \"" + escaped + "\"\n" + userText + "\n" +
+                                            entryPoint(spec.function)};
+    const auto compiled = compiler.compile({source});
+    if (!compiled.ok) throw CompileError(compiled.diagnostics, compiled.log);
+
+    ReferenceResult result;
+    result.compileMs = compiled.milliseconds;
+    result.compileFromCache = compiled.fromCache;
+    using Arity = int (*)();
+    using Call = void (*)(void* const*);
+    const auto arity = reinterpret_cast<Arity>(compiled.library->symbol("kernelpad_reference_arity"));
+    const auto call = reinterpret_cast<Call>(compiled.library->symbol("kernelpad_reference_call"));
+    if (!arity || !call) throw Error("the compiled reference lacks its entry point: " + compiled.library->error());
+    if (static_cast<std::size_t>(arity()) != setup.args.size())
+        throw CompileError({{spec.source, 1, 1, model::Diagnostic::Severity::Error,
+                             spec.function + " takes " + std::to_string(arity()) + " parameters but the kernel " +
+                                 setup.signature.name + " takes " + std::to_string(setup.args.size()) +
+                                 "; a reference has the kernel's parameter list"}},
+                           {});
+
+    // Inputs are copies, outputs start at zero, as on a device.
+    std::vector<model::Array> arrays;
+    arrays.reserve(setup.args.size());
+    std::vector<void*> pointers;
+    for (const auto& arg : setup.args) {
+        if (!arg.isArray) {
+            arrays.emplace_back();
+            pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
+            continue;
+        }
+        arrays.push_back(arg.copiedIn() ? arg.array.copyTo(model::heapAllocator())
+                                        : model::Array(arg.array.dtype(), arg.array.shape()));
+        pointers.push_back(arrays.back().data());
+    }
+    const auto start = std::chrono::steady_clock::now();
+    call(pointers.data());
+    result.milliseconds = millisecondsSince(start);
+    for (std::size_t i = 0; i < setup.args.size(); ++i)
+        if (setup.args[i].copiedOut()) result.outputs.emplace_back(setup.args[i].name, std::move(arrays[i]));
+    return result;
+}
+
+} // namespace kp::run

@@ -1,0 +1,29 @@
+// A playground's CPU reference (project-format.md): a C++ function with the kernel's parameter list,
+// compiled with the host compiler and called once on copies of the same inputs. Its outputs are what
+// Check compares a backend's outputs with.
+#pragma once
+
+#include "RunSetup.h"
+#include "core/cpu/HostCompiler.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kp::run {
+
+struct ReferenceResult {
+    std::vector<std::pair<std::string, model::Array>> outputs; // out and inout arrays, parameter order
+    double milliseconds = 0;                                   // the call alone
+    double compileMs = 0;
+    bool compileFromCache = false;
+
+    const model::Array* output(std::string_view name) const;
+};
+
+// Throws SetupError when the setup has no reference or names a function that is not an identifier,
+// CompileError (diagnostics in the reference's own file and lines) when it does not compile or its
+// parameter count differs from the kernel's, InputError when the file cannot be read.
+ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler);
+
+} // namespace kp::run

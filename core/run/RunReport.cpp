@@ -1,0 +1,76 @@
+#include "RunReport.h"
+
+#include "core/model/Playground.h"
+
+namespace kp::run {
+
+namespace {
+
+nlohmann::ordered_json checkJson(const CheckResult& check) {
+    nlohmann::ordered_json first = nlohmann::ordered_json::array();
+    for (const auto& m : check.first) first.push_back({{"index", m.index}, {"actual", m.actual}, {"expected", m.expected}});
+    return {{"output", check.output}, {"passed", check.passed},     {"mismatches", check.mismatches},
+            {"max_abs", check.maxAbs}, {"max_rel", check.maxRel}, {"first", first}};
+}
+
+nlohmann::ordered_json transfersJson(const std::vector<TransferTiming>& transfers) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const auto& t : transfers) out.push_back({{"argument", t.argument}, {"bytes", t.bytes}, {"ms", t.milliseconds}});
+    return out;
+}
+
+} // namespace
+
+bool RunReport::passed() const {
+    return std::all_of(checks.begin(), checks.end(), [](const CheckResult& c) { return c.passed; });
+}
+
+nlohmann::ordered_json RunReport::toJson() const {
+    nlohmann::ordered_json out;
+    out["backend"] = result->backend;
+    out["kernel_ms"] = result->kernelMs;
+    out["h2d_ms"] = result->h2dMs;
+    out["d2h_ms"] = result->d2hMs;
+    if (reference) out["reference_ms"] = reference->milliseconds;
+    if (!checks.empty()) {
+        nlohmann::ordered_json check;
+        check["passed"] = passed();
+        std::size_t mismatches = 0;
+        double maxAbs = 0, maxRel = 0;
+        nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
+        for (const auto& c : checks) {
+            mismatches += c.mismatches;
+            maxAbs = std::max(maxAbs, c.maxAbs);
+            maxRel = std::max(maxRel, c.maxRel);
+            outputs.push_back(checkJson(c));
+        }
+        check["mismatches"] = mismatches;
+        check["max_abs"] = maxAbs;
+        check["max_rel"] = maxRel;
+        check["outputs"] = outputs;
+        out["check"] = check;
+    }
+    out["kernel"] = setup->kernelName;
+    out["launch"] = {{"grid", setup->launch.grid}, {"block", setup->launch.block}, {"shared_bytes", setup->launch.sharedBytes}};
+    out["compile_ms"] = result->compileMs;
+    out["compile_cached"] = result->compileFromCache;
+    if (reference) out["reference_compile_ms"] = reference->compileMs;
+    out["h2d_by_argument"] = transfersJson(result->h2dByArgument);
+    out["d2h_by_argument"] = transfersJson(result->d2hByArgument);
+    out["cancelled"] = result->cancelled;
+    return out;
+}
+
+std::vector<CheckResult> checkAgainst(const RunSetup& setup, const RunResult& result, const ReferenceResult& reference) {
+    std::vector<CheckResult> checks;
+    const Tolerance tolerance{setup.check.rtol, setup.check.atol};
+    for (const auto& name : setup.checkedOutputs()) {
+        const auto* actual = result.output(name);
+        const auto* expected = reference.output(name);
+        if (!actual || !expected) throw InputError("check: the output \"" + name + "\" is missing from the run");
+        checks.push_back(check(name, *actual, *expected, tolerance));
+    }
+    return checks;
+}
+
+} // namespace kp::run

@@ -1,0 +1,30 @@
+// The account of one run that `kernelpad-cli run` writes as timings.json and prints with --json
+// (project-format.md): backend, every timing sample, the reference's time and the check. The app's
+// run history keeps the same object.
+#pragma once
+
+#include "Check.h"
+#include "Reference.h"
+#include "RunResult.h"
+#include "RunSetup.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+namespace kp::run {
+
+struct RunReport {
+    const RunSetup* setup = nullptr;
+    const RunResult* result = nullptr;
+    const ReferenceResult* reference = nullptr; // none: no reference_ms
+    std::vector<CheckResult> checks;             // empty: no check was made
+
+    bool passed() const; // every check passed (true when there was none)
+    nlohmann::ordered_json toJson() const;
+};
+
+// Compares every checked output of `result` with the reference's, with the playground's tolerances.
+std::vector<CheckResult> checkAgainst(const RunSetup& setup, const RunResult& result, const ReferenceResult& reference);
+
+} // namespace kp::run

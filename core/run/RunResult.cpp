@@ -1,0 +1,21 @@
+#include "RunResult.h"
+
+#include <algorithm>
+
+namespace kp::run {
+
+const model::Array* RunResult::output(std::string_view name) const {
+    for (const auto& [outputName, array] : outputs)
+        if (outputName == name) return &array;
+    return nullptr;
+}
+
+double median(std::vector<double> samples) {
+    if (samples.empty()) return 0;
+    const auto middle = samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2);
+    std::nth_element(samples.begin(), middle, samples.end());
+    if (samples.size() % 2 == 1) return *middle;
+    return (*middle + *std::max_element(samples.begin(), middle)) / 2;
+}
+
+} // namespace kp::run

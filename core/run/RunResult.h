@@ -1,0 +1,44 @@
+// What a run gives back, whichever backend ran it: the output arrays and every timing sample, so that
+// the CLI writes timings.json, the timings view draws the spread of repeats, and Check compares.
+#pragma once
+
+#include "core/model/Array.h"
+
+#include <atomic>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kp::run {
+
+struct RunOptions {
+    int repeat = 1; // timed runs, each copying in, launching and copying back
+    int warmup = 0; // untimed runs before them
+    // Checked between launches: set it from another thread to stop; the result says how far it got.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct TransferTiming {
+    std::string argument;
+    std::size_t bytes = 0;
+    double milliseconds = 0; // of the last repeat
+};
+
+struct RunResult {
+    std::string backend;          // "cuda:0 NVIDIA H100 80GB HBM3"
+    std::vector<double> kernelMs; // one per timed repeat
+    std::vector<double> h2dMs;    // all host-to-device copies of a repeat
+    std::vector<double> d2hMs;    // all device-to-host copies of a repeat
+    std::vector<TransferTiming> h2dByArgument, d2hByArgument;
+    double compileMs = 0;
+    bool compileFromCache = false;
+    bool cancelled = false;
+    std::vector<std::pair<std::string, model::Array>> outputs; // out and inout arrays, parameter order
+
+    const model::Array* output(std::string_view name) const;
+};
+
+// Median of a set of samples (0 for none): what summaries print.
+double median(std::vector<double> samples);
+
+} // namespace kp::run

@@ -1,0 +1,190 @@
+#include "RunSetup.h"
+
+#include "core/io/FileBytes.h"
+#include "core/model/Diagnostic.h"
+#include "core/model/ArrayGenerator.h"
+#include "core/model/ScalarBinding.h"
+#include "core/model/SignatureParser.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace kp::run {
+
+namespace {
+
+std::string joinLines(const std::vector<std::string>& lines) {
+    std::string text;
+    for (const auto& line : lines) text += (text.empty() ? "" : "\n") + line;
+    return text;
+}
+
+std::string argPath(std::size_t index, const std::string& name) {
+    return "args[" + std::to_string(index) + "] \"" + name + "\"";
+}
+
+std::string parameterList(const model::KernelSignature& kernel) {
+    std::string text;
+    for (const auto& p : kernel.parameters) text += (text.empty() ? "" : ", ") + p.typeText + " " + p.name;
+    return "(" + text + ")";
+}
+
+// The kernel's base name: "scale" for "scale<float>" or "ns::scale<int, 4>".
+std::string baseName(const std::string& kernelName) {
+    std::string name = kernelName.substr(0, kernelName.find('<'));
+    if (const auto colons = name.rfind("::"); colons != std::string::npos) name = name.substr(colons + 2);
+    name.erase(std::remove_if(name.begin(), name.end(), [](char c) { return c == ' '; }), name.end());
+    return name;
+}
+
+void readSource(const model::Playground& playground, RunSetup& setup) {
+    if (playground.code) {
+        setup.source = *playground.code;
+        setup.sourceName = "<code>";
+        return;
+    }
+    if (!playground.source) throw SetupError({"source: the playground names neither \"source\" nor \"code\""});
+    const auto path = model::resolveInside(playground.folder, *playground.source, "source");
+    const auto bytes = io::readFileBytes(path);
+    setup.source.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    setup.sourceName = *playground.source;
+}
+
+const model::KernelSignature& findKernel(const model::ParseResult& parsed, const RunSetup& setup) {
+    const std::string name = baseName(setup.kernelName);
+    if (const auto* kernel = model::findKernel(parsed, name)) return *kernel;
+    std::string known;
+    for (const auto& k : parsed.kernels) known += (known.empty() ? "" : ", ") + k.name;
+    std::string message = "kernel: there is no __global__ function \"" + name + "\" in " + setup.sourceName;
+    message += known.empty() ? " (it declares none)" : " (it declares: " + known + ")";
+    std::vector<std::string> problems{message};
+    for (const auto& problem : parsed.problems) problems.push_back(model::toString(problem));
+    throw SetupError(problems);
+}
+
+// A mismatch between one argument and its parameter, or an empty string.
+std::string mismatch(const model::ArgumentSpec& arg, const model::Parameter& parameter, std::size_t index) {
+    const std::string where = argPath(index, arg.name);
+    const std::string declared = parameter.typeText + " " + parameter.name;
+    if (parameter.pointer && !arg.isArray())
+        return where + ": the kernel's parameter " + std::to_string(index) + " is the pointer \"" + declared +
+               "\", so it needs an array, not a scalar";
+    if (!parameter.pointer && arg.isArray())
+        return where + ": the kernel's parameter " + std::to_string(index) + " is the scalar \"" + declared +
+               "\", so it needs a value, not an array";
+    const model::DType given = arg.isArray() ? arg.array().dtype : arg.scalar().dtype;
+    if (parameter.dtype && *parameter.dtype != given)
+        return where + ": the kernel's parameter " + std::to_string(index) + " is \"" + declared + "\" (" +
+               std::string(model::name(*parameter.dtype)) + ") but the playground gives " +
+               std::string(model::name(given)) + "; make the dtype " + std::string(model::name(*parameter.dtype)) +
+               " (arguments are never converted silently)";
+    if (arg.isArray() && parameter.isConst && arg.direction && *arg.direction != model::Direction::In)
+        return where + ": direction \"" + std::string(model::name(*arg.direction)) + "\", but the kernel's \"" +
+               declared + "\" points to const memory it cannot write; make it \"in\" or drop the const";
+    return {};
+}
+
+std::uint32_t blocksFor(std::size_t extent, std::uint32_t block) {
+    if (block == 0) return 1; // validate() reports the zero block
+    const std::size_t blocks = (extent + block - 1) / block;
+    return static_cast<std::uint32_t>(std::min<std::size_t>(blocks, std::numeric_limits<std::uint32_t>::max()));
+}
+
+} // namespace
+
+SetupError::SetupError(std::vector<std::string> problems) : InputError(joinLines(problems)), problems_(std::move(problems)) {}
+
+const RunArgument* RunSetup::find(std::string_view name) const {
+    for (const auto& arg : args)
+        if (arg.name == name) return &arg;
+    return nullptr;
+}
+
+std::vector<std::string> RunSetup::outputs() const {
+    std::vector<std::string> names;
+    for (const auto& arg : args)
+        if (arg.copiedOut()) names.push_back(arg.name);
+    return names;
+}
+
+std::vector<std::string> RunSetup::checkedOutputs() const { return check.outputs.empty() ? outputs() : check.outputs; }
+
+std::array<std::uint32_t, 3> autoGrid(const model::Shape& shape, const std::array<std::uint32_t, 3>& block) {
+    std::array<std::uint32_t, 3> grid{1, 1, 1};
+    // x runs along the last (contiguous) dimension, as threadIdx.x does in coalesced kernels.
+    for (std::size_t axis = 0; axis < shape.size() && axis < 3; ++axis)
+        grid[axis] = blocksFor(shape[shape.size() - 1 - axis], block[axis]);
+    return grid;
+}
+
+RunSetup prepare(const model::Playground& playground, const std::shared_ptr<model::HostAllocator>& allocator) {
+    RunSetup setup;
+    setup.kernelName = playground.kernel;
+    setup.compile = playground.compile;
+    setup.reference = playground.reference;
+    setup.check = playground.check.value_or(model::CheckSpec{});
+    setup.folder = playground.folder;
+    readSource(playground, setup);
+
+    const auto parsed = model::parseKernels(setup.source, setup.sourceName);
+    setup.signature = findKernel(parsed, setup);
+    const auto& parameters = setup.signature.parameters;
+
+    std::vector<std::string> problems;
+    if (playground.args.size() != parameters.size()) {
+        std::string given;
+        for (const auto& arg : playground.args) given += (given.empty() ? "" : ", ") + arg.name;
+        problems.push_back("args: the kernel " + setup.signature.name + parameterList(setup.signature) + " takes " +
+                           std::to_string(parameters.size()) + " argument" + (parameters.size() == 1 ? "" : "s") +
+                           " but the playground gives " + std::to_string(playground.args.size()) +
+                           (given.empty() ? "" : " (" + given + ")"));
+        throw SetupError(problems);
+    }
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        if (auto problem = mismatch(playground.args[i], parameters[i], i); !problem.empty()) problems.push_back(problem);
+    if (!problems.empty()) throw SetupError(problems);
+
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        const auto& spec = playground.args[i];
+        RunArgument arg;
+        arg.name = spec.name;
+        arg.parameter = parameters[i];
+        arg.isArray = spec.isArray();
+        if (arg.isArray) {
+            arg.direction = spec.direction.value_or(model::inferDirection(parameters[i].isConst));
+            if (arg.direction == model::Direction::Out || !spec.init)
+                arg.array = model::Array(spec.array().dtype, spec.array().shape, allocator);
+            else
+                arg.array = model::generate(spec.array(), *spec.init, playground.folder,
+                                            "args[" + std::to_string(i) + "].init")
+                                .copyTo(allocator);
+        } else {
+            const std::string where = "args[" + std::to_string(i) + "].value";
+            arg.scalarType = spec.scalar().dtype;
+            if (!spec.value) throw SetupError({argPath(i, spec.name) + ": a scalar argument needs a \"value\""});
+            arg.scalarValue = model::evaluate(spec, playground);
+            arg.scalarBytes = model::scalarBytes(arg.scalarType, arg.scalarValue, where);
+        }
+        setup.args.push_back(std::move(arg));
+    }
+
+    setup.launch.block = playground.launch.block;
+    setup.launch.sharedBytes = playground.launch.sharedBytes;
+    if (playground.launch.autoGrid) {
+        const auto first = std::find_if(setup.args.begin(), setup.args.end(), [](const RunArgument& a) { return a.isArray; });
+        if (first == setup.args.end())
+            throw SetupError({"launch.grid: \"auto\" covers the first array argument, but the kernel takes no array; "
+                              "give the grid as [x, y, z]"});
+        setup.launch.grid = autoGrid(first->array.shape(), setup.launch.block);
+    } else {
+        setup.launch.grid = playground.launch.grid;
+    }
+    for (const auto& name : setup.check.outputs) {
+        const auto* arg = setup.find(name);
+        if (!arg || !arg->copiedOut())
+            throw SetupError({"check.outputs: \"" + name + "\" is not an out or inout array argument"});
+    }
+    return setup;
+}
+
+} // namespace kp::run

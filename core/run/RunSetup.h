@@ -1,0 +1,73 @@
+// A playground made ready to run: its source read, its kernel found and matched parameter by parameter,
+// its input arrays generated, its scalars evaluated and its grid worked out. Every backend runs a
+// RunSetup, so a mismatch between the file and the kernel is found once, before any backend is touched.
+#pragma once
+
+#include "LaunchGeometry.h"
+#include "core/Error.h"
+#include "core/model/Array.h"
+#include "core/model/KernelSignature.h"
+#include "core/model/Playground.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kp::run {
+
+// Everything wrong with a playground for its kernel, one line each, starting with the JSON path of the
+// field to fix ("args[1]", "launch.grid", "kernel").
+class SetupError : public InputError {
+public:
+    explicit SetupError(std::vector<std::string> problems);
+    const std::vector<std::string>& problems() const noexcept { return problems_; }
+
+private:
+    std::vector<std::string> problems_;
+};
+
+struct RunArgument {
+    std::string name;
+    model::Parameter parameter; // the kernel's, as parsed
+    bool isArray = false;
+    model::Direction direction = model::Direction::In; // arrays
+    model::Array array;                                // arrays: inputs filled, outputs zero
+    model::DType scalarType = model::DType::Int32;     // scalars
+    double scalarValue = 0;
+    std::vector<std::byte> scalarBytes; // the value as the kernel's parameter buffer holds it
+
+    bool copiedIn() const { return isArray && direction != model::Direction::Out; }
+    bool copiedOut() const { return isArray && direction != model::Direction::In; }
+};
+
+struct RunSetup {
+    std::string source;     // the kernel's source text
+    std::string sourceName; // what diagnostics call it: the file as the playground names it, or "<code>"
+    std::string kernelName; // as the playground names it; may be a template instance ("scale<float>")
+    model::KernelSignature signature;
+    std::vector<RunArgument> args;
+    LaunchGeometry launch;
+    model::CompileSpec compile;
+    std::optional<model::ReferenceSpec> reference;
+    model::CheckSpec check;
+    std::filesystem::path folder; // the playground's
+
+    const RunArgument* find(std::string_view name) const;
+    // The names of the arrays that come back (out and inout), in parameter order.
+    std::vector<std::string> outputs() const;
+    // The outputs `check` compares: check.outputs, or every output when it names none.
+    std::vector<std::string> checkedOutputs() const;
+};
+
+// Throws SetupError listing every problem found (wrong argument count, a pointer given a scalar, a
+// dtype that differs from the parameter's, an out direction on a const pointer, ...), InputError
+// when the source cannot be read or an init fails (a bad .npy, a formula error). Arrays are allocated
+// with `allocator` (the CUDA runner passes pinned memory).
+RunSetup prepare(const model::Playground& playground,
+                 const std::shared_ptr<model::HostAllocator>& allocator = model::heapAllocator());
+
+// "auto": enough blocks of `block` to cover `shape` (x over the last dimension, y over the one before,
+// z over the first of three).
+std::array<std::uint32_t, 3> autoGrid(const model::Shape& shape, const std::array<std::uint32_t, 3>& block);
+
+} // namespace kp::run

@@ -1,0 +1,181 @@
+// run::prepare and run::validate: a playground matched against its kernel before anything runs, and a
+// launch checked against a backend's limits, each mistake with its own message. No GPU needed.
+#include "core/io/PlaygroundFile.h"
+#include "core/run/LaunchGeometry.h"
+#include "core/run/RunSetup.h"
+
+#include <QtTest>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+using namespace kp;
+
+namespace {
+
+std::filesystem::path data() { return std::filesystem::path(KP_SOURCE_DIR) / "tests/run/data"; }
+
+// The multiply fixture, changed by `edit`, parsed as if it lived in tests/run/data.
+model::Playground fixture(const std::function<void(nlohmann::json&)>& edit = {}) {
+    std::ifstream in(data() / "multiply.kpad.json");
+    auto json = nlohmann::json::parse(in);
+    if (edit) edit(json);
+    return io::parsePlayground(json.dump(), data() / "edited.kpad.json");
+}
+
+// The problems prepare() reports for `playground`; fails the test if it reports none.
+std::string problemsOf(const model::Playground& playground) {
+    try {
+        (void)run::prepare(playground);
+    } catch (const run::SetupError& e) {
+        return e.what();
+    }
+    return "(no problem reported)";
+}
+
+} // namespace
+
+class TestRunSetup : public QObject {
+    Q_OBJECT
+
+private slots:
+    void preparesTheFixture() {
+        const auto setup = run::prepare(fixture());
+        QCOMPARE(setup.signature.name, std::string("multiply"));
+        QCOMPARE(setup.args.size(), std::size_t{4});
+        QCOMPARE(setup.args[0].direction, model::Direction::Out);
+        QCOMPARE(setup.args[1].direction, model::Direction::In); // const float*: inferred
+        QVERIFY(!setup.args[0].copiedIn());
+        QVERIFY(setup.args[0].copiedOut());
+        QCOMPARE(setup.args[2].array.value(3), 1.5); // range 0, 0.5, 1, 1.5
+        QCOMPARE(setup.args[0].array.value(999), 0.0);
+        QCOMPARE(setup.args[3].scalarValue, 1000.0); // size(a)
+        QCOMPARE(setup.args[3].scalarBytes.size(), sizeof(std::int32_t));
+        std::int32_t n = 0;
+        std::memcpy(&n, setup.args[3].scalarBytes.data(), sizeof n);
+        QCOMPARE(n, 1000);
+        // "auto": ceil(1000 / 256) blocks.
+        QCOMPARE(setup.launch.grid, (std::array<std::uint32_t, 3>{4, 1, 1}));
+        QCOMPARE(setup.outputs(), std::vector<std::string>{"dest"});
+        QCOMPARE(setup.checkedOutputs(), std::vector<std::string>{"dest"});
+    }
+
+    void nonConstPointerWithoutDirectionIsInOut() {
+        const auto setup = run::prepare(fixture([](auto& j) { j["args"][0].erase("direction"); }));
+        QCOMPARE(setup.args[0].direction, model::Direction::InOut);
+        QCOMPARE(setup.outputs(), std::vector<std::string>{"dest"});
+    }
+
+    void autoGridCoversEveryDimension() {
+        QCOMPARE(run::autoGrid({1000}, {256, 1, 1}), (std::array<std::uint32_t, 3>{4, 1, 1}));
+        QCOMPARE(run::autoGrid({256}, {256, 1, 1}), (std::array<std::uint32_t, 3>{1, 1, 1}));
+        QCOMPARE(run::autoGrid({100, 33}, {16, 16, 1}), (std::array<std::uint32_t, 3>{3, 7, 1}));
+        QCOMPARE(run::autoGrid({5, 100, 33}, {8, 8, 2}), (std::array<std::uint32_t, 3>{5, 13, 3}));
+        QCOMPARE(run::autoGrid({1u << 26}, {256, 1, 1}), (std::array<std::uint32_t, 3>{1u << 18, 1, 1}));
+    }
+
+    void mismatchesAreNamedPerArgument_data() {
+        QTest::addColumn<QString>("patch");
+        QTest::addColumn<QStringList>("fragments");
+        QTest::newRow("too few") << R"([{"op":"remove","path":"/args/3"}])"
+                                 << QStringList{"args:", "takes 4 arguments", "gives 3", "(dest, a, b)", "int n"};
+        QTest::newRow("scalar for a pointer")
+            << R"([{"op":"replace","path":"/args/2","value":{"name":"b","scalar":{"dtype":"float32"},"value":1}}])"
+            << QStringList{"args[2] \"b\"", "pointer", "const float* b", "needs an array"};
+        QTest::newRow("array for a scalar")
+            << R"([{"op":"replace","path":"/args/3","value":{"name":"n","array":{"dtype":"int32","shape":[4]}}}])"
+            << QStringList{"args[3] \"n\"", "scalar", "int n", "needs a value"};
+        QTest::newRow("wrong dtype") << R"([{"op":"replace","path":"/args/2/array/dtype","value":"float64"}])"
+                                     << QStringList{"args[2] \"b\"", "(float32)", "gives float64", "never converted"};
+        QTest::newRow("inout on a const pointer") << R"([{"op":"add","path":"/args/1/direction","value":"inout"}])"
+                                                  << QStringList{"args[1] \"a\"", "direction \"inout\"", "const"};
+        QTest::newRow("missing kernel") << R"([{"op":"replace","path":"/kernel","value":"multiplY"}])"
+                                        << QStringList{"kernel:", "\"multiplY\"", "multiply.cu", "declares: multiply"};
+    }
+    void mismatchesAreNamedPerArgument() {
+        QFETCH(QString, patch);
+        QFETCH(QStringList, fragments);
+        const auto problems = problemsOf(fixture([&](auto& j) { j = j.patch(nlohmann::json::parse(patch.toStdString())); }));
+        for (const auto& fragment : fragments)
+            QVERIFY2(problems.find(fragment.toStdString()) != std::string::npos,
+                     (problems + "\n  lacks: " + fragment.toStdString()).c_str());
+    }
+
+    void everyMismatchIsReportedAtOnce() {
+        const auto problems = problemsOf(fixture([](auto& j) {
+            j["args"][1]["array"]["dtype"] = "int32";
+            j["args"][2]["array"]["dtype"] = "int8";
+        }));
+        QVERIFY2(problems.find("args[1]") != std::string::npos && problems.find("args[2]") != std::string::npos,
+                 problems.c_str());
+    }
+
+    void templateKernelsAreFoundByTheirBaseName() {
+        const auto playground = io::readPlayground(data() / "scale_template.kpad.json");
+        const auto setup = run::prepare(playground);
+        QCOMPARE(setup.signature.name, std::string("scale"));
+        QVERIFY(setup.signature.isTemplate);
+        QCOMPARE(setup.kernelName, std::string("scale<float>"));
+        QCOMPARE(setup.args[0].direction, model::Direction::InOut);
+        QCOMPARE(setup.args[1].scalarValue, 2.0);
+    }
+
+    void launchProblemsEachHaveTheirMessage_data() {
+        QTest::addColumn<QList<uint>>("grid");
+        QTest::addColumn<QList<uint>>("block");
+        QTest::addColumn<uint>("shared");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("2048 threads") << QList<uint>{1, 1, 1} << QList<uint>{2048, 1, 1} << 0u
+                                      << "launch.block: x = 2048 is over H100's limit of 1024";
+        QTest::newRow("32x64 threads") << QList<uint>{1, 1, 1} << QList<uint>{32, 64, 1} << 0u
+                                       << "launch.block: (32, 64, 1) is 2048 threads per block; H100 allows at most 1024";
+        QTest::newRow("block z 65") << QList<uint>{1, 1, 1} << QList<uint>{1, 1, 65} << 0u
+                                    << "launch.block: z = 65 is over H100's limit of 64";
+        QTest::newRow("zero block") << QList<uint>{1, 1, 1} << QList<uint>{0, 1, 1} << 0u
+                                    << "launch.block: the x dimension is 0";
+        QTest::newRow("zero grid") << QList<uint>{1, 0, 1} << QList<uint>{32, 1, 1} << 0u
+                                   << "launch.grid: the y dimension is 0";
+        QTest::newRow("grid y over") << QList<uint>{1, 65536, 1} << QList<uint>{32, 1, 1} << 0u
+                                     << "launch.grid: y = 65536 is over H100's limit of 65535 blocks";
+        QTest::newRow("shared over") << QList<uint>{1, 1, 1} << QList<uint>{32, 1, 1} << 300u * 1024
+                                     << "launch.shared_bytes: 300 KiB dynamic shared memory per block is over H100's limit of 227 KiB";
+    }
+    void launchProblemsEachHaveTheirMessage() {
+        QFETCH(QList<uint>, grid);
+        QFETCH(QList<uint>, block);
+        QFETCH(uint, shared);
+        QFETCH(QString, expected);
+        run::LaunchLimits h100;
+        h100.backend = "H100";
+        h100.maxSharedBytesPerBlock = 227 * 1024;
+        run::LaunchGeometry g{{grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared};
+        const auto problems = run::validate(g, h100);
+        QCOMPARE(problems.size(), std::size_t{1});
+        QVERIFY2(problems[0].starts_with(expected.toStdString()), problems[0].c_str());
+    }
+
+    void kernelLimitsAreChecked() {
+        run::LaunchGeometry g{{1, 1, 1}, {1024, 1, 1}, 40 * 1024};
+        const auto problems = run::validate(g, run::LaunchLimits::cpu(), 16 * 1024, 512, 128);
+        QCOMPARE(problems.size(), std::size_t{2});
+        QVERIFY2(problems[0].find("at most 512 because it uses 128 registers per thread") != std::string::npos,
+                 problems[0].c_str());
+        QVERIFY2(problems[1].find("40 KiB dynamic + 16 KiB static") != std::string::npos, problems[1].c_str());
+        QVERIFY(run::validate({{4, 1, 1}, {256, 1, 1}, 0}, run::LaunchLimits::cpu()).empty());
+    }
+
+    void unreadableSourceIsAnInputError() {
+        auto playground = fixture();
+        playground.source = "missing.cu";
+        try {
+            (void)run::prepare(playground);
+            QFAIL("a missing source was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("missing.cu") != std::string::npos, e.what());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRunSetup)
+#include "tst_runsetup.moc"
