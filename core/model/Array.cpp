@@ -26,13 +26,28 @@ std::string toString(const Shape& shape) {
 namespace {
 class HeapAllocator final : public HostAllocator {
 public:
+    // calloc: the kernel sees zeros where no init was given, and large zeroed pages cost nothing up front.
+    // It aligns to 16 bytes only, so the block is over-allocated and the start of calloc's block is kept
+    // just before the 64-byte aligned address handed out.
     std::byte* allocate(std::size_t bytes) override {
-        // calloc: the kernel sees zeros where no init was given, and large zeroed pages cost nothing up front.
-        void* p = std::calloc(bytes, 1);
-        if (!p) throw Error("out of host memory: cannot allocate " + std::to_string(bytes) + " bytes");
-        return static_cast<std::byte*>(p);
+        constexpr std::size_t extra = kAlignment + sizeof(void*);
+        void* block = bytes <= std::numeric_limits<std::size_t>::max() - extra ? std::calloc(bytes + extra, 1)
+                                                                               : nullptr;
+        if (!block) throw Error("out of host memory: cannot allocate " + std::to_string(bytes) + " bytes");
+        const auto start = reinterpret_cast<std::uintptr_t>(block) + sizeof(void*);
+        auto* data = reinterpret_cast<std::byte*>((start + kAlignment - 1) / kAlignment * kAlignment);
+        std::memcpy(data - sizeof(void*), &block, sizeof block);
+        return data;
     }
-    void deallocate(std::byte* data, std::size_t) noexcept override { std::free(data); }
+    void deallocate(std::byte* data, std::size_t) noexcept override {
+        if (!data) return;
+        void* block = nullptr;
+        std::memcpy(&block, data - sizeof(void*), sizeof block);
+        std::free(block);
+    }
+
+private:
+    static constexpr std::size_t kAlignment = 64;
 };
 } // namespace
 
@@ -42,6 +57,12 @@ std::shared_ptr<HostAllocator> heapAllocator() {
 }
 
 Array::Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator)
+    : Array(dtype, std::move(shape), std::move(allocator), Uninitialized{}, true) {}
+
+Array::Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator, Uninitialized)
+    : Array(dtype, std::move(shape), std::move(allocator), Uninitialized{}, false) {}
+
+Array::Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator, Uninitialized, bool zeroed)
     : dtype_(dtype), shape_(std::move(shape)), allocator_(std::move(allocator)) {
     if (shape_.empty() || shape_.size() > 3)
         throw InputError("an array has 1 to 3 dimensions, not " + std::to_string(shape_.size()));
@@ -54,7 +75,7 @@ Array::Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator)
     size_ = n;
     bytes_ = n * byteSize(dtype);
     if (!allocator_) allocator_ = heapAllocator();
-    if (bytes_) data_ = allocator_->allocate(bytes_);
+    if (bytes_) data_ = zeroed ? allocator_->allocate(bytes_) : allocator_->allocateUninitialized(bytes_);
 }
 
 Array::Array(const Array& other) : Array(other.copyTo(other.allocator_ ? other.allocator_ : heapAllocator())) {}

@@ -25,6 +25,8 @@ public:
     virtual ~HostAllocator() = default;
     // Zero-filled memory of `bytes` (> 0), aligned to at least 64 bytes; throws on failure.
     virtual std::byte* allocate(std::size_t bytes) = 0;
+    // Memory whose contents the caller overwrites at once (a device-to-host copy): no zero-fill needed.
+    virtual std::byte* allocateUninitialized(std::size_t bytes) { return allocate(bytes); }
     virtual void deallocate(std::byte* data, std::size_t bytes) noexcept = 0;
 };
 std::shared_ptr<HostAllocator> heapAllocator();
@@ -34,6 +36,9 @@ public:
     Array() = default;
     // Zero-filled. Throws InputError when the shape has no dimension, more than 3, or overflows.
     Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator = heapAllocator());
+    // Contents undefined: for arrays that are filled right away (a run's results).
+    struct Uninitialized {};
+    Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator, Uninitialized);
     Array(const Array& other);
     Array& operator=(const Array& other);
     Array(Array&& other) noexcept;
@@ -65,6 +70,7 @@ public:
     bool operator==(const Array& other) const;
 
 private:
+    Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator, Uninitialized, bool zeroed);
     void release() noexcept;
     DType dtype_ = DType::Float32;
     Shape shape_;

@@ -23,8 +23,9 @@ namespace kp::model {
 
 // `where` names the init in messages, e.g. "args[1].init". A file init is read from baseDir (the
 // playground's folder, which it may not leave) and must match the spec's dtype and shape exactly.
+// The array's memory comes from `allocator` (the CUDA runner's pinned memory: no copy afterwards).
 Array generate(const ArraySpec& spec, const InitSpec& init, const std::filesystem::path& baseDir,
-               const std::string& where);
+               const std::string& where, const std::shared_ptr<HostAllocator>& allocator = heapAllocator());
 
 // Throws InputError, naming `where`, the formula and the position of the error, when `formula` is not a
 // valid formula over the variables i, j, k, c, n and the constants pi and e:

@@ -102,7 +102,8 @@ RunResult CudaRunner::run(const RunSetup& setup, const RunOptions& options) cons
     }
     // Results land in arrays of their own, so an inout input stays as generated for the next repeat.
     for (const auto& arg : setup.args)
-        if (arg.copiedOut()) result.outputs.emplace_back(arg.name, model::Array(arg.array.dtype(), arg.array.shape(), allocator_));
+        if (arg.copiedOut()) result.outputs.emplace_back(arg.name, model::Array(arg.array.dtype(), arg.array.shape(), allocator_,
+                                                                          model::Array::Uninitialized{}));
 
     const cuda::Stream stream = cuda::Stream::create();
     const cuda::LaunchConfig config = launchConfig(setup.launch);

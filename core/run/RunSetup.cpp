@@ -156,8 +156,7 @@ RunSetup prepare(const model::Playground& playground, const std::shared_ptr<mode
                 arg.array = model::Array(spec.array().dtype, spec.array().shape, allocator);
             else
                 arg.array = model::generate(spec.array(), *spec.init, playground.folder,
-                                            "args[" + std::to_string(i) + "].init")
-                                .copyTo(allocator);
+                                            "args[" + std::to_string(i) + "].init", allocator);
         } else {
             const std::string where = "args[" + std::to_string(i) + "].value";
             arg.scalarType = spec.scalar().dtype;

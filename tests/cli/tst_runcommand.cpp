@@ -1,0 +1,131 @@
+// kernelpad-cli run as a user calls it: exit codes, --out (NAME.npy and timings.json), --json, and the
+// messages for bad input. The parts that run kernels need the GPU machine; the rest runs in CI.
+#include "../cuda/GpuTestSupport.h"
+
+#include "core/cpu/Subprocess.h"
+#include "core/io/NpyFile.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace kp;
+
+namespace {
+
+std::string data(const std::string& file) { return std::string(KP_SOURCE_DIR) + "/tests/run/data/" + file; }
+
+cpu::SubprocessResult cli(std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), std::string(KP_BINARY_DIR) + "/app/kernelpad-cli");
+    return cpu::runProcess(arguments);
+}
+
+#define EXPECT_EXIT(result, code)                                                                          \
+    QVERIFY2((result).exitCode == (code), ("exit " + std::to_string((result).exitCode) + ":\n" + (result).output).c_str())
+
+#define EXPECT_OUTPUT(result, fragment)                                                                    \
+    QVERIFY2((result).output.find(fragment) != std::string::npos,                                          \
+             ("missing \"" + std::string(fragment) + "\" in:\n" + (result).output).c_str())
+
+} // namespace
+
+class TestRunCommand : public QObject {
+    Q_OBJECT
+    QTemporaryDir cache_;
+
+private slots:
+    void initTestCase() { qputenv("KERNELPAD_CACHE_DIR", cache_.path().toUtf8()); }
+
+    // CI and GPU alike.
+    void missingFileIsBadInput() {
+        const auto r = cli({"run", data("nope.kpad.json")});
+        EXPECT_EXIT(r, 2);
+        EXPECT_OUTPUT(r, "nope.kpad.json");
+    }
+    void badBackendIsBadInput() {
+        const auto r = cli({"run", data("multiply.kpad.json"), "--backend", "gpu"});
+        EXPECT_EXIT(r, 2);
+        EXPECT_OUTPUT(r, "\"gpu\" is not a backend");
+    }
+    void mismatchedArgumentsAreBadInputEvenWithoutAGpu() {
+        QTemporaryDir dir;
+        std::ifstream in(data("multiply.kpad.json"));
+        auto json = nlohmann::json::parse(in);
+        json["args"][1]["array"]["dtype"] = "float64";
+        std::filesystem::copy_file(data("multiply.cu"), dir.filePath("multiply.cu").toStdString());
+        std::filesystem::copy_file(data("multiply.ref.cpp"), dir.filePath("multiply.ref.cpp").toStdString());
+        const std::string file = dir.filePath("bad.kpad.json").toStdString();
+        std::ofstream(file) << json.dump(2);
+        const auto r = cli({"run", file});
+        EXPECT_EXIT(r, 2);
+        EXPECT_OUTPUT(r, "args[1] \"a\"");
+        EXPECT_OUTPUT(r, "gives float64");
+    }
+    void noCudaHereIsExitFive() {
+        if (!test::gpuSkipReason()) QSKIP("there is a GPU here");
+        const auto r = cli({"run", data("multiply.kpad.json")});
+        EXPECT_EXIT(r, 5);
+        EXPECT_OUTPUT(r, "no CUDA backend here");
+    }
+
+    // The GPU machine.
+    void writesOutputsAndTimings() {
+        KP_REQUIRE_GPU();
+        QTemporaryDir out;
+        const auto r = cli({"run", data("multiply.kpad.json"), "--repeat", "4", "--warmup", "1", "--out",
+                            out.path().toStdString()});
+        EXPECT_EXIT(r, 0);
+        EXPECT_OUTPUT(r, "dest: matches the reference");
+        const auto dest = io::readNpy(out.filePath("dest.npy").toStdString());
+        QCOMPARE(dest.shape(), model::Shape{1000});
+        QCOMPARE(dest.dtype(), model::DType::Float32);
+        QVERIFY(dest.value(2) != 0.0);
+        std::ifstream in(out.filePath("timings.json").toStdString());
+        const auto timings = nlohmann::json::parse(in);
+        QVERIFY(timings["backend"].get<std::string>().starts_with("cuda:0 "));
+        QCOMPARE(timings["kernel_ms"].size(), std::size_t{4});
+        QCOMPARE(timings["h2d_ms"].size(), std::size_t{4});
+        QCOMPARE(timings["d2h_ms"].size(), std::size_t{4});
+        QVERIFY(timings["reference_ms"].is_number());
+        QCOMPARE(timings["check"]["passed"].get<bool>(), true);
+        QCOMPARE(timings["check"]["mismatches"].get<int>(), 0);
+    }
+    void jsonGoesToStandardOutput() {
+        KP_REQUIRE_GPU();
+        const auto r = cli({"run", data("scale_template.kpad.json"), "--json"});
+        EXPECT_EXIT(r, 0);
+        const auto json = nlohmann::json::parse(r.output);
+        QCOMPARE(json["kernel_ms"].size(), std::size_t{1});
+        QVERIFY(!json.contains("check"));
+    }
+    void failedCheckIsExitOne() {
+        KP_REQUIRE_GPU();
+        const auto r = cli({"run", data("wrong_reference.kpad.json")});
+        EXPECT_EXIT(r, 1);
+        EXPECT_OUTPUT(r, "dest: 1000 values differ");
+    }
+    void compileErrorIsExitThree() {
+        KP_REQUIRE_GPU();
+        const auto r = cli({"run", data("broken_kernel.kpad.json")});
+        EXPECT_EXIT(r, 3);
+        EXPECT_OUTPUT(r, "<code>:3:");
+        EXPECT_OUTPUT(r, "error: identifier \"bb\" is undefined");
+    }
+    void faultIsExitFour() {
+        KP_REQUIRE_GPU();
+        const auto r = cli({"run", data("fault.kpad.json")});
+        EXPECT_EXIT(r, 4);
+        EXPECT_OUTPUT(r, "the kernel multiply crashed the GPU");
+    }
+    void timeoutIsExitFour() {
+        KP_REQUIRE_GPU();
+        const auto r = cli({"run", data("endless.kpad.json"), "--timeout", "2"});
+        EXPECT_EXIT(r, 4);
+        EXPECT_OUTPUT(r, "stopped after 2 s");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRunCommand)
+#include "tst_runcommand.moc"
