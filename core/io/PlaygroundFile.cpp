@@ -620,6 +620,46 @@ std::string syntaxMessage(const json::parse_error& error) {
     return colon == std::string::npos ? text : text.substr(colon + 2);
 }
 
+// A number too large for a double (1e400). nlohmann names it ("number overflow parsing '1e400'") but gives
+// no position, so the first place it is spelled stands in for one.
+std::string overflowMessage(std::string_view text, const json::out_of_range& error) {
+    const std::string what = error.what();
+    const std::size_t open = what.find('\'');
+    const std::size_t close = open == std::string::npos ? std::string::npos : what.find('\'', open + 1);
+    const std::string number =
+        close == std::string::npos ? std::string() : what.substr(open + 1, close - open - 1);
+    const std::size_t at = number.empty() ? std::string_view::npos : text.find(number);
+    return lineColumn(text, at == std::string_view::npos ? 1 : at + 1) + ": invalid JSON: the number " +
+           (number.empty() ? std::string() : number + " ") +
+           "is too large for a double (at most about 1.8e308)";
+}
+
+// Copying, comparing and printing nlohmann values recurses once per level, so a file of nested brackets
+// would overflow the stack long before the size limit; no playground needs more than a few levels.
+constexpr std::size_t deepestNesting = 256;
+
+// The byte offset of the bracket that opens one level too many, outside strings; npos when there is none.
+std::size_t tooDeep(std::string_view text) {
+    std::size_t depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > deepestNesting) return i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::string_view::npos;
+}
+
 json parseJson(std::string_view text, const std::string& file) {
     if (std::all_of(text.begin(), text.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }))
         throw PlaygroundError(file, {"the file is empty; a playground file is a JSON object starting with "
@@ -627,6 +667,10 @@ json parseJson(std::string_view text, const std::string& file) {
     if (const std::size_t zero = text.find('\0'); zero != std::string_view::npos)
         throw PlaygroundError(file, {lineColumn(text, zero + 1) + ": this is not a text file (it holds a zero byte); a "
                                      "playground file is JSON text"});
+    if (const std::size_t deep = tooDeep(text); deep != std::string_view::npos)
+        throw PlaygroundError(file, {lineColumn(text, deep + 1) + ": the JSON nests more than " +
+                                     std::to_string(deepestNesting) +
+                                     " levels of [ and {; a playground needs a few"});
     try {
         return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& error) {
@@ -634,6 +678,8 @@ json parseJson(std::string_view text, const std::string& file) {
         const bool truncated = error.byte > text.size();
         throw PlaygroundError(file, {where + ": invalid JSON: " + syntaxMessage(error) +
                                      (truncated ? " (is the file cut short?)" : "")});
+    } catch (const json::out_of_range& error) {
+        throw PlaygroundError(file, {overflowMessage(text, error)});
     }
 }
 

@@ -23,10 +23,15 @@ std::pair<double, double> integerRange(DType component) {
     }
 }
 
-double largestFinite(DType component) {
-    if (component == DType::Float16) return 65504.0;
-    if (component == DType::Float32) return static_cast<double>(std::numeric_limits<float>::max());
-    return std::numeric_limits<double>::max();
+// Whether a finite `value` stays finite once stored as the floating `component`. Values just above the
+// largest finite one round down to it (65519 is stored as float16 65504); only those that round to
+// infinity overflow.
+bool staysFinite(DType component, double value) {
+    const double magnitude = std::abs(value);
+    if (component == DType::Float16) // through float, as Array::setValue stores it
+        return magnitude < 65536.0 && (floatToHalf(static_cast<float>(magnitude)) & 0x7C00u) != 0x7C00u;
+    if (component == DType::Float32) return magnitude < 0x1.ffffffp127; // halfway past FLT_MAX rounds up
+    return true;
 }
 
 std::string printed(double value) { return toString(ScalarValue{ScalarValue::Kind::Number, value, {}}); }
@@ -74,7 +79,7 @@ std::vector<std::byte> scalarBytes(DType dtype, double value, const std::string&
             throw InputError(where + ": " + printed(value) + " is not a " + std::string(name(dtype)) +
                              " value (" + (value != std::trunc(value) ? "not a whole number" : "out of range") +
                              "): change the value or the scalar's dtype");
-    } else if (std::isfinite(value) && std::abs(value) > largestFinite(component)) {
+    } else if (std::isfinite(value) && !staysFinite(component, value)) {
         throw InputError(where + ": " + printed(value) + " is too large for " + std::string(name(dtype)));
     }
     Array one(dtype, {1});

@@ -108,6 +108,15 @@ private:
         atLineStart_ = true;
     }
 
+    // Counts the newlines from pos_ up to `stop`, looking no further: searching the whole rest of the
+    // source for each comment made a file of many short comments and no newline quadratic.
+    void newlinesUpTo(std::size_t stop) {
+        const std::string_view span = source_.substr(0, stop);
+        for (std::size_t at = span.find('\n', pos_); at != std::string_view::npos;
+             at = span.find('\n', at + 1))
+            newline(at);
+    }
+
     // A backslash, maybe a carriage return, then a newline: a line splice. Returns its length or 0.
     std::size_t spliceAt(std::size_t at) const {
         if (at >= source_.size() || source_[at] != '\\') return 0;
@@ -162,8 +171,7 @@ private:
         const int startColumn = column(pos_);
         const std::size_t end = source_.find("*/", pos_ + 2);
         const std::size_t stop = end == std::string_view::npos ? source_.size() : end + 2;
-        for (std::size_t at = source_.find('\n', pos_); at < stop; at = source_.find('\n', at + 1))
-            newline(at);
+        newlinesUpTo(stop);
         pos_ = stop;
         if (end == std::string_view::npos)
             problems_.add(Severity::Error, startLine, startColumn,
@@ -260,8 +268,7 @@ private:
         const std::string closing = ")" + std::string(source_.substr(pos_ + 1, delimiterLength)) + "\"";
         const std::size_t close = source_.find(closing, pos_ + 2 + delimiterLength);
         const std::size_t stop = close == std::string_view::npos ? source_.size() : close + closing.size();
-        for (std::size_t at = source_.find('\n', pos_); at < stop; at = source_.find('\n', at + 1))
-            newline(at);
+        newlinesUpTo(stop);
         pos_ = stop;
         atLineStart_ = false;
         if (close == std::string_view::npos && skipDepth_ == 0)
@@ -921,9 +928,21 @@ private:
         bool complex = false;
         bool baseConst = false;
         bool anyConst = false;
+        int brackets = 0; // inside an array bound, where any expression may stand
         std::vector<std::string_view> base;
         for (const Token& token : type) {
             const std::string_view word = text(token);
+            // A literal, or a word or symbol after the '*' that is no qualifier (`float* extern "C"`), is not
+            // a declarator we understand: better no dtype than a wrong one.
+            const bool literal = token.kind == TokenKind::String || token.kind == TokenKind::Char;
+            const bool strayAfterStar = indirections > 0 && brackets == 0 && word != "*" && word != "[" &&
+                                        word != "]" && word != "&" && word != "&&" && !isTypeQualifier(word);
+            if (literal || strayAfterStar) complex = true;
+            if (word == "[")
+                ++brackets;
+            else if (word == "]" && brackets > 0)
+                --brackets;
+            if (brackets > 1 || (brackets == 1 && word != "[")) continue; // a bound's `N * 2` is no pointer
             if (word == "*" || word == "[") ++indirections;
             else if (word == "&" || word == "&&") reference = true;
             else if (word == "(" || word == "..." || word == "<") complex = true;

@@ -147,6 +147,21 @@ private slots:
         QCOMPARE(std::distance(fs::directory_iterator(folder), fs::directory_iterator()), 1);
     }
 
+    // Found by fuzz_playgroundfile (a number beyond double escaped as nlohmann's out_of_range) and by
+    // reading the code (deep nesting overflowed the stack).
+    void refusesHugeNumbersAndDeepNesting() {
+        const fs::path file = "/tmp/p/x.kpad.json";
+        const std::string overflow =
+            readText(fs::path(KP_SOURCE_DIR) / "tests/io/data/playground-crashes/number-overflow.kpad.json");
+        const std::string overflowProblems = problemsOf(overflow, file);
+        QVERIFY2(overflowProblems.find("x.kpad.json:2:22: invalid JSON: the number 1e3080 is too large") != std::string::npos,
+                 overflowProblems.c_str());
+        const std::string deep = R"({"format":"kernelpad/1","kernel":"k","code":"","x":)" + std::string(100000, '[') +
+                                 std::string(100000, ']') + "}";
+        const std::string deepProblems = problemsOf(deep, file);
+        QVERIFY2(deepProblems.find("nests more than 256 levels") != std::string::npos, deepProblems.c_str());
+    }
+
     void listsEveryProblemOfAFile() {
         auto root = nlohmann::json::parse(readText(fixtures() / "multiply_them.kpad.json"));
         root["args"][0]["array"]["dtype"] = "float33";
