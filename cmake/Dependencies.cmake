@@ -28,6 +28,16 @@ else()
   target_link_libraries(kp_muparser INTERFACE PkgConfig::MUPARSER)
 endif()
 
+# Boost.Context: the fibers that let the CPU backend's threads of a block meet at __syncthreads.
+find_path(BOOST_CONTEXT_INCLUDE_DIR boost/context/fiber.hpp)
+find_library(BOOST_CONTEXT_LIBRARY boost_context)
+if(NOT BOOST_CONTEXT_INCLUDE_DIR OR NOT BOOST_CONTEXT_LIBRARY)
+  message(FATAL_ERROR "Boost.Context not found: install the Debian package libboost-context-dev.")
+endif()
+add_library(kp_boost_context INTERFACE)
+target_include_directories(kp_boost_context SYSTEM INTERFACE ${BOOST_CONTEXT_INCLUDE_DIR})
+target_link_libraries(kp_boost_context INTERFACE ${BOOST_CONTEXT_LIBRARY})
+
 # The CUDA headers only: libcuda.so.1 and libnvrtc are opened with dlopen, so that Kernelpad starts
 # and runs its CPU backend on machines without a driver.
 if(NOT DEFINED CUDAToolkit_ROOT AND EXISTS /usr/local/cuda)

@@ -6,6 +6,7 @@
 #include "core/io/FileBytes.h"
 #include "core/io/NpyFile.h"
 #include "core/io/PlaygroundFile.h"
+#include "core/cpu/CpuRunner.h"
 #include "core/run/CompileError.h"
 #include "core/run/CudaRunner.h"
 #include "core/run/KernelFault.h"
@@ -89,9 +90,11 @@ void printSummary(const run::RunSetup& setup, const run::RunReport& report) {
     line("host->dev  ", result.h2dMs);
     line("kernel     ", result.kernelMs);
     line("dev->host  ", result.d2hMs);
-    if (report.reference) std::cout << "  reference  " << report.reference->milliseconds << " ms (CPU)\n";
+    if (report.reference)
+        std::cout << "  reference  " << report.reference->milliseconds
+                  << (report.referenceIsCpuBackend ? " ms (the CPU backend)\n" : " ms (CPU reference)\n");
     std::cout.unsetf(std::ios::floatfield);
-    if (report.checks.empty()) std::cout << "  check      none (the playground has no reference)\n";
+    if (report.checks.empty()) std::cout << "  check      none (no reference, and no other backend to compare with)\n";
     for (const auto& check : report.checks) std::cout << "  check      " << run::describe(check) << "\n";
     if (result.cancelled) std::cout << "  cancelled after " << result.kernelMs.size() << " repeats\n";
 }
@@ -110,23 +113,32 @@ int execute(const RunCommandOptions& options) {
     if (options.repeat < 1) throw InputError("--repeat: must be at least 1, got " + std::to_string(options.repeat));
     if (options.warmup < 0) throw InputError("--warmup: must be 0 or more, got " + std::to_string(options.warmup));
     const auto playground = io::readPlayground(options.file);
-    if (!ordinal || !cuda::Driver::available()) {
+    if (ordinal && !cuda::Driver::available()) {
         (void)run::prepare(playground); // a bad playground is reported as such (exit 2) on any machine
-        if (!ordinal)
-            std::cerr << "kernelpad-cli: the CPU backend is not part of this build yet; use --backend cuda\n";
-        else
-            std::cerr << "kernelpad-cli: no CUDA backend here: " << cuda::Driver::unavailableReason() << "\n";
+        std::cerr << "kernelpad-cli: no CUDA backend here: " << cuda::Driver::unavailableReason() << "\n";
         return ExitCode::NoBackend;
     }
-    const run::CudaRunner runner(*ordinal);
-    const auto setup = run::prepare(playground, runner.allocator());
+    std::optional<run::CudaRunner> cudaRunner;
+    if (ordinal) cudaRunner.emplace(*ordinal);
+    const auto setup = cudaRunner ? run::prepare(playground, cudaRunner->allocator()) : run::prepare(playground);
+    const cpu::CpuRunner cpuRunner;
 
     const Watchdog watchdog(options.timeoutSeconds);
-    const auto result = runner.run(setup, {options.repeat, options.warmup, nullptr});
-    run::RunReport report{&setup, &result, nullptr, {}};
+    const run::RunOptions runOptions{options.repeat, options.warmup, nullptr};
+    const auto result = cudaRunner ? cudaRunner->run(setup, runOptions) : cpuRunner.run(setup, runOptions);
+    run::RunReport report{&setup, &result, nullptr, false, {}};
     std::optional<run::ReferenceResult> reference;
     if (setup.reference) {
         reference = run::runReference(setup, cpu::HostCompiler());
+    } else if (cudaRunner && !setup.outputs().empty()) {
+        // No reference: the GPU is checked against the CPU backend (project-format.md).
+        const auto cpu = cpuRunner.run(setup);
+        reference.emplace();
+        reference->outputs = cpu.outputs;
+        reference->milliseconds = cpu.kernelMs.front();
+        report.referenceIsCpuBackend = true;
+    }
+    if (reference) {
         report.reference = &*reference;
         report.checks = run::checkAgainst(setup, result, *reference);
     }

@@ -31,7 +31,7 @@ nlohmann::ordered_json RunReport::toJson() const {
     out["kernel_ms"] = result->kernelMs;
     out["h2d_ms"] = result->h2dMs;
     out["d2h_ms"] = result->d2hMs;
-    if (reference) out["reference_ms"] = reference->milliseconds;
+    if (reference) out[referenceIsCpuBackend ? "cpu_backend_ms" : "reference_ms"] = reference->milliseconds;
     if (!checks.empty()) {
         nlohmann::ordered_json check;
         check["passed"] = passed();

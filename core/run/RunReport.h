@@ -18,6 +18,7 @@ struct RunReport {
     const RunSetup* setup = nullptr;
     const RunResult* result = nullptr;
     const ReferenceResult* reference = nullptr; // none: no reference_ms
+    bool referenceIsCpuBackend = false;         // the CPU backend stood in for a missing reference
     std::vector<CheckResult> checks;             // empty: no check was made
 
     bool passed() const; // every check passed (true when there was none)

@@ -70,6 +70,25 @@ private slots:
         EXPECT_OUTPUT(r, "no CUDA backend here");
     }
 
+    void cpuBackendRunsAndChecks() {
+        QTemporaryDir out;
+        const auto r = cli({"run", data("multiply.kpad.json"), "--backend", "cpu", "--repeat", "2", "--out",
+                            out.path().toStdString()});
+        EXPECT_EXIT(r, 0);
+        EXPECT_OUTPUT(r, "on cpu (");
+        EXPECT_OUTPUT(r, "dest: matches the reference");
+        std::ifstream in(out.filePath("timings.json").toStdString());
+        const auto timings = nlohmann::json::parse(in);
+        QCOMPARE(timings["kernel_ms"].size(), std::size_t{2});
+        QCOMPARE(io::readNpy(out.filePath("dest.npy").toStdString()).size(), std::size_t{1000});
+    }
+    void cpuBackendReportsACompileErrorOnTheUsersLine() {
+        const auto r = cli({"run", data("broken_kernel.kpad.json"), "--backend", "cpu"});
+        EXPECT_EXIT(r, 3);
+        EXPECT_OUTPUT(r, "<code>:3:");
+        EXPECT_OUTPUT(r, "bb");
+    }
+
     // The GPU machine.
     void writesOutputsAndTimings() {
         KP_REQUIRE_GPU();
@@ -98,7 +117,9 @@ private slots:
         EXPECT_EXIT(r, 0);
         const auto json = nlohmann::json::parse(r.output);
         QCOMPARE(json["kernel_ms"].size(), std::size_t{1});
-        QVERIFY(!json.contains("check"));
+        // No reference: the GPU is checked against the CPU backend.
+        QVERIFY(json.contains("cpu_backend_ms"));
+        QCOMPARE(json["check"]["passed"].get<bool>(), true);
     }
     void failedCheckIsExitOne() {
         KP_REQUIRE_GPU();

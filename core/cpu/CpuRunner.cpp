@@ -1,0 +1,219 @@
+#include "CpuRunner.h"
+
+#include "ThreadFibers.h"
+#include "core/SharedLibrary.h"
+#include "core/run/CompileError.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <regex>
+#include <thread>
+
+namespace kp::cpu {
+
+extern const char* const kCudaHostHeader;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+// `extern __shared__ T name[];` has no host C++ spelling: it becomes a pointer to the block's dynamic
+// shared memory, on the same line so that diagnostics keep their line numbers.
+std::string rewriteDynamicShared(const std::string& source) {
+    static const std::regex declaration(
+        R"(extern\s+__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([A-Za-z_][\w\s:]*?)\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
+    return std::regex_replace(source, declaration, "$1* $2 = reinterpret_cast<$1*>(::kernelpad::dynamicShared);");
+}
+
+std::string entryPoint(const std::string& kernel) {
+    return R"(
+#line 1 "<kernelpad cpu entry>"
+namespace kernelpad_entry {
+template <typename T> T argument(void* p) {
+    if constexpr (std::is_pointer_v<T>) return static_cast<T>(p);
+    else return *static_cast<std::remove_cv_t<std::remove_reference_t<T>>*>(p);
+}
+template <typename... P> struct Kernel {
+    void (*function)(P...);
+    template <std::size_t... I> void loop(void* const* args, std::index_sequence<I...>) const {
+        // The arguments are read once per block; the thread loop then calls the kernel directly.
+        const std::tuple<P...> values{argument<P>(args[I])...};
+        const dim3 block = ::kernelpad::blockDimension;
+        for (unsigned z = 0; z < block.z; ++z)
+            for (unsigned y = 0; y < block.y; ++y)
+                for (unsigned x = 0; x < block.x; ++x) {
+                    ::kernelpad::threadIndex = uint3{x, y, z};
+                    function(std::get<I>(values)...);
+                }
+    }
+    template <std::size_t... I> void one(void* const* args, std::index_sequence<I...>) const {
+        function(argument<P>(args[I])...);
+    }
+};
+template <typename... P> Kernel<P...> of(void (*f)(P...)) { return {f}; }
+template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(P); }
+} // namespace kernelpad_entry
+extern "C" int kernelpad_arity() { return kernelpad_entry::arity(&)" + kernel + R"(); }
+extern "C" void kernelpad_install(void (*barrier)()) { ::kernelpad::barrier = barrier; }
+extern "C" void kernelpad_set_block(const unsigned* g, unsigned char* shared) {
+    ::kernelpad::gridDimension = dim3(g[0], g[1], g[2]);
+    ::kernelpad::blockDimension = dim3(g[3], g[4], g[5]);
+    ::kernelpad::blockIndex = uint3{g[6], g[7], g[8]};
+    ::kernelpad::dynamicShared = shared;
+}
+extern "C" void kernelpad_run_block(void* const* args) {
+    const auto k = kernelpad_entry::of(&)" + kernel + R"();
+    k.loop(args, std::make_index_sequence<kernelpad_entry::arity(&)" + kernel + R"()>{});
+}
+extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, unsigned z) {
+    ::kernelpad::threadIndex = uint3{x, y, z};
+    const auto k = kernelpad_entry::of(&)" + kernel + R"();
+    k.one(args, std::make_index_sequence<kernelpad_entry::arity(&)" + kernel + R"()>{});
+}
+)";
+}
+
+struct Entry {
+    int (*arity)() = nullptr;
+    void (*install)(void (*)()) = nullptr;
+    void (*setBlock)(const unsigned*, unsigned char*) = nullptr;
+    void (*runBlock)(void* const*) = nullptr;
+    void (*runThread)(void* const*, unsigned, unsigned, unsigned) = nullptr;
+};
+
+template <typename F> F symbol(const SharedLibrary& library, const char* name) {
+    void* p = library.symbol(name);
+    if (!p) throw Error(std::string("the compiled kernel lacks ") + name + ": " + library.error());
+    return reinterpret_cast<F>(p);
+}
+
+} // namespace
+
+CpuRunner::CpuRunner(HostCompiler compiler, unsigned workers)
+    : compiler_(std::move(compiler)), workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())) {}
+
+std::string CpuRunner::backendName() const {
+    return "cpu (" + std::to_string(workers_) + (workers_ == 1 ? " thread)" : " threads)");
+}
+
+bool CpuRunner::needsFibers(const std::string& source) {
+    return source.find("__syncthreads") != std::string::npos;
+}
+
+std::string CpuRunner::hostSource(const run::RunSetup& setup) {
+    static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&]*>)?)");
+    if (!std::regex_match(setup.kernelName, nameExpression))
+        throw run::SetupError({"kernel: \"" + setup.kernelName + "\" is not a kernel name the CPU backend can call"});
+    std::string text = "#line 1 \"<kernelpad cuda built-ins>\"\n";
+    text += kCudaHostHeader;
+    for (const auto& [name, value] : setup.compile.defines) text += "#define " + name + " " + value + "\n";
+    text += "#line 1 \"" + setup.sourceName + "\"\n";
+    text += rewriteDynamicShared(setup.source);
+    text += "\n" + entryPoint(setup.kernelName);
+    return text;
+}
+
+run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions& options) const {
+    run::RunResult result;
+    result.backend = backendName();
+    if (auto problems = run::validate(setup.launch, limits()); !problems.empty()) throw run::SetupError(problems);
+
+    HostCompileOptions compileOptions;
+    compileOptions.flags = {"-std=c++20", "-O2", "-fno-math-errno"};
+    const auto compiled = compiler_.compile({{setup.sourceName, hostSource(setup)}}, compileOptions);
+    if (!compiled.ok) throw run::CompileError(compiled.diagnostics, compiled.log);
+    result.compileMs = compiled.milliseconds;
+    result.compileFromCache = compiled.fromCache;
+    const auto& library = *compiled.library;
+    Entry entry{symbol<int (*)()>(library, "kernelpad_arity"), symbol<void (*)(void (*)())>(library, "kernelpad_install"),
+                symbol<void (*)(const unsigned*, unsigned char*)>(library, "kernelpad_set_block"),
+                symbol<void (*)(void* const*)>(library, "kernelpad_run_block"),
+                symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(library, "kernelpad_run_thread")};
+    if (static_cast<std::size_t>(entry.arity()) != setup.args.size())
+        throw run::SetupError({"args: the kernel takes " + std::to_string(entry.arity()) + " parameters, the playground gives " +
+                               std::to_string(setup.args.size())});
+    entry.install(&ThreadFibers::barrier);
+
+    // Working arrays: what the kernel reads and writes, refilled from the inputs before every repeat.
+    std::vector<model::Array> work;
+    std::vector<void*> pointers;
+    work.reserve(setup.args.size());
+    for (const auto& arg : setup.args) {
+        if (!arg.isArray) {
+            work.emplace_back();
+            pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
+            continue;
+        }
+        work.emplace_back(arg.array.dtype(), arg.array.shape());
+        pointers.push_back(work.back().data());
+    }
+
+    const bool fibers = needsFibers(setup.source);
+    const auto& g = setup.launch;
+    const std::uint64_t blocks = g.blocks();
+    const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(workers_, blocks));
+    const auto launch = [&] {
+        std::atomic<std::uint64_t> next{0};
+        const auto worker = [&] {
+            std::vector<unsigned char> shared(g.sharedBytes ? g.sharedBytes : 1);
+            std::unique_ptr<ThreadFibers> threadFibers = fibers ? std::make_unique<ThreadFibers>() : nullptr;
+            const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
+            for (std::uint64_t b = next++; b < blocks; b = next++) {
+                const unsigned geometry[9] = {g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2],
+                                              static_cast<unsigned>(b % g.grid[0]),
+                                              static_cast<unsigned>(b / g.grid[0] % g.grid[1]),
+                                              static_cast<unsigned>(b / (std::uint64_t{g.grid[0]} * g.grid[1]))};
+                entry.setBlock(geometry, shared.data());
+                if (!threadFibers) {
+                    entry.runBlock(pointers.data());
+                    continue;
+                }
+                threadFibers->run(threads, [&](std::size_t t) {
+                    entry.runThread(pointers.data(), static_cast<unsigned>(t % g.block[0]),
+                                    static_cast<unsigned>(t / g.block[0] % g.block[1]),
+                                    static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
+                });
+            }
+        };
+        std::vector<std::thread> pool;
+        for (unsigned w = 1; w < workers; ++w) pool.emplace_back(worker);
+        worker();
+        for (auto& t : pool) t.join();
+    };
+
+    const int total = std::max(0, options.warmup) + std::max(1, options.repeat);
+    for (int round = 0; round < total; ++round) {
+        if (options.cancel && options.cancel->load()) {
+            result.cancelled = true;
+            break;
+        }
+        auto t = Clock::now();
+        for (std::size_t i = 0; i < setup.args.size(); ++i) {
+            const auto& arg = setup.args[i];
+            if (!arg.isArray) continue;
+            if (arg.copiedIn())
+                std::memcpy(work[i].data(), arg.array.data(), arg.array.bytes());
+            else
+                std::memset(work[i].data(), 0, work[i].bytes());
+        }
+        const double copyIn = msSince(t);
+        t = Clock::now();
+        launch();
+        const double kernel = msSince(t);
+        t = Clock::now();
+        result.outputs.clear();
+        for (std::size_t i = 0; i < setup.args.size(); ++i)
+            if (setup.args[i].copiedOut()) result.outputs.emplace_back(setup.args[i].name, work[i]);
+        const double copyOut = msSince(t);
+        if (round < options.warmup) continue;
+        result.h2dMs.push_back(copyIn);
+        result.kernelMs.push_back(kernel);
+        result.d2hMs.push_back(copyOut);
+    }
+    return result;
+}
+
+} // namespace kp::cpu

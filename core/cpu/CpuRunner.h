@@ -1,0 +1,40 @@
+// The CPU backend: runs a RunSetup's CUDA kernel on the host. The .cu source is compiled by the host
+// C++ compiler behind Kernelpad's header of CUDA built-ins (resources/cpu/kernelpad_cuda_host.h),
+// blocks are spread over all cores, and the threads of a block run in a loop, or as fibers when the
+// kernel synchronises. The same RunResult as the CUDA runner, so Check, the CLI and the app use either.
+#pragma once
+
+#include "HostCompiler.h"
+#include "core/run/LaunchGeometry.h"
+#include "core/run/RunResult.h"
+#include "core/run/RunSetup.h"
+
+#include <string>
+
+namespace kp::cpu {
+
+class CpuRunner {
+public:
+    // `workers` 0: one per core.
+    explicit CpuRunner(HostCompiler compiler = HostCompiler(), unsigned workers = 0);
+
+    unsigned workers() const noexcept { return workers_; }
+    std::string backendName() const; // "cpu (16 threads)"
+    run::LaunchLimits limits() const { return run::LaunchLimits::cpu(); }
+
+    // The translation unit the host compiler sees: built-ins, the user's source under #line, the entry.
+    static std::string hostSource(const run::RunSetup& setup);
+    // Whether the source synchronises threads of a block (then they run as fibers).
+    static bool needsFibers(const std::string& source);
+
+    // Throws run::CompileError with diagnostics in the user's file and lines, run::SetupError for a
+    // launch over the limits. "h2d"/"d2h" times are the copies of inputs into the kernel's working
+    // arrays and of results out of them, so that repeats start from the same inputs.
+    run::RunResult run(const run::RunSetup& setup, const run::RunOptions& options = {}) const;
+
+private:
+    HostCompiler compiler_;
+    unsigned workers_;
+};
+
+} // namespace kp::cpu

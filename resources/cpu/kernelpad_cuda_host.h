@@ -1,0 +1,148 @@
+// Kernelpad's CUDA built-ins for the CPU backend: compiled in front of the user's .cu source by the host
+// C++ compiler, so the same kernel runs on the CPU. Threads of a block run one after another on one
+// core; where a kernel synchronises (__syncthreads), each thread is a fiber that Kernelpad's core
+// switches between at the barrier. Blocks are spread over all cores by the core.
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __constant__ static
+#define __align__(n) alignas(n)
+// Shared memory is per block; a block runs on one OS thread at a time, so thread_local is per block.
+#define __shared__ static thread_local
+
+struct uint3 { unsigned int x, y, z; };
+struct dim3 {
+    unsigned int x, y, z;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+
+#define KERNELPAD_VECTOR2(T, name, a)                                                                   \
+    struct alignas(a) name { T x, y; };                                                                 \
+    inline name make_##name(T x, T y) { return name{x, y}; }
+#define KERNELPAD_VECTOR3(T, name)                                                                      \
+    struct name { T x, y, z; };                                                                         \
+    inline name make_##name(T x, T y, T z) { return name{x, y, z}; }
+#define KERNELPAD_VECTOR4(T, name, a)                                                                   \
+    struct alignas(a) name { T x, y, z, w; };                                                           \
+    inline name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
+KERNELPAD_VECTOR2(float, float2, 8)
+KERNELPAD_VECTOR3(float, float3)
+KERNELPAD_VECTOR4(float, float4, 16)
+KERNELPAD_VECTOR2(int, int2, 8)
+KERNELPAD_VECTOR3(int, int3)
+KERNELPAD_VECTOR4(int, int4, 16)
+KERNELPAD_VECTOR2(unsigned int, uint2, 8)
+KERNELPAD_VECTOR4(unsigned int, uint4, 16)
+KERNELPAD_VECTOR2(double, double2, 16)
+inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return uint3{x, y, z}; }
+
+namespace kernelpad {
+// Set by the core before a block runs (blockIdx, blockDim, gridDim) and before each thread (threadIdx).
+inline thread_local uint3 threadIndex{0, 0, 0};
+inline thread_local uint3 blockIndex{0, 0, 0};
+inline thread_local dim3 blockDimension{1, 1, 1};
+inline thread_local dim3 gridDimension{1, 1, 1};
+inline thread_local unsigned char* dynamicShared = nullptr;
+// The core's barrier: switches to the next thread of the block (fibers). Installed by the core.
+inline void (*barrier)() = nullptr;
+} // namespace kernelpad
+
+#define threadIdx (::kernelpad::threadIndex)
+#define blockIdx (::kernelpad::blockIndex)
+#define blockDim (::kernelpad::blockDimension)
+#define gridDim (::kernelpad::gridDimension)
+#define warpSize 32
+
+// Each fiber keeps its own threadIdx across the switch: it lives in thread_local storage shared by
+// the block's fibers, so it is saved on the fiber's own stack.
+inline void __syncthreads() {
+    const uint3 self = threadIdx;
+    ::kernelpad::barrier();
+    threadIdx = self;
+}
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+// Atomics: the same semantics as CUDA's, on std::atomic_ref (blocks run on several cores at once).
+template <typename T> T atomicAdd(T* address, T value) { return std::atomic_ref<T>(*address).fetch_add(value); }
+template <typename T> T atomicSub(T* address, T value) { return std::atomic_ref<T>(*address).fetch_sub(value); }
+template <typename T> T atomicExch(T* address, T value) { return std::atomic_ref<T>(*address).exchange(value); }
+template <typename T> T atomicAnd(T* address, T value) { return std::atomic_ref<T>(*address).fetch_and(value); }
+template <typename T> T atomicOr(T* address, T value) { return std::atomic_ref<T>(*address).fetch_or(value); }
+template <typename T> T atomicXor(T* address, T value) { return std::atomic_ref<T>(*address).fetch_xor(value); }
+template <typename T> T atomicMin(T* address, T value) {
+    std::atomic_ref<T> ref(*address);
+    T old = ref.load();
+    while (value < old && !ref.compare_exchange_weak(old, value)) {}
+    return old;
+}
+template <typename T> T atomicMax(T* address, T value) {
+    std::atomic_ref<T> ref(*address);
+    T old = ref.load();
+    while (value > old && !ref.compare_exchange_weak(old, value)) {}
+    return old;
+}
+template <typename T> T atomicCAS(T* address, T compare, T value) {
+    std::atomic_ref<T>(*address).compare_exchange_strong(compare, value);
+    return compare;
+}
+// ((old >= limit) ? 0 : old + 1) and (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines them.
+inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
+    std::atomic_ref<unsigned int> ref(*address);
+    unsigned int old = ref.load();
+    while (!ref.compare_exchange_weak(old, old >= limit ? 0u : old + 1u)) {}
+    return old;
+}
+inline unsigned int atomicDec(unsigned int* address, unsigned int limit) {
+    std::atomic_ref<unsigned int> ref(*address);
+    unsigned int old = ref.load();
+    while (!ref.compare_exchange_weak(old, (old == 0u || old > limit) ? limit : old - 1u)) {}
+    return old;
+}
+
+// Math: CUDA's single-precision names and intrinsics over the host's libm.
+using std::abs;
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline float max(float a, float b) { return std::fmax(a, b); }
+inline double min(double a, double b) { return std::fmin(a, b); }
+inline double max(double a, double b) { return std::fmax(a, b); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float __expf(float x) { return std::exp(x); }
+inline float __logf(float x) { return std::log(x); }
+inline float __sinf(float x) { return std::sin(x); }
+inline float __cosf(float x) { return std::cos(x); }
+inline float __powf(float x, float y) { return std::pow(x, y); }
+inline float __fdividef(float x, float y) { return x / y; }
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }

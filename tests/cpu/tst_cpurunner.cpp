@@ -1,0 +1,189 @@
+// The CPU backend: CUDA kernels compiled with the host compiler behind Kernelpad's built-ins and run on
+// all cores. Built-ins, barriers, static and dynamic shared memory, atomics under contention, 2D/3D
+// launches, and compile errors that point at the user's own line. Runs in CI (no GPU).
+#include "core/cpu/CpuRunner.h"
+#include "core/io/PlaygroundFile.h"
+#include "core/run/CompileError.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+using namespace kp;
+
+class TestCpuRunner : public QObject {
+    Q_OBJECT
+    QTemporaryDir cache_;
+    std::optional<cpu::CpuRunner> runner_;
+
+    // A playground with inline code, parsed as a file would be.
+    run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
+                          const nlohmann::json& launch) {
+        nlohmann::json playground = {{"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
+        playground["args"] = args;
+        return run::prepare(io::parsePlayground(playground.dump(), cache_.filePath("t.kpad.json").toStdString()));
+    }
+    static nlohmann::json array(const std::string& name, const std::string& dtype, std::vector<std::size_t> shape,
+                                const std::string& direction, nlohmann::json init = nullptr) {
+        nlohmann::json a = {{"name", name}, {"array", {{"dtype", dtype}, {"shape", shape}}}, {"direction", direction}};
+        if (!init.is_null()) a["init"] = init;
+        return a;
+    }
+    static nlohmann::json scalar(const std::string& name, const std::string& dtype, nlohmann::json value) {
+        return {{"name", name}, {"scalar", {{"dtype", dtype}}}, {"value", value}};
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(cache_.isValid());
+        runner_.emplace(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 4);
+    }
+
+    void multipliesOnEveryCore() {
+        const auto setup = setupOf(
+            "extern \"C\" __global__ void mul(float* d, const float* a, const float* b, int n) {\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) d[i] = a[i] * b[i];\n}\n",
+            "mul",
+            {array("d", "float32", {10000}, "out"), array("a", "float32", {10000}, "in", {{"range", {{"start", 0}, {"step", 1}}}}),
+             array("b", "float32", {10000}, "in", {{"constant", 0.5}}), scalar("n", "int32", "size(a)")},
+            {{"grid", "auto"}, {"block", {128}}});
+        const auto result = runner_->run(setup, {3, 1, nullptr});
+        QCOMPARE(result.kernelMs.size(), std::size_t{3});
+        QVERIFY(result.backend.starts_with("cpu (4 threads)"));
+        const auto* d = result.output("d");
+        for (std::size_t i = 0; i < 10000; ++i) QCOMPARE(d->value(i), 0.5 * static_cast<double>(i));
+        const cpu::CpuRunner single(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1);
+        QVERIFY(*single.run(setup).output("d") == *d);
+    }
+
+    void barriersOrderSharedMemory() {
+        // Each thread writes its slot, then reads its mirror's: wrong without a working barrier.
+        const auto setup = setupOf(
+            "__global__ void reverse(int* data) {\n"
+            "    __shared__ int tile[256];\n"
+            "    int t = threadIdx.x, base = blockIdx.x * blockDim.x;\n"
+            "    tile[t] = data[base + t];\n    __syncthreads();\n"
+            "    data[base + t] = tile[blockDim.x - 1 - t];\n}\n",
+            "reverse", {array("data", "int32", {1024}, "inout", {{"range", {{"start", 0}, {"step", 1}}}})},
+            {{"grid", {4}}, {"block", {256}}});
+        QVERIFY(cpu::CpuRunner::needsFibers(setup.source));
+        const auto dataResult = runner_->run(setup);
+        const auto* data = dataResult.output("data");
+        for (std::size_t i = 0; i < 1024; ++i) QCOMPARE(data->value(i), static_cast<double>((i / 256) * 256 + 255 - i % 256));
+    }
+
+    void blockReductionWithManyBarriers() {
+        const auto setup = setupOf(
+            "__global__ void sum_squares(const float* x, float* sum, int n) {\n"
+            "    __shared__ float partial[256];\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    partial[threadIdx.x] = i < n ? x[i] * x[i] : 0.0f;\n    __syncthreads();\n"
+            "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+            "        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];\n        __syncthreads();\n    }\n"
+            "    if (threadIdx.x == 0) atomicAdd(sum, partial[0]);\n}\n",
+            "sum_squares",
+            {array("x", "float32", {100000}, "in", "ones"), array("sum", "float32", {1}, "out"), scalar("n", "int32", "size(x)")},
+            {{"grid", "auto"}, {"block", {256}}});
+        QCOMPARE(runner_->run(setup).output("sum")->value(0), 100000.0);
+    }
+
+    void dynamicSharedMemory() {
+        const auto setup = setupOf(
+            "__global__ void rotate(float* data, int n) {\n"
+            "    extern __shared__ float tile[];\n"
+            "    int t = threadIdx.x;\n    tile[t] = data[t];\n    __syncthreads();\n"
+            "    data[t] = tile[(t + 1) % n];\n}\n",
+            "rotate", {array("data", "float32", {100}, "inout", {{"range", {{"start", 0}, {"step", 1}}}}), scalar("n", "int32", 100)},
+            {{"grid", {1}}, {"block", {100}}, {"shared_bytes", 400}});
+        const auto dataResult = runner_->run(setup);
+        const auto* data = dataResult.output("data");
+        for (std::size_t i = 0; i < 100; ++i) QCOMPARE(data->value(i), static_cast<double>((i + 1) % 100));
+    }
+
+    void atomicsUnderContention() {
+        const auto setup = setupOf(
+            "__global__ void hammer(int* counters, unsigned* wrap) {\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    atomicAdd(&counters[0], 1);\n    atomicSub(&counters[1], 2);\n"
+            "    atomicMax(&counters[2], i);\n    atomicMin(&counters[3], -i);\n"
+            "    atomicOr(&counters[4], 1 << (i % 31));\n    atomicXor(&counters[5], 1);\n"
+            "    atomicInc(&wrap[0], 9u);\n    atomicCAS(&counters[6], 0, i + 1);\n}\n",
+            "hammer", {array("counters", "int32", {7}, "out"), array("wrap", "uint32", {1}, "out")},
+            {{"grid", {64}}, {"block", {256}}});
+        const auto result = runner_->run(setup);
+        const auto* c = result.output("counters");
+        const int threads = 64 * 256;
+        QCOMPARE(c->value(0), static_cast<double>(threads));
+        QCOMPARE(c->value(1), -2.0 * threads);
+        QCOMPARE(c->value(2), static_cast<double>(threads - 1));
+        QCOMPARE(c->value(3), -static_cast<double>(threads - 1));
+        QCOMPARE(c->value(4), static_cast<double>(0x7fffffff));
+        QCOMPARE(c->value(5), 0.0); // an even number of flips
+        QVERIFY(c->value(6) >= 1 && c->value(6) <= threads); // exactly one CAS won
+        QCOMPARE(result.output("wrap")->value(0), static_cast<double>(threads % 10)); // counts 0..9 and wraps
+    }
+
+    void twoAndThreeDimensionalLaunches() {
+        const auto setup2 = setupOf(
+            "__global__ void coords(int* out, int rows, int cols) {\n"
+            "    int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
+            "    if (r < rows && c < cols) out[r * cols + c] = r * 1000 + c;\n}\n",
+            "coords", {array("out", "int32", {37, 53}, "out"), scalar("rows", "int32", "rows(out)"), scalar("cols", "int32", "cols(out)")},
+            {{"grid", "auto"}, {"block", {16, 8}}});
+        QCOMPARE(setup2.launch.grid, (std::array<std::uint32_t, 3>{4, 5, 1}));
+        const auto outResult = runner_->run(setup2);
+        const auto* out = outResult.output("out");
+        for (std::size_t r = 0; r < 37; ++r)
+            for (std::size_t c = 0; c < 53; ++c) QCOMPARE(out->value(r * 53 + c), static_cast<double>(r * 1000 + c));
+
+        const auto setup3 = setupOf(
+            "__global__ void ids(int* out) {\n"
+            "    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+            "    int z = blockIdx.z * blockDim.z + threadIdx.z;\n"
+            "    int w = gridDim.x * blockDim.x, h = gridDim.y * blockDim.y;\n"
+            "    out[(z * h + y) * w + x] = z * 10000 + y * 100 + x;\n}\n",
+            "ids", {array("out", "int32", {6, 8, 10}, "out")}, {{"grid", {5, 2, 3}}, {"block", {2, 4, 2}}});
+        const auto idsResult = runner_->run(setup3);
+        const auto* ids = idsResult.output("out");
+        for (std::size_t z = 0; z < 6; ++z)
+            for (std::size_t y = 0; y < 8; ++y)
+                for (std::size_t x = 0; x < 10; ++x) QCOMPARE(ids->value((z * 8 + y) * 10 + x), static_cast<double>(z * 10000 + y * 100 + x));
+    }
+
+    void mathBuiltins() {
+        const auto setup = setupOf(
+            "__global__ void math(float* out) {\n"
+            "    out[0] = rsqrtf(4.0f);\n    out[1] = __saturatef(1.5f);\n    out[2] = __fdividef(1.0f, 4.0f);\n"
+            "    out[3] = fmaf(2.0f, 3.0f, 1.0f);\n    out[4] = min(3.0f, -1.0f);\n    out[5] = __expf(0.0f);\n"
+            "    float2 v = make_float2(1.0f, 2.0f);\n    out[6] = v.y;\n    out[7] = float(__popc(0xF0u));\n}\n",
+            "math", {array("out", "float32", {8}, "out")}, {{"grid", {1}}, {"block", {1}}});
+        const auto outResult = runner_->run(setup);
+        const auto* out = outResult.output("out");
+        const double expected[] = {0.5, 1.0, 0.25, 7.0, -1.0, 1.0, 2.0, 4.0};
+        for (std::size_t i = 0; i < 8; ++i) QCOMPARE(out->value(i), expected[i]);
+    }
+
+    void compileErrorsPointAtTheUsersLine() {
+        const auto setup = setupOf("__global__ void k(float* x) {\n    int i = threadIdx.x;\n    x[i] = y;\n}\n", "k",
+                                   {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {4}}});
+        try {
+            (void)runner_->run(setup);
+            QFAIL("an undefined identifier compiled");
+        } catch (const run::CompileError& e) {
+            QVERIFY(!e.diagnostics().empty());
+            QCOMPARE(e.diagnostics()[0].file, std::string("<code>"));
+            QCOMPARE(e.diagnostics()[0].line, 3);
+            QCOMPARE(e.diagnostics()[0].column, 12);
+        }
+    }
+
+    void launchesOverTheLimitsAreRefused() {
+        const auto setup = setupOf("__global__ void k(float* x) { x[threadIdx.x] = 1; }\n", "k",
+                                   {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {2048}}});
+        QVERIFY_THROWS_EXCEPTION(run::SetupError, runner_->run(setup));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCpuRunner)
+#include "tst_cpurunner.moc"
