@@ -58,7 +58,9 @@ template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(
 } // namespace kernelpad_entry
 extern "C" int kernelpad_arity() { return kernelpad_entry::arity(&)" + kernel + R"(); }
 extern "C" void kernelpad_install(void (*barrier)()) { ::kernelpad::barrier = barrier; }
-extern "C" void kernelpad_set_block(const unsigned* g, unsigned char* shared) {
+extern "C" void kernelpad_set_block(const unsigned* g, unsigned char* shared, unsigned long long* slots) {
+    ::kernelpad::laneSlots = slots;
+    ::kernelpad::blockThreads = g[3] * g[4] * g[5];
     ::kernelpad::gridDimension = dim3(g[0], g[1], g[2]);
     ::kernelpad::blockDimension = dim3(g[3], g[4], g[5]);
     ::kernelpad::blockIndex = uint3{g[6], g[7], g[8]};
@@ -79,7 +81,7 @@ extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, 
 struct Entry {
     int (*arity)() = nullptr;
     void (*install)(void (*)()) = nullptr;
-    void (*setBlock)(const unsigned*, unsigned char*) = nullptr;
+    void (*setBlock)(const unsigned*, unsigned char*, unsigned long long*) = nullptr;
     void (*runBlock)(void* const*) = nullptr;
     void (*runThread)(void* const*, unsigned, unsigned, unsigned) = nullptr;
 };
@@ -100,7 +102,9 @@ std::string CpuRunner::backendName() const {
 }
 
 bool CpuRunner::needsFibers(const std::string& source) {
-    return source.find("__syncthreads") != std::string::npos;
+    // Barriers, warp votes and shuffles all make threads wait for each other.
+    static const std::regex synchronising(R"(__syncthreads|__syncwarp|__shfl|__ballot_sync|__all_sync|__any_sync)");
+    return std::regex_search(source, synchronising);
 }
 
 std::string CpuRunner::hostSource(const run::RunSetup& setup) {
@@ -129,7 +133,7 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
     result.compileFromCache = compiled.fromCache;
     const auto& library = *compiled.library;
     Entry entry{symbol<int (*)()>(library, "kernelpad_arity"), symbol<void (*)(void (*)())>(library, "kernelpad_install"),
-                symbol<void (*)(const unsigned*, unsigned char*)>(library, "kernelpad_set_block"),
+                symbol<void (*)(const unsigned*, unsigned char*, unsigned long long*)>(library, "kernelpad_set_block"),
                 symbol<void (*)(void* const*)>(library, "kernelpad_run_block"),
                 symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(library, "kernelpad_run_thread")};
     if (static_cast<std::size_t>(entry.arity()) != setup.args.size())
@@ -161,12 +165,13 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
             std::vector<unsigned char> shared(g.sharedBytes ? g.sharedBytes : 1);
             std::unique_ptr<ThreadFibers> threadFibers = fibers ? std::make_unique<ThreadFibers>() : nullptr;
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
+            std::vector<unsigned long long> slots(threads);
             for (std::uint64_t b = next++; b < blocks; b = next++) {
                 const unsigned geometry[9] = {g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2],
                                               static_cast<unsigned>(b % g.grid[0]),
                                               static_cast<unsigned>(b / g.grid[0] % g.grid[1]),
                                               static_cast<unsigned>(b / (std::uint64_t{g.grid[0]} * g.grid[1]))};
-                entry.setBlock(geometry, shared.data());
+                entry.setBlock(geometry, shared.data(), slots.data());
                 if (!threadFibers) {
                     entry.runBlock(pointers.data());
                     continue;

@@ -61,6 +61,9 @@ inline thread_local uint3 blockIndex{0, 0, 0};
 inline thread_local dim3 blockDimension{1, 1, 1};
 inline thread_local dim3 gridDimension{1, 1, 1};
 inline thread_local unsigned char* dynamicShared = nullptr;
+// One slot per thread of the block, for warp votes and shuffles (sized by the core for each block).
+inline thread_local unsigned long long* laneSlots = nullptr;
+inline thread_local unsigned blockThreads = 1;
 // The core's barrier: switches to the next thread of the block (fibers). Installed by the core.
 inline void (*barrier)() = nullptr;
 } // namespace kernelpad
@@ -78,6 +81,97 @@ inline void __syncthreads() {
     ::kernelpad::barrier();
     threadIdx = self;
 }
+inline int __syncthreads_count(int predicate);
+inline int __syncthreads_and(int predicate);
+inline int __syncthreads_or(int predicate);
+
+// Warp votes and shuffles. On the CPU the threads of a block meet at a block-wide barrier to exchange
+// values (the warp's lanes then read each other's slots), so every thread of the block must reach
+// them the same number of times, as CUDA asks of the lanes named in the mask.
+namespace kernelpad {
+inline unsigned linearThread() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+template <typename T> void publish(T value) {
+    static_assert(sizeof(T) <= sizeof(unsigned long long), "warp operations take values of up to 8 bytes");
+    unsigned long long bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    laneSlots[linearThread()] = bits;
+    __syncthreads();
+}
+template <typename T> T slot(unsigned thread) {
+    T value;
+    std::memcpy(&value, &laneSlots[thread], sizeof(T));
+    return value;
+}
+// Reads lane `lane` (within the caller's segment of `width` lanes) after everyone published.
+template <typename T> T shuffleFrom(T own, int lane, int width, bool inRange) {
+    const unsigned self = linearThread();
+    const unsigned warpBase = self - self % 32u;
+    const unsigned w = width > 0 && width <= 32 ? static_cast<unsigned>(width) : 32u;
+    const unsigned segment = warpBase + (self % 32u) / w * w;
+    const unsigned source = segment + static_cast<unsigned>(lane) % w;
+    const T result = inRange && source < blockThreads ? slot<T>(source) : own;
+    __syncthreads();
+    return result;
+}
+inline unsigned laneInSegment(int width) {
+    const unsigned w = width > 0 && width <= 32 ? static_cast<unsigned>(width) : 32u;
+    return linearThread() % 32u % w;
+}
+inline unsigned ballot(int predicate) {
+    publish<int>(predicate != 0);
+    const unsigned self = linearThread(), base = self - self % 32u;
+    unsigned bits = 0;
+    for (unsigned lane = 0; lane < 32 && base + lane < blockThreads; ++lane)
+        if (slot<int>(base + lane)) bits |= 1u << lane;
+    __syncthreads();
+    return bits;
+}
+inline int countBlock(int predicate) {
+    publish<int>(predicate != 0);
+    int count = 0;
+    for (unsigned t = 0; t < blockThreads; ++t) count += slot<int>(t);
+    __syncthreads();
+    return count;
+}
+} // namespace kernelpad
+
+template <typename T> T __shfl_sync(unsigned, T var, int srcLane, int width = 32) {
+    ::kernelpad::publish(var);
+    return ::kernelpad::shuffleFrom(var, srcLane, width, true);
+}
+template <typename T> T __shfl_up_sync(unsigned, T var, unsigned delta, int width = 32) {
+    ::kernelpad::publish(var);
+    const unsigned lane = ::kernelpad::laneInSegment(width);
+    return ::kernelpad::shuffleFrom(var, static_cast<int>(lane - delta), width, lane >= delta);
+}
+template <typename T> T __shfl_down_sync(unsigned, T var, unsigned delta, int width = 32) {
+    ::kernelpad::publish(var);
+    const unsigned lane = ::kernelpad::laneInSegment(width);
+    const unsigned w = width > 0 && width <= 32 ? static_cast<unsigned>(width) : 32u;
+    return ::kernelpad::shuffleFrom(var, static_cast<int>(lane + delta), width, lane + delta < w);
+}
+template <typename T> T __shfl_xor_sync(unsigned, T var, int laneMask, int width = 32) {
+    ::kernelpad::publish(var);
+    const unsigned lane = ::kernelpad::laneInSegment(width);
+    const unsigned w = width > 0 && width <= 32 ? static_cast<unsigned>(width) : 32u;
+    const unsigned other = lane ^ static_cast<unsigned>(laneMask);
+    return ::kernelpad::shuffleFrom(var, static_cast<int>(other), width, other < w);
+}
+inline unsigned __ballot_sync(unsigned, int predicate) { return ::kernelpad::ballot(predicate); }
+inline int __all_sync(unsigned mask, int predicate) {
+    const unsigned self = ::kernelpad::linearThread(), base = self - self % 32u;
+    const unsigned lanes = ::kernelpad::blockThreads - base >= 32 ? 0xffffffffu : (1u << (::kernelpad::blockThreads - base)) - 1u;
+    return (__ballot_sync(mask, predicate) & lanes) == lanes;
+}
+inline int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
+inline void __syncwarp(unsigned = 0xffffffffu) { __syncthreads(); }
+inline unsigned __activemask() { return 0xffffffffu; }
+inline int __syncthreads_count(int predicate) { return ::kernelpad::countBlock(predicate); }
+inline int __syncthreads_and(int predicate) {
+    return ::kernelpad::countBlock(predicate) == static_cast<int>(::kernelpad::blockThreads);
+}
+inline int __syncthreads_or(int predicate) { return ::kernelpad::countBlock(predicate) != 0; }
+
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 

@@ -164,6 +164,43 @@ private slots:
         for (std::size_t i = 0; i < 8; ++i) QCOMPARE(out->value(i), expected[i]);
     }
 
+    void warpShufflesAndVotes() {
+        // 48 threads: one full warp and a partial one, as a block of 48 has on a GPU.
+        const auto setup = setupOf(
+            "__global__ void warps(int* out, const int* in) {\n"
+            "    int t = threadIdx.x, lane = t % 32, v = in[t];\n"
+            "    int sum = v;\n"
+            "    for (int d = 16; d > 0; d /= 2) sum += __shfl_down_sync(0xffffffff, sum, d);\n"
+            "    int first = __shfl_sync(0xffffffff, v, 0);\n"
+            "    int butterfly = v;\n"
+            "    for (int m = 1; m < 32; m *= 2) butterfly += __shfl_xor_sync(0xffffffff, butterfly, m);\n"
+            "    unsigned odd = __ballot_sync(0xffffffff, v % 2);\n"
+            "    int all = __all_sync(0xffffffff, v >= 0), any = __any_sync(0xffffffff, v > 40);\n"
+            "    int up = __shfl_up_sync(0xffffffff, v, 1);\n"
+            "    int big = __syncthreads_count(v >= 10);\n"
+            "    out[t * 8 + 0] = sum; out[t * 8 + 1] = first; out[t * 8 + 2] = butterfly; out[t * 8 + 3] = (int)odd;\n"
+            "    out[t * 8 + 4] = all; out[t * 8 + 5] = any; out[t * 8 + 6] = up; out[t * 8 + 7] = big;\n"
+            "    (void)lane;\n}\n",
+            "warps", {array("out", "int32", {48, 8}, "out"), array("in", "int32", {48}, "in", {{"range", {{"start", 0}, {"step", 1}}}})},
+            {{"grid", {1}}, {"block", {48}}});
+        QVERIFY(cpu::CpuRunner::needsFibers(setup.source));
+        const auto result = runner_->run(setup);
+        const auto* out = result.output("out");
+        const auto at = [&](int t, int k) { return static_cast<long long>(out->value(static_cast<std::size_t>(t * 8 + k))); };
+        QCOMPARE(at(0, 0), 496LL);           // lane 0 of warp 0 holds 0 + 1 + ... + 31
+        // (Warp 1's reduction reads lanes 48..63, which do not exist: undefined in CUDA, so not checked.)
+        QCOMPARE(at(40, 1), 32LL);           // broadcast of the warp's lane 0
+        QCOMPARE(at(5, 2), 496LL);           // butterfly: every lane has the warp's sum
+        QCOMPARE(at(3, 3), static_cast<long long>(0xAAAAAAAAu - 0x100000000LL)); // odd lanes, as an int
+        QCOMPARE(at(33, 3), 0xAAAALL);       // warp 1: 16 lanes
+        QCOMPARE(at(0, 4), 1LL);
+        QCOMPARE(at(0, 5), 0LL);             // no value over 40 in warp 0
+        QCOMPARE(at(47, 5), 1LL);            // 41..47 in warp 1
+        QCOMPARE(at(7, 6), 6LL);             // up by one
+        QCOMPARE(at(0, 6), 0LL);             // lane 0 keeps its own
+        QCOMPARE(at(20, 7), 38LL);           // 10..47 over the whole block
+    }
+
     void compileErrorsPointAtTheUsersLine() {
         const auto setup = setupOf("__global__ void k(float* x) {\n    int i = threadIdx.x;\n    x[i] = y;\n}\n", "k",
                                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {4}}});
