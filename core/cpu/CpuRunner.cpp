@@ -36,24 +36,27 @@ template <typename T> T argument(void* p) {
     if constexpr (std::is_pointer_v<T>) return static_cast<T>(p);
     else return *static_cast<std::remove_cv_t<std::remove_reference_t<T>>*>(p);
 }
-template <typename... P> struct Kernel {
-    void (*function)(P...);
-    template <std::size_t... I> void loop(void* const* args, std::index_sequence<I...>) const {
-        // The arguments are read once per block; the thread loop then calls the kernel directly.
-        const std::tuple<P...> values{argument<P>(args[I])...};
-        const dim3 block = ::kernelpad::blockDimension;
-        for (unsigned z = 0; z < block.z; ++z)
-            for (unsigned y = 0; y < block.y; ++y)
-                for (unsigned x = 0; x < block.x; ++x) {
-                    ::kernelpad::threadIndex = uint3{x, y, z};
-                    function(std::get<I>(values)...);
-                }
-    }
-    template <std::size_t... I> void one(void* const* args, std::index_sequence<I...>) const {
-        function(argument<P>(args[I])...);
-    }
-};
-template <typename... P> Kernel<P...> of(void (*f)(P...)) { return {f}; }
+// The kernel is a template argument, so the thread loop calls it directly and the compiler inlines it.
+template <auto F, typename... P, std::size_t... I> void loop(void* const* args, std::index_sequence<I...>) {
+    // The arguments are read once per block; the thread loop then calls the kernel directly.
+    const std::tuple<P...> values{argument<P>(args[I])...};
+    const dim3 block = ::kernelpad::blockDimension;
+    for (unsigned z = 0; z < block.z; ++z)
+        for (unsigned y = 0; y < block.y; ++y)
+            for (unsigned x = 0; x < block.x; ++x) {
+                ::kernelpad::threadIndex = uint3{x, y, z};
+                F(std::get<I>(values)...);
+            }
+}
+template <auto F, typename... P> void runBlock(void (*)(P...), void* const* args) {
+    loop<F, P...>(args, std::index_sequence_for<P...>{});
+}
+template <auto F, typename... P, std::size_t... I> void one(void* const* args, std::index_sequence<I...>) {
+    F(argument<P>(args[I])...);
+}
+template <auto F, typename... P> void runThread(void (*)(P...), void* const* args) {
+    one<F, P...>(args, std::index_sequence_for<P...>{});
+}
 template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(P); }
 } // namespace kernelpad_entry
 extern "C" int kernelpad_arity() { return kernelpad_entry::arity(&)" + kernel + R"(); }
@@ -67,13 +70,11 @@ extern "C" void kernelpad_set_block(const unsigned* g, unsigned char* shared, un
     ::kernelpad::dynamicShared = shared;
 }
 extern "C" void kernelpad_run_block(void* const* args) {
-    const auto k = kernelpad_entry::of(&)" + kernel + R"();
-    k.loop(args, std::make_index_sequence<kernelpad_entry::arity(&)" + kernel + R"()>{});
+    kernelpad_entry::runBlock<&)" + kernel + R"(>(&)" + kernel + R"(, args);
 }
 extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, unsigned z) {
     ::kernelpad::threadIndex = uint3{x, y, z};
-    const auto k = kernelpad_entry::of(&)" + kernel + R"();
-    k.one(args, std::make_index_sequence<kernelpad_entry::arity(&)" + kernel + R"()>{});
+    kernelpad_entry::runThread<&)" + kernel + R"(>(&)" + kernel + R"(, args);
 }
 )";
 }
@@ -126,7 +127,7 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
     if (auto problems = run::validate(setup.launch, limits()); !problems.empty()) throw run::SetupError(problems);
 
     HostCompileOptions compileOptions;
-    compileOptions.flags = {"-std=c++20", "-O2", "-fno-math-errno"};
+    compileOptions.flags = {"-std=c++20", "-O2", "-fno-semantic-interposition", "-fno-math-errno"};
     const auto compiled = compiler_.compile({{setup.sourceName, hostSource(setup)}}, compileOptions);
     if (!compiled.ok) throw run::CompileError(compiled.diagnostics, compiled.log);
     result.compileMs = compiled.milliseconds;

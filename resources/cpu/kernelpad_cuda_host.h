@@ -56,14 +56,17 @@ inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return
 
 namespace kernelpad {
 // Set by the core before a block runs (blockIdx, blockDim, gridDim) and before each thread (threadIdx).
-inline thread_local uint3 threadIndex{0, 0, 0};
-inline thread_local uint3 blockIndex{0, 0, 0};
-inline thread_local dim3 blockDimension{1, 1, 1};
-inline thread_local dim3 gridDimension{1, 1, 1};
-inline thread_local unsigned char* dynamicShared = nullptr;
+// initial-exec: a kernel reads these on every thread, and the default model for a dlopen'ed library
+// would call __tls_get_addr on each read; these few bytes fit glibc's reserve for such libraries.
+#define KERNELPAD_TLS thread_local __attribute__((tls_model("initial-exec")))
+inline KERNELPAD_TLS uint3 threadIndex{0, 0, 0};
+inline KERNELPAD_TLS uint3 blockIndex{0, 0, 0};
+inline KERNELPAD_TLS dim3 blockDimension{1, 1, 1};
+inline KERNELPAD_TLS dim3 gridDimension{1, 1, 1};
+inline KERNELPAD_TLS unsigned char* dynamicShared = nullptr;
 // One slot per thread of the block, for warp votes and shuffles (sized by the core for each block).
-inline thread_local unsigned long long* laneSlots = nullptr;
-inline thread_local unsigned blockThreads = 1;
+inline KERNELPAD_TLS unsigned long long* laneSlots = nullptr;
+inline KERNELPAD_TLS unsigned blockThreads = 1;
 // The core's barrier: switches to the next thread of the block (fibers). Installed by the core.
 inline void (*barrier)() = nullptr;
 } // namespace kernelpad
