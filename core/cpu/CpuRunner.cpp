@@ -1,5 +1,6 @@
 #include "CpuRunner.h"
 
+#include "CudaHostHeader.h"
 #include "ThreadFibers.h"
 #include "core/SharedLibrary.h"
 #include "core/run/CompileError.h"
@@ -11,8 +12,6 @@
 #include <thread>
 
 namespace kp::cpu {
-
-extern const char* const kCudaHostHeader;
 
 namespace {
 
@@ -32,10 +31,7 @@ std::string entryPoint(const std::string& kernel) {
     return R"(
 #line 1 "<kernelpad cpu entry>"
 namespace kernelpad_entry {
-template <typename T> T argument(void* p) {
-    if constexpr (std::is_pointer_v<T>) return static_cast<T>(p);
-    else return *static_cast<std::remove_cv_t<std::remove_reference_t<T>>*>(p);
-}
+using ::kernelpad::argument;
 // The kernel is a template argument, so the thread loop calls it directly and the compiler inlines it.
 template <auto F, typename... P, std::size_t... I> void loop(void* const* args, std::index_sequence<I...>) {
     // The arguments are read once per block; the thread loop then calls the kernel directly.
@@ -126,9 +122,7 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
     result.backend = backendName();
     if (auto problems = run::validate(setup.launch, limits()); !problems.empty()) throw run::SetupError(problems);
 
-    HostCompileOptions compileOptions;
-    compileOptions.flags = {"-std=c++20", "-O2", "-fno-semantic-interposition", "-fno-math-errno"};
-    const auto compiled = compiler_.compile({{setup.sourceName, hostSource(setup)}}, compileOptions);
+    const auto compiled = compiler_.compile({{setup.sourceName, hostSource(setup)}}, hostKernelOptions());
     if (!compiled.ok) throw run::CompileError(compiled.diagnostics, compiled.log);
     result.compileMs = compiled.milliseconds;
     result.compileFromCache = compiled.fromCache;

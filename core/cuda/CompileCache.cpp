@@ -1,5 +1,7 @@
 #include "CompileCache.h"
 
+#include "core/io/FileBytes.h"
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -187,14 +189,6 @@ std::size_t footprint(const CompileResult& result) {
     return bytes;
 }
 
-std::optional<std::string> readFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
-    return content;
-}
-
 fs::path envPath(const char* name) {
     const char* value = std::getenv(name);
     return value && *value ? fs::path(value) : fs::path();
@@ -305,7 +299,7 @@ void CompileCache::storeInMemory(const Key& key, const CompileResult& result) {
 
 std::optional<CompileResult> CompileCache::loadFromDisk(const Key& key) {
     const auto path = entryPath(key);
-    const auto file = readFile(path);
+    const auto file = io::readFileIfPresent(path);
     if (!file) return std::nullopt;
     std::optional<CompileResult> result;
     if (const auto payload = checkedPayload(*file, key)) result = deserialize(*payload);

@@ -4,6 +4,8 @@
 #include "Nvrtc.h"
 #include "NvrtcLog.h"
 
+#include "core/io/FileBytes.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -145,14 +147,6 @@ std::vector<fs::path> includeSearchPath(const CompileOptions& options) {
     return dirs;
 }
 
-std::optional<std::string> readFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
-    return content;
-}
-
 void appendField(std::string& out, std::string_view field) {
     out += std::to_string(field.size());
     out += ':';
@@ -207,7 +201,7 @@ private:
     void addHeader(const Include& include, const fs::path& dir, std::string& key, int depth) {
         const auto path = resolve(include, dir);
         if (path.empty() || !seen_.insert(path.string()).second) return;
-        const auto content = readFile(path);
+        const auto content = io::readFileIfPresent(path);
         if (!content) return;
         appendField(key, path.string());
         appendField(key, *content);

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -94,6 +96,14 @@ void writeFileAtomically(const std::filesystem::path& path, std::span<const std:
         ::unlink(temporary.c_str());
         throw;
     }
+}
+
+std::optional<std::string> readFileIfPresent(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return std::nullopt;
+    return content;
 }
 
 } // namespace kp::io

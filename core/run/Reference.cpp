@@ -2,6 +2,7 @@
 
 #include "CompileError.h"
 #include "core/SharedLibrary.h"
+#include "core/cpu/CudaHostHeader.h"
 #include "core/io/FileBytes.h"
 
 #include <chrono>
@@ -11,25 +12,6 @@ namespace kp::run {
 
 namespace {
 
-// What CUDA code shares with host C++ but the host compiler lacks: qualifiers that mean nothing on the
-// host, and the vector types with CUDA's alignment, so the reference's parameter list can be the kernel's.
-const char* kPrelude = R"(#include <algorithm>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
-#include <type_traits>
-#include <utility>
-#define __restrict__ __restrict
-#define __host__
-#define __device__
-#define __forceinline__ inline
-struct alignas(8) float2 { float x, y; };
-struct alignas(16) float4 { float x, y, z, w; };
-struct alignas(8) int2 { int x, y; };
-struct alignas(16) int4 { int x, y, z, w; };
-)";
-
 // Calls the user's function with each parameter taken from an array of pointers: pointers as they are,
 // scalars read from where the pointer points. Deduced from the function's own type, so the parameter
 // list is written once, by the user.
@@ -37,10 +19,7 @@ std::string entryPoint(const std::string& function) {
     return R"(
 #line 1 "<kernelpad reference entry>"
 namespace kernelpad_reference {
-template <typename T> T argument(void* p) {
-    if constexpr (std::is_pointer_v<T>) return static_cast<T>(p);
-    else return *static_cast<std::remove_cv_t<std::remove_reference_t<T>>*>(p);
-}
+using ::kernelpad::argument;
 template <typename R, typename... P, std::size_t... I>
 void call(R (*f)(P...), void* const* args, std::index_sequence<I...>) { f(argument<P>(args[I])...); }
 template <typename R, typename... P> void call(R (*f)(P...), void* const* args) {
@@ -77,9 +56,9 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
     const auto bytes = io::readFileBytes(model::resolveInside(setup.folder, spec.source, "reference.source"));
     const std::string userText(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     const std::string escaped = std::regex_replace(spec.source, std::regex(R"(["\\])"), R"(\$&)");
-    cpu::HostSource source{spec.source, std::string(kPrelude) + "#line 1 \"" + escaped + "\"\n" + userText + "\n" +
+    cpu::HostSource source{spec.source, "#line 1 \"<kernelpad cuda built-ins>\"\n" + std::string(cpu::kCudaHostHeader) + "#line 1 \"" + escaped + "\"\n" + userText + "\n" +
                                             entryPoint(spec.function)};
-    const auto compiled = compiler.compile({source});
+    const auto compiled = compiler.compile({source}, cpu::hostKernelOptions());
     if (!compiled.ok) throw CompileError(compiled.diagnostics, compiled.log);
 
     ReferenceResult result;
