@@ -69,6 +69,12 @@ inline KERNELPAD_TLS unsigned long long* laneSlots = nullptr;
 inline KERNELPAD_TLS unsigned blockThreads = 1;
 // The core's barrier: switches to the next thread of the block (fibers). Installed by the core.
 inline void (*barrier)() = nullptr;
+// The core passes a launch's arguments as an array of pointers: pointer parameters are the pointer
+// itself, scalar parameters point to their value.
+template <typename T> T argument(void* p) {
+    if constexpr (std::is_pointer_v<T>) return static_cast<T>(p);
+    else return *static_cast<std::remove_cv_t<std::remove_reference_t<T>>*>(p);
+}
 } // namespace kernelpad
 
 #define threadIdx (::kernelpad::threadIndex)
