@@ -1,6 +1,7 @@
 // CsvFile: round trips of 1-3-D arrays and vector types, the layouts np.savetxt and spreadsheets write
 // (a single row, CRLF, a byte order mark, comments, blank lines between slices, nan and inf), and every
 // malformed file reported with its file, line and column.
+#include "../TestSupport.h"
 #include "core/Error.h"
 #include "core/io/CsvFile.h"
 
@@ -20,13 +21,11 @@ namespace fs = std::filesystem;
 Q_DECLARE_METATYPE(DType)
 Q_DECLARE_METATYPE(Shape)
 
-namespace {
+using kp::test::readText;
+using kp::test::writeText;
+using kp::test::kAllTypes;
 
-constexpr DType kAllTypes[] = {
-    DType::Int8,    DType::UInt8,  DType::Int16,  DType::UInt16,  DType::Int32,
-    DType::UInt32,  DType::Int64,  DType::UInt64, DType::Float16, DType::Float32,
-    DType::Float64, DType::Float2, DType::Float4, DType::Int2,    DType::Int4,
-};
+namespace {
 
 // Values that differ per element and component, negative where the type allows, fractional for floats.
 Array patterned(DType dtype, const Shape& shape) {
@@ -39,18 +38,6 @@ Array patterned(DType dtype, const Shape& shape) {
             array.setValue(i, (floating ? base / 3 : base) - (negative ? 50 : 0), c);
         }
     return array;
-}
-
-std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-void writeText(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // numpy .npy reading and writing: round trips of every dtype, files laid out as numpy writes them
 // (built byte by byte from the format's specification, since numpy is not a test dependency), every
 // kind of malformed input, and the checks loaders run before an array becomes an argument.
+#include "../TestSupport.h"
 #include "core/Error.h"
 #include "core/io/NpyFile.h"
 
@@ -21,13 +22,9 @@ Q_DECLARE_METATYPE(kp::model::DType)
 Q_DECLARE_METATYPE(kp::model::Shape)
 Q_DECLARE_METATYPE(kp::model::Array)
 
-namespace {
+using kp::test::kAllTypes;
 
-constexpr DType kAllTypes[] = {
-    DType::Int8,    DType::UInt8,  DType::Int16,  DType::UInt16,  DType::Int32,
-    DType::UInt32,  DType::Int64,  DType::UInt64, DType::Float16, DType::Float32,
-    DType::Float64, DType::Float2, DType::Float4, DType::Int2,    DType::Int4,
-};
+namespace {
 
 // Values that differ per element and component and reach past 8 bits, with fractions for floats.
 Array patterned(DType dtype, const Shape& shape) {

@@ -1,5 +1,6 @@
 // Reading and writing *.kpad.json: the format document's example, round trips that keep unknown members,
 // and every kind of broken file reported with its JSON path.
+#include "../TestSupport.h"
 #include "core/io/NpyFile.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/model/ArrayGenerator.h"
@@ -17,21 +18,12 @@
 using namespace kp;
 namespace fs = std::filesystem;
 
+using kp::test::readText;
+using kp::test::writeText;
+
 namespace {
 
 fs::path fixtures() { return fs::path(KP_SOURCE_DIR) / "tests/io/data/playgrounds"; }
-
-std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-void writeText(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-}
 
 std::string problemsOf(const std::string& text, const fs::path& file) {
     try {

@@ -1,5 +1,6 @@
 // Array: shapes of 1 to 3 dimensions and the ones refused, values of every dtype and vector component,
 // copies and moves through a custom allocator, equality, and IEEE half conversions at their edges.
+#include "../TestSupport.h"
 #include "core/Error.h"
 #include "core/model/Array.h"
 
@@ -16,13 +17,9 @@ using namespace kp::model;
 Q_DECLARE_METATYPE(DType)
 Q_DECLARE_METATYPE(Shape)
 
-namespace {
+using kp::test::kAllTypes;
 
-constexpr DType kAllTypes[] = {
-    DType::Int8,    DType::UInt8,  DType::Int16,  DType::UInt16,  DType::Int32,
-    DType::UInt32,  DType::Int64,  DType::UInt64, DType::Float16, DType::Float32,
-    DType::Float64, DType::Float2, DType::Float4, DType::Int2,    DType::Int4,
-};
+namespace {
 
 // Heap memory that counts what it hands out and checks that every block comes back with its size.
 class CountingAllocator final : public HostAllocator {

@@ -1,6 +1,7 @@
 // ArrayGenerator: every init kind (zeros, ones, constant, range, uniform, normal, formula, file), the
 // integer rounding and flooring rules, reproducible random values, formula errors with their position,
 // and file inits that must match exactly and stay inside the playground's folder.
+#include "../TestSupport.h"
 #include "core/Error.h"
 #include "core/io/CsvFile.h"
 #include "core/io/NpyFile.h"
@@ -19,6 +20,8 @@ using namespace kp::model;
 namespace fs = std::filesystem;
 
 Q_DECLARE_METATYPE(DType)
+
+using kp::test::inputErrorOf;
 
 namespace {
 
@@ -49,15 +52,6 @@ InitSpec file(const std::string& name) {
 
 Array make(DType dtype, Shape shape, const InitSpec& init, const fs::path& folder = ".") {
     return generate(spec(dtype, std::move(shape)), init, folder, "args[0].init");
-}
-
-std::string inputErrorOf(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const kp::InputError& error) {
-        return error.what();
-    }
-    return {};
 }
 
 void writeText(const fs::path& path, const std::string& text) {

@@ -1,5 +1,6 @@
 // ScalarBinding: dimensions of 1-3-D shapes, evaluating numbers and size()/rows()/cols()/depth() against
 // a playground's arrays, and the bytes of a scalar parameter for every dtype with its range checks.
+#include "../TestSupport.h"
 #include "core/Error.h"
 #include "core/model/ScalarBinding.h"
 
@@ -15,16 +16,9 @@ Q_DECLARE_METATYPE(DType)
 Q_DECLARE_METATYPE(Shape)
 Q_DECLARE_METATYPE(ScalarValue::Kind)
 
-namespace {
+using kp::test::inputErrorOf;
 
-std::string inputErrorOf(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const kp::InputError& error) {
-        return error.what();
-    }
-    return {};
-}
+namespace {
 
 template <typename T> T as(const std::vector<std::byte>& bytes, std::size_t component = 0) {
     T value{};
