@@ -121,7 +121,7 @@ int execute(const RunCommandOptions& options) {
     std::optional<run::CudaRunner> cudaRunner;
     if (ordinal) cudaRunner.emplace(*ordinal);
     const auto setup = cudaRunner ? run::prepare(playground, cudaRunner->allocator()) : run::prepare(playground);
-    const cpu::CpuRunner cpuRunner;
+    const cpu::CpuRunner cpuRunner(cpu::HostCompiler(), 0, options.checkBounds);
 
     const Watchdog watchdog(options.timeoutSeconds);
     const run::RunOptions runOptions{options.repeat, options.warmup, nullptr};
@@ -161,6 +161,8 @@ CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options) {
     cmd->add_option("--out", options.outDir, "Write NAME.npy for each out/inout array and timings.json here");
     cmd->add_flag("--json", options.json, "Print timings.json's object instead of a summary");
     cmd->add_option("--timeout", options.timeoutSeconds, "Stop the run after this many seconds (exit 4)");
+    cmd->add_flag("--check-bounds", options.checkBounds,
+                  "CPU backend: check every index into an array argument; report the first one outside (exit 4)");
     return cmd;
 }
 

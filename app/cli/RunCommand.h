@@ -16,6 +16,7 @@ struct RunCommandOptions {
     std::string outDir;
     bool json = false;
     double timeoutSeconds = 0; // 0: none
+    bool checkBounds = false;  // the CPU backend's bounds-checking mode
 };
 
 CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options);

@@ -4,8 +4,11 @@
 #include "ThreadFibers.h"
 #include "core/SharedLibrary.h"
 #include "core/run/CompileError.h"
+#include "core/run/KernelFault.h"
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <chrono>
 #include <cstring>
 #include <regex>
@@ -16,6 +19,11 @@ namespace kp::cpu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// CUDA's uint3 as the generated code passes it (three unsigned ints, by value).
+struct uint3Like {
+    unsigned x, y, z;
+};
 
 double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
@@ -75,6 +83,82 @@ extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, 
 )";
 }
 
+// The offset of 1-based (line, column) in `text`, or npos.
+std::size_t offsetOf(const std::string& text, int line, int column) {
+    std::size_t at = 0;
+    for (int l = 1; l < line; ++l) {
+        at = text.find('\n', at);
+        if (at == std::string::npos) return at;
+        ++at;
+    }
+    return at + static_cast<std::size_t>(column - 1);
+}
+
+// For the bounds-checking mode: each array parameter of the kernel's definition becomes
+// ::kernelpad::Checked<T> with the same name, on the same lines (newlines kept), so diagnostics and
+// reported lines stay the user's.
+std::string checkedParameters(const run::RunSetup& setup) {
+    std::string text = setup.source;
+    const std::size_t name = offsetOf(text, setup.signature.line, setup.signature.column);
+    const std::size_t open = name == std::string::npos ? name : text.find('(', name);
+    if (open == std::string::npos) throw run::SetupError({"kernel: cannot find the parameter list to check bounds"});
+    std::size_t close = open;
+    std::vector<std::size_t> commas;
+    for (int depth = 0; close < text.size(); ++close) {
+        const char c = text[close];
+        if (c == '(' || c == '<' || c == '[') ++depth;
+        if (c == ')' || c == '>' || c == ']') --depth;
+        if (c == ',' && depth == 1) commas.push_back(close);
+        if (depth == 0 && c == ')') break;
+    }
+    if (close >= text.size()) throw run::SetupError({"kernel: unbalanced parameter list"});
+    std::vector<std::pair<std::size_t, std::size_t>> spans; // [begin, end) of each parameter
+    std::size_t begin = open + 1;
+    for (std::size_t comma : commas) {
+        spans.emplace_back(begin, comma);
+        begin = comma + 1;
+    }
+    spans.emplace_back(begin, close);
+    if (spans.size() != setup.args.size()) throw run::SetupError({"kernel: cannot match the parameters to check bounds"});
+    // Right to left, so earlier offsets stay valid.
+    for (std::size_t i = spans.size(); i-- > 0;) {
+        const auto& parameter = setup.args[i].parameter;
+        if (!setup.args[i].isArray || !parameter.pointer || !parameter.dtype) continue;
+        std::string pointee = parameter.typeText.substr(0, parameter.typeText.rfind('*'));
+        const std::string original = text.substr(spans[i].first, spans[i].second - spans[i].first);
+        if (original.find('=') != std::string::npos) continue; // a default argument: leave it as it is
+        const std::string newlines(static_cast<std::size_t>(std::count(original.begin(), original.end(), '\n')), '\n');
+        text.replace(spans[i].first, spans[i].second - spans[i].first,
+                     " ::kernelpad::Checked<" + pointee + "> " + parameter.name + newlines);
+    }
+    return text;
+}
+
+// The first out-of-bounds access of a run in the bounds-checking mode, and how many there were.
+struct BoundsReport {
+    std::mutex mutex;
+    std::size_t count = 0;
+    std::string first;
+};
+BoundsReport boundsReport;
+
+std::string triple(uint3Like v) { return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")"; }
+
+void recordOutOfBounds(const char* array, long long index, unsigned long long size, uint3Like thread, uint3Like block,
+                       const char* file, unsigned line) {
+    const std::lock_guard lock(boundsReport.mutex);
+    if (boundsReport.count++ > 0) return;
+    boundsReport.first = std::string(array) + "[" + std::to_string(index) + "] is outside " + array + ", which has " +
+                         std::to_string(size) + " elements: thread " + triple(thread) + " of block " + triple(block) +
+                         ", at " + file + ":" + std::to_string(line);
+}
+
+struct ArrayArgument {
+    void* data = nullptr;
+    unsigned long long size = 0;
+    const char* name = nullptr;
+};
+
 struct Entry {
     int (*arity)() = nullptr;
     void (*install)(void (*)()) = nullptr;
@@ -91,8 +175,9 @@ template <typename F> F symbol(const SharedLibrary& library, const char* name) {
 
 } // namespace
 
-CpuRunner::CpuRunner(HostCompiler compiler, unsigned workers)
-    : compiler_(std::move(compiler)), workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())) {}
+CpuRunner::CpuRunner(HostCompiler compiler, unsigned workers, bool checkBounds)
+    : compiler_(std::move(compiler)), workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())),
+      checkBounds_(checkBounds) {}
 
 std::string CpuRunner::backendName() const {
     return "cpu (" + std::to_string(workers_) + (workers_ == 1 ? " thread)" : " threads)");
@@ -104,7 +189,7 @@ bool CpuRunner::needsFibers(const std::string& source) {
     return std::regex_search(source, synchronising);
 }
 
-std::string CpuRunner::hostSource(const run::RunSetup& setup) {
+std::string CpuRunner::hostSource(const run::RunSetup& setup, bool checkBounds) {
     static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&]*>)?)");
     if (!std::regex_match(setup.kernelName, nameExpression))
         throw run::SetupError({"kernel: \"" + setup.kernelName + "\" is not a kernel name the CPU backend can call"});
@@ -112,8 +197,11 @@ std::string CpuRunner::hostSource(const run::RunSetup& setup) {
     text += kCudaHostHeader;
     for (const auto& [name, value] : setup.compile.defines) text += "#define " + name + " " + value + "\n";
     text += "#line 1 \"" + setup.sourceName + "\"\n";
-    text += rewriteDynamicShared(setup.source);
+    text += rewriteDynamicShared(checkBounds ? checkedParameters(setup) : setup.source);
     text += "\n" + entryPoint(setup.kernelName);
+    if (checkBounds)
+        text += "extern \"C\" void kernelpad_install_bounds(void (*report)(const char*, long long, unsigned long long, "
+                "uint3, uint3, const char*, unsigned)) { ::kernelpad::outOfBounds = report; }\n";
     return text;
 }
 
@@ -122,7 +210,7 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
     result.backend = backendName();
     if (auto problems = run::validate(setup.launch, limits()); !problems.empty()) throw run::SetupError(problems);
 
-    const auto compiled = compiler_.compile({{setup.sourceName, hostSource(setup)}}, hostKernelOptions());
+    const auto compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, hostKernelOptions());
     if (!compiled.ok) throw run::CompileError(compiled.diagnostics, compiled.log);
     result.compileMs = compiled.milliseconds;
     result.compileFromCache = compiled.fromCache;
@@ -135,6 +223,10 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
         throw run::SetupError({"args: the kernel takes " + std::to_string(entry.arity()) + " parameters, the playground gives " +
                                std::to_string(setup.args.size())});
     entry.install(&ThreadFibers::barrier);
+    if (checkBounds_) {
+        using Report = void (*)(const char*, long long, unsigned long long, uint3Like, uint3Like, const char*, unsigned);
+        symbol<void (*)(Report)>(library, "kernelpad_install_bounds")(&recordOutOfBounds);
+    }
 
     // Working arrays: what the kernel reads and writes, refilled from the inputs before every repeat.
     std::vector<model::Array> work;
@@ -149,6 +241,15 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
         work.emplace_back(arg.array.dtype(), arg.array.shape());
         pointers.push_back(work.back().data());
     }
+    // The bounds-checking mode passes array parameters as their data, element count and name.
+    std::vector<ArrayArgument> arrays(setup.args.size());
+    if (checkBounds_)
+        for (std::size_t i = 0; i < setup.args.size(); ++i) {
+            const auto& arg = setup.args[i];
+            if (!arg.isArray || !arg.parameter.pointer || !arg.parameter.dtype) continue;
+            arrays[i] = {work[i].data(), work[i].size(), arg.name.c_str()};
+            pointers[i] = &arrays[i];
+        }
 
     const bool fibers = needsFibers(setup.source);
     const auto& g = setup.launch;
@@ -200,9 +301,19 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
                 std::memset(work[i].data(), 0, work[i].bytes());
         }
         const double copyIn = msSince(t);
+        {
+            const std::lock_guard lock(boundsReport.mutex);
+            boundsReport.count = 0;
+        }
         t = Clock::now();
         launch();
         const double kernel = msSince(t);
+        if (checkBounds_ && boundsReport.count > 0)
+            throw run::KernelFault("the kernel " + setup.signature.name + " accessed memory out of bounds: " +
+                                   boundsReport.first +
+                                   (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
+                                                                 " out-of-bounds accesses in all)"
+                                                           : std::string()));
         t = Clock::now();
         result.outputs.clear();
         for (std::size_t i = 0; i < setup.args.size(); ++i)

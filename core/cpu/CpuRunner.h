@@ -15,15 +15,18 @@ namespace kp::cpu {
 
 class CpuRunner {
 public:
-    // `workers` 0: one per core.
-    explicit CpuRunner(HostCompiler compiler = HostCompiler(), unsigned workers = 0);
+    // `workers` 0: one per core. `checkBounds`: the bounds-checking mode (array parameters are checked on
+    // every index; a run with an access outside its array throws run::KernelFault naming the array, the
+    // index, the thread, the block and the source line). Kernels in that mode may only index their
+    // array parameters (p[i], *p, p + i), not turn them into raw pointers.
+    explicit CpuRunner(HostCompiler compiler = HostCompiler(), unsigned workers = 0, bool checkBounds = false);
 
     unsigned workers() const noexcept { return workers_; }
     std::string backendName() const; // "cpu (16 threads)"
     run::LaunchLimits limits() const { return run::LaunchLimits::cpu(); }
 
     // The translation unit the host compiler sees: built-ins, the user's source under #line, the entry.
-    static std::string hostSource(const run::RunSetup& setup);
+    static std::string hostSource(const run::RunSetup& setup, bool checkBounds = false);
     // Whether the source synchronises threads of a block (then they run as fibers).
     static bool needsFibers(const std::string& source);
 
@@ -35,6 +38,7 @@ public:
 private:
     HostCompiler compiler_;
     unsigned workers_;
+    bool checkBounds_;
 };
 
 } // namespace kp::cpu

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <tuple>
+#include <source_location>
 #include <type_traits>
 #include <utility>
 
@@ -69,11 +70,69 @@ inline KERNELPAD_TLS unsigned long long* laneSlots = nullptr;
 inline KERNELPAD_TLS unsigned blockThreads = 1;
 // The core's barrier: switches to the next thread of the block (fibers). Installed by the core.
 inline void (*barrier)() = nullptr;
+
+// The bounds-checking mode: array parameters become Checked<T>, whose every index is compared with the
+// array's size. An access outside is reported to the core (array, index, thread, block, source line)
+// and reads or writes a scratch element instead, so the run finishes and nothing is corrupted.
+struct ArrayArgument {
+    void* data;
+    unsigned long long size;
+    const char* name;
+};
+inline void (*outOfBounds)(const char* array, long long index, unsigned long long size, uint3 thread, uint3 block,
+                           const char* file, unsigned line) = nullptr;
+
+// An index that remembers where in the user's source it was used (the conversion happens there).
+struct Index {
+    long long value;
+    std::source_location where;
+    template <typename I, typename = std::enable_if_t<std::is_integral_v<I> || std::is_enum_v<I>>>
+    Index(I i, std::source_location at = std::source_location::current()) : value(static_cast<long long>(i)), where(at) {}
+};
+
+template <typename T> class Checked {
+public:
+    using element_type = T;
+    Checked(T* base, unsigned long long size, const char* name, long long offset = 0)
+        : base_(base), size_(size), name_(name), offset_(offset) {}
+    T& operator[](Index i) const {
+        const long long at = offset_ + i.value;
+        if (at < 0 || static_cast<unsigned long long>(at) >= size_) {
+            outOfBounds(name_, at, size_, threadIndex, blockIndex, i.where.file_name(), i.where.line());
+            static thread_local std::remove_const_t<T> scratch{};
+            return scratch;
+        }
+        return base_[at];
+    }
+    T& operator*() const { return (*this)[0]; }
+    T* operator->() const { return &(*this)[0]; }
+    Checked operator+(Index i) const { return Checked(base_, size_, name_, offset_ + i.value); }
+    Checked operator-(Index i) const { return Checked(base_, size_, name_, offset_ - i.value); }
+    Checked& operator+=(Index i) { offset_ += i.value; return *this; }
+    Checked& operator-=(Index i) { offset_ -= i.value; return *this; }
+    Checked& operator++() { ++offset_; return *this; }
+    explicit operator bool() const { return base_ != nullptr; }
+
+private:
+    T* base_;
+    unsigned long long size_;
+    const char* name_;
+    long long offset_;
+};
+template <typename T> struct IsChecked : std::false_type {};
+template <typename T> struct IsChecked<Checked<T>> : std::true_type {};
+
 // The core passes a launch's arguments as an array of pointers: pointer parameters are the pointer
-// itself, scalar parameters point to their value.
+// itself, scalar parameters point to their value, checked arrays point to their ArrayArgument.
 template <typename T> T argument(void* p) {
-    if constexpr (std::is_pointer_v<T>) return static_cast<T>(p);
-    else return *static_cast<std::remove_cv_t<std::remove_reference_t<T>>*>(p);
+    if constexpr (IsChecked<T>::value) {
+        const auto* a = static_cast<const ArrayArgument*>(p);
+        return T(static_cast<typename T::element_type*>(a->data), a->size, a->name);
+    } else if constexpr (std::is_pointer_v<T>) {
+        return static_cast<T>(p);
+    } else {
+        return *static_cast<std::remove_cv_t<std::remove_reference_t<T>>*>(p);
+    }
 }
 } // namespace kernelpad
 
@@ -207,6 +266,19 @@ template <typename T> T atomicCAS(T* address, T compare, T value) {
     std::atomic_ref<T>(*address).compare_exchange_strong(compare, value);
     return compare;
 }
+#define KERNELPAD_CHECKED_ATOMIC(name)                                                                  \
+    template <typename T, typename V> T name(::kernelpad::Checked<T> address, V value) {                  \
+        return name(&address[0], static_cast<T>(value));                                                \
+    }
+KERNELPAD_CHECKED_ATOMIC(atomicAdd)
+KERNELPAD_CHECKED_ATOMIC(atomicSub)
+KERNELPAD_CHECKED_ATOMIC(atomicExch)
+KERNELPAD_CHECKED_ATOMIC(atomicAnd)
+KERNELPAD_CHECKED_ATOMIC(atomicOr)
+KERNELPAD_CHECKED_ATOMIC(atomicXor)
+KERNELPAD_CHECKED_ATOMIC(atomicMin)
+KERNELPAD_CHECKED_ATOMIC(atomicMax)
+
 // ((old >= limit) ? 0 : old + 1) and (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines them.
 inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
     std::atomic_ref<unsigned int> ref(*address);

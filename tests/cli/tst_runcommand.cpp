@@ -89,6 +89,21 @@ private slots:
         EXPECT_OUTPUT(r, "bb");
     }
 
+    void cpuBoundsModeIsAKernelFault() {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("oob.kpad.json").toStdString();
+        std::ofstream(file) << R"({"format":"kernelpad/1","kernel":"mul",
+            "code":"__global__ void mul(float* d, const float* a) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    d[i] = 2 * a[i];\n}\n",
+            "launch":{"grid":"auto","block":[128]},
+            "args":[{"name":"d","array":{"dtype":"float32","shape":[200]},"direction":"out"},
+                    {"name":"a","array":{"dtype":"float32","shape":[200]},"init":"ones"}]})";
+        const auto r = cli({"run", file, "--backend", "cpu", "--check-bounds"});
+        EXPECT_EXIT(r, 4);
+        EXPECT_OUTPUT(r, "out of bounds");
+        EXPECT_OUTPUT(r, "which has 200 elements");
+        EXPECT_OUTPUT(r, "at <code>:3");
+    }
+
     // The GPU machine.
     void writesOutputsAndTimings() {
         KP_REQUIRE_GPU();

@@ -4,6 +4,7 @@
 #include "core/cpu/CpuRunner.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/run/CompileError.h"
+#include "core/run/KernelFault.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -199,6 +200,36 @@ private slots:
         QCOMPARE(at(7, 6), 6LL);             // up by one
         QCOMPARE(at(0, 6), 0LL);             // lane 0 keeps its own
         QCOMPARE(at(20, 7), 38LL);           // 10..47 over the whole block
+    }
+
+    void boundsModeNamesTheArrayTheIndexTheThreadAndTheLine() {
+        // The classic bug: no "if (i < n)", and a grid that covers 1024 threads for 1000 elements.
+        const auto setup = setupOf(
+            "__global__ void mul(float* d, const float* a,\n                    const float* b) {\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    d[i] = a[i] * b[i];\n}\n",
+            "mul",
+            {array("d", "float32", {1000}, "out"), array("a", "float32", {1000}, "in", "ones"),
+             array("b", "float32", {1000}, "in", {{"constant", 3}})},
+            {{"grid", "auto"}, {"block", {256}}});
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
+        try {
+            (void)checked.run(setup);
+            QFAIL("24 threads past the end went unnoticed");
+        } catch (const run::KernelFault& e) {
+            const std::string text = e.what();
+            for (const char* fragment : {"the kernel mul accessed memory out of bounds", "[1000] is outside",
+                                         "which has 1000 elements", "thread (232, 0, 0) of block (3, 0, 0)", "at <code>:4",
+                                         "72 out-of-bounds accesses in all"})
+                QVERIFY2(text.find(fragment) != std::string::npos, (text + "\n  lacks: " + fragment).c_str());
+        }
+        // Guarded, the same kernel runs clean in the bounds mode and gives the plain mode's values.
+        auto guarded = setup;
+        guarded.launch.grid = {4, 1, 1};
+        guarded.source = "__global__ void mul(float* d, const float* a,\n                    const float* b) {\n"
+                         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < 1000) { d[i] = a[i] * b[i]; atomicAdd(d + 0, 0.0f); }\n}\n";
+        const auto result = checked.run(guarded);
+        QVERIFY(*result.output("d") == *runner_->run(guarded).output("d"));
+        QCOMPARE(result.output("d")->value(999), 3.0);
     }
 
     void compileErrorsPointAtTheUsersLine() {
