@@ -29,10 +29,25 @@ double msSince(Clock::time_point start) { return std::chrono::duration<double, s
 
 // `extern __shared__ T name[];` has no host C++ spelling: it becomes a pointer to the block's dynamic
 // shared memory, on the same line so that diagnostics keep their line numbers.
-std::string rewriteDynamicShared(const std::string& source) {
+const std::regex& dynamicSharedDeclaration() {
     static const std::regex declaration(
         R"(extern\s+__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([A-Za-z_][\w\s:]*?)\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
-    return std::regex_replace(source, declaration, "$1* $2 = reinterpret_cast<$1*>(::kernelpad::dynamicShared);");
+    return declaration;
+}
+
+std::string rewriteDynamicShared(const std::string& source) {
+    return std::regex_replace(source, dynamicSharedDeclaration(), "$1* $2 = reinterpret_cast<$1*>(::kernelpad::dynamicShared);");
+}
+
+// The bounds-checking mode's shared memory: dynamic arrays become checked pointers sized by the launch,
+// one-dimensional static arrays become SharedArray<T, N>. Arrays of two or more dimensions stay as
+// they are (unchecked).
+std::string checkedShared(const std::string& source) {
+    std::string text = std::regex_replace(source, dynamicSharedDeclaration(),
+                                          "auto $2 = ::kernelpad::dynamicSharedArray<$1>(\"$2\");");
+    static const std::regex oneDimensional(
+        R"(__shared__\s+([A-Za-z_][\w\s:]*?)\s+([A-Za-z_]\w*)\s*\[([^\]\[;]+)\]\s*;)");
+    return std::regex_replace(text, oneDimensional, "__shared__ ::kernelpad::SharedArray<$1, ($3)> $2{\"$2\"};");
 }
 
 std::string entryPoint(const std::string& kernel) {
@@ -66,6 +81,7 @@ template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(
 extern "C" int kernelpad_arity() { return kernelpad_entry::arity(&)" + kernel + R"(); }
 extern "C" void kernelpad_install(void (*barrier)()) { ::kernelpad::barrier = barrier; }
 extern "C" void kernelpad_set_block(const unsigned* g, unsigned char* shared, unsigned long long* slots) {
+    ::kernelpad::dynamicSharedBytes = g[9];
     ::kernelpad::laneSlots = slots;
     ::kernelpad::blockThreads = g[3] * g[4] * g[5];
     ::kernelpad::gridDimension = dim3(g[0], g[1], g[2]);
@@ -197,7 +213,7 @@ std::string CpuRunner::hostSource(const run::RunSetup& setup, bool checkBounds) 
     text += kCudaHostHeader;
     for (const auto& [name, value] : setup.compile.defines) text += "#define " + name + " " + value + "\n";
     text += "#line 1 \"" + setup.sourceName + "\"\n";
-    text += rewriteDynamicShared(checkBounds ? checkedParameters(setup) : setup.source);
+    text += checkBounds ? checkedShared(checkedParameters(setup)) : rewriteDynamicShared(setup.source);
     text += "\n" + entryPoint(setup.kernelName);
     if (checkBounds)
         text += "extern \"C\" void kernelpad_install_bounds(void (*report)(const char*, long long, unsigned long long, "
@@ -263,10 +279,11 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
             std::vector<unsigned long long> slots(threads);
             for (std::uint64_t b = next++; b < blocks; b = next++) {
-                const unsigned geometry[9] = {g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2],
-                                              static_cast<unsigned>(b % g.grid[0]),
-                                              static_cast<unsigned>(b / g.grid[0] % g.grid[1]),
-                                              static_cast<unsigned>(b / (std::uint64_t{g.grid[0]} * g.grid[1]))};
+                const unsigned geometry[10] = {g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2],
+                                               static_cast<unsigned>(b % g.grid[0]),
+                                               static_cast<unsigned>(b / g.grid[0] % g.grid[1]),
+                                               static_cast<unsigned>(b / (std::uint64_t{g.grid[0]} * g.grid[1])),
+                                               g.sharedBytes};
                 entry.setBlock(geometry, shared.data(), slots.data());
                 if (!threadFibers) {
                     entry.runBlock(pointers.data());

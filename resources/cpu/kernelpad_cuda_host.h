@@ -65,6 +65,7 @@ inline KERNELPAD_TLS uint3 blockIndex{0, 0, 0};
 inline KERNELPAD_TLS dim3 blockDimension{1, 1, 1};
 inline KERNELPAD_TLS dim3 gridDimension{1, 1, 1};
 inline KERNELPAD_TLS unsigned char* dynamicShared = nullptr;
+inline KERNELPAD_TLS unsigned long long dynamicSharedBytes = 0;
 // One slot per thread of the block, for warp votes and shuffles (sized by the core for each block).
 inline KERNELPAD_TLS unsigned long long* laneSlots = nullptr;
 inline KERNELPAD_TLS unsigned blockThreads = 1;
@@ -119,6 +120,23 @@ private:
     const char* name_;
     long long offset_;
 };
+// A one-dimensional __shared__ array in the bounds-checking mode.
+template <typename T, unsigned long long N> struct SharedArray {
+    const char* name;
+    T values[N];
+    T& operator[](Index i) {
+        if (i.value < 0 || static_cast<unsigned long long>(i.value) >= N) {
+            outOfBounds(name, i.value, N, threadIndex, blockIndex, i.where.file_name(), i.where.line());
+            static thread_local T scratch{};
+            return scratch;
+        }
+        return values[i.value];
+    }
+};
+template <typename T> Checked<T> dynamicSharedArray(const char* name) {
+    return Checked<T>(reinterpret_cast<T*>(dynamicShared), dynamicSharedBytes / sizeof(T), name);
+}
+
 template <typename T> struct IsChecked : std::false_type {};
 template <typename T> struct IsChecked<Checked<T>> : std::true_type {};
 

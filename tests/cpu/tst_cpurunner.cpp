@@ -232,6 +232,32 @@ private slots:
         QCOMPARE(result.output("d")->value(999), 3.0);
     }
 
+    void boundsModeChecksSharedMemory() {
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
+        const auto staticShared = setupOf(
+            "__global__ void k(int* out) {\n    __shared__ int tile[32];\n"
+            "    tile[threadIdx.x] = 1;\n    __syncthreads();\n    out[threadIdx.x % 32] = tile[threadIdx.x % 32];\n}\n",
+            "k", {array("out", "int32", {32}, "out")}, {{"grid", {1}}, {"block", {40}}});
+        try {
+            (void)checked.run(staticShared);
+            QFAIL("8 writes past a 32-element shared array went unnoticed");
+        } catch (const run::KernelFault& e) {
+            const std::string text = e.what();
+            QVERIFY2(text.find("tile[32] is outside tile, which has 32 elements: thread (32, 0, 0)") != std::string::npos, e.what());
+            QVERIFY2(text.find("at <code>:3") != std::string::npos, e.what());
+        }
+        const auto dynamicShared = setupOf(
+            "__global__ void k(float* out) {\n    extern __shared__ float cache[];\n"
+            "    cache[threadIdx.x] = 2.0f;\n    out[0] = cache[0];\n}\n",
+            "k", {array("out", "float32", {1}, "out")}, {{"grid", {1}}, {"block", {20}}, {"shared_bytes", 64}});
+        try {
+            (void)checked.run(dynamicShared);
+            QFAIL("writes past 64 bytes of dynamic shared memory went unnoticed");
+        } catch (const run::KernelFault& e) {
+            QVERIFY2(std::string(e.what()).find("cache[16] is outside cache, which has 16 elements") != std::string::npos, e.what());
+        }
+    }
+
     void compileErrorsPointAtTheUsersLine() {
         const auto setup = setupOf("__global__ void k(float* x) {\n    int i = threadIdx.x;\n    x[i] = y;\n}\n", "k",
                                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {4}}});
