@@ -211,7 +211,14 @@ std::string CpuRunner::hostSource(const run::RunSetup& setup, bool checkBounds) 
         throw run::SetupError({"kernel: \"" + setup.kernelName + "\" is not a kernel name the CPU backend can call"});
     std::string text = "#line 1 \"<kernelpad cuda built-ins>\"\n";
     text += kCudaHostHeader;
-    for (const auto& [name, value] : setup.compile.defines) text += "#define " + name + " " + value + "\n";
+    static const std::regex identifier(R"([A-Za-z_]\w*)");
+    for (const auto& [name, value] : setup.compile.defines) {
+        // One line each: a name that is not an identifier or a value with a line break would let the
+        // playground write arbitrary code into the translation unit.
+        if (!std::regex_match(name, identifier) || value.find_first_of("\r\n") != std::string::npos)
+            throw run::SetupError({"compile.defines: \"" + name + "\" is not a NAME with a one-line value"});
+        text += "#define " + name + " " + value + "\n";
+    }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
     text += checkBounds ? checkedShared(checkedParameters(setup)) : rewriteDynamicShared(setup.source);
     text += "\n" + entryPoint(setup.kernelName);

@@ -33,6 +33,7 @@ public:
     // Throws run::CompileError with diagnostics in the user's file and lines, run::SetupError for a
     // launch over the limits. "h2d"/"d2h" times are the copies of inputs into the kernel's working
     // arrays and of results out of them, so that repeats start from the same inputs.
+    // In the bounds-checking mode the first violation is kept process-wide: run one such run at a time.
     run::RunResult run(const run::RunSetup& setup, const run::RunOptions& options = {}) const;
 
 private:

@@ -272,6 +272,16 @@ private slots:
         }
     }
 
+    void definesCannotInjectCode() {
+        auto setup = setupOf("__global__ void k(float* x) { x[threadIdx.x] = N; }\n", "k",
+                             {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {4}}});
+        setup.compile.defines = {{"N", "2"}};
+        const auto result = runner_->run(setup);
+        QCOMPARE(result.output("x")->value(3), 2.0);
+        setup.compile.defines = {{"N", "2\n#include \"/etc/passwd\""}};
+        QVERIFY_THROWS_EXCEPTION(run::SetupError, runner_->run(setup));
+    }
+
     void launchesOverTheLimitsAreRefused() {
         const auto setup = setupOf("__global__ void k(float* x) { x[threadIdx.x] = 1; }\n", "k",
                                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {2048}}});
