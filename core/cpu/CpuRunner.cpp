@@ -169,6 +169,18 @@ void recordOutOfBounds(const char* array, long long index, unsigned long long si
                          ", at " + file + ":" + std::to_string(line);
 }
 
+// "'__shfl_foo' was not declared in this scope" on a CUDA name says too little: it is a CUDA built-in the
+// CPU backend does not provide, and the message says so, on the same line.
+std::vector<model::Diagnostic> explainUnsupported(std::vector<model::Diagnostic> diagnostics) {
+    static const std::regex undeclared(R"((?:'|‘|`)((?:__|cuda|tex|surf)\w*)(?:'|’) was not declared in this scope)");
+    for (auto& d : diagnostics) {
+        std::smatch m;
+        if (std::regex_search(d.message, m, undeclared))
+            d.message = m[1].str() + " is not supported by Kernelpad's CPU backend (" + d.message + ")";
+    }
+    return diagnostics;
+}
+
 struct ArrayArgument {
     void* data = nullptr;
     unsigned long long size = 0;
@@ -234,7 +246,7 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
     if (auto problems = run::validate(setup.launch, limits()); !problems.empty()) throw run::SetupError(problems);
 
     const auto compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, hostKernelOptions());
-    if (!compiled.ok) throw run::CompileError(compiled.diagnostics, compiled.log);
+    if (!compiled.ok) throw run::CompileError(explainUnsupported(compiled.diagnostics), compiled.log);
     result.compileMs = compiled.milliseconds;
     result.compileFromCache = compiled.fromCache;
     const auto& library = *compiled.library;

@@ -339,3 +339,32 @@ inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x));
 inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned int __brev(unsigned int x) {
+    unsigned int r = 0;
+    for (int b = 0; b < 32; ++b) r |= ((x >> b) & 1u) << (31 - b);
+    return r;
+}
+inline int __mul24(int a, int b) { return static_cast<int>((static_cast<long long>(a) << 40 >> 40) * (static_cast<long long>(b) << 40 >> 40)); }
+inline unsigned int __umul24(unsigned int a, unsigned int b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+template <typename T> T __ldg(const T* p) { return *p; }
+inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, sizeof f); return f; }
+inline int __float_as_int(float f) { int x; std::memcpy(&x, &f, sizeof x); return x; }
+inline unsigned int __float_as_uint(float f) { unsigned int x; std::memcpy(&x, &f, sizeof x); return x; }
+inline float __uint_as_float(unsigned int x) { float f; std::memcpy(&f, &x, sizeof f); return f; }
+inline int __float2int_rz(float x) { return static_cast<int>(x); }
+inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
+inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
+inline float __int2float_rn(int x) { return static_cast<float>(x); }
+inline float __fsqrt_rn(float x) { return std::sqrt(x); }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __tanf(float x) { return std::tan(x); }
+inline float __log2f(float x) { return std::log2(x); }
+inline float __log10f(float x) { return std::log10(x); }
+inline float __exp10f(float x) { return std::pow(10.0f, x); }
+inline float exp10f(float x) { return std::pow(10.0f, x); }
+inline void sincosf(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
+inline void __sincosf(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
+inline float __frsqrt_rn(float x) { return 1.0f / std::sqrt(x); }

@@ -282,6 +282,32 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(run::SetupError, runner_->run(setup));
     }
 
+    void unsupportedBuiltinsAreNamedOnTheirLine() {
+        const auto setup = setupOf("__global__ void k(float* x) {\n    x[0] = 1;\n    x[1] = __shfl_sideways_sync(0xffffffff, x[0], 1);\n}\n",
+                                   "k", {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {1}}});
+        try {
+            (void)runner_->run(setup);
+            QFAIL("an unknown built-in compiled");
+        } catch (const run::CompileError& e) {
+            QCOMPARE(e.diagnostics()[0].line, 3);
+            QVERIFY2(e.diagnostics()[0].message.starts_with("__shfl_sideways_sync is not supported by Kernelpad's CPU backend"),
+                     e.diagnostics()[0].message.c_str());
+        }
+    }
+
+    void moreIntrinsics() {
+        const auto setup = setupOf(
+            "__global__ void k(float* out, const float* in) {\n"
+            "    out[0] = __ldg(&in[1]);\n    out[1] = __int_as_float(__float_as_int(2.5f));\n"
+            "    out[2] = float(__brev(1u) >> 31);\n    out[3] = float(__umul24(3u, 5u));\n"
+            "    float s, c;\n    sincosf(0.0f, &s, &c);\n    out[4] = s + c;\n    out[5] = float(__clzll(1LL));\n}\n",
+            "k", {array("out", "float32", {6}, "out"), array("in", "float32", {2}, "in", {{"constant", 7}})},
+            {{"grid", {1}}, {"block", {1}}});
+        const auto result = runner_->run(setup);
+        const double expected[] = {7, 2.5, 1, 15, 1, 63};
+        for (std::size_t i = 0; i < 6; ++i) QCOMPARE(result.output("out")->value(i), expected[i]);
+    }
+
     void launchesOverTheLimitsAreRefused() {
         const auto setup = setupOf("__global__ void k(float* x) { x[threadIdx.x] = 1; }\n", "k",
                                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {2048}}});
