@@ -50,6 +50,7 @@ nlohmann::ordered_json RunReport::toJson() const {
         check["outputs"] = outputs;
         out["check"] = check;
     }
+    if (!uncheckedBecause.empty()) out["unchecked_because"] = uncheckedBecause;
     out["kernel"] = setup->kernelName;
     out["launch"] = {{"grid", setup->launch.grid}, {"block", setup->launch.block}, {"shared_bytes", setup->launch.sharedBytes}};
     out["compile_ms"] = result->compileMs;

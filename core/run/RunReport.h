@@ -20,6 +20,7 @@ struct RunReport {
     const ReferenceResult* reference = nullptr; // none: no reference_ms
     bool referenceIsCpuBackend = false;         // the CPU backend stood in for a missing reference
     std::vector<CheckResult> checks;             // empty: no check was made
+    std::string uncheckedBecause;                // why no check was made, where one was meant to be
 
     bool passed() const; // every check passed (true when there was none)
     nlohmann::ordered_json toJson() const;

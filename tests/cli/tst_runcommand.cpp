@@ -136,6 +136,15 @@ private slots:
         QVERIFY(json.contains("cpu_backend_ms"));
         QCOMPARE(json["check"]["passed"].get<bool>(), true);
     }
+    void aKernelTheCpuCannotBuildStillRunsUnchecked() {
+        KP_REQUIRE_GPU();
+        const auto r = cli({"run", data("gpu_only.kpad.json"), "--json"});
+        EXPECT_EXIT(r, 0);
+        const auto json = nlohmann::json::parse(r.output);
+        QVERIFY(!json.contains("check"));
+        QVERIFY2(json["unchecked_because"].get<std::string>().find("__funnelshift_l is not supported") != std::string::npos,
+                 r.output.c_str());
+    }
     void failedCheckIsExitOne() {
         KP_REQUIRE_GPU();
         const auto r = cli({"run", data("wrong_reference.kpad.json")});

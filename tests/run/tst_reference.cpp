@@ -58,7 +58,7 @@ private slots:
         QVERIFY(!checks[0].passed);
         QCOMPARE(checks[0].mismatches, std::size_t{1000});
         QVERIFY2(std::abs(checks[0].maxAbs - 1.0) < 1e-4, std::to_string(checks[0].maxAbs).c_str()); // + 1.0f, in float
-        const run::RunReport report{&setup, &result, &wrong, false, checks};
+        const run::RunReport report{&setup, &result, &wrong, false, checks, {}};
         const auto json = report.toJson();
         QCOMPARE(json["check"]["passed"].get<bool>(), false);
         QCOMPARE(json["check"]["mismatches"].get<std::size_t>(), std::size_t{1000});
