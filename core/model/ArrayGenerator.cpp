@@ -12,6 +12,7 @@
 #include <cstring>
 #include <numbers>
 #include <random>
+#include <type_traits>
 
 namespace kp::model {
 
@@ -44,16 +45,25 @@ private:
 // 53 random bits as a double in [0, 1): the same sequence on every platform for the same seed.
 double unitInterval(std::mt19937_64& engine) { return static_cast<double>(engine() >> 11) * 0x1.0p-53; }
 
+// Floating scalar arrays take a direct path: the same doubles, converted as setValue converts them.
+template <typename T, typename Next> bool fillFloating(Array& array, Next next) {
+    if (array.dtype() != (std::is_same_v<T, float> ? DType::Float32 : DType::Float64)) return false;
+    for (T& value : array.as<T>()) value = static_cast<T>(next());
+    return true;
+}
+
 void fillUniform(Array& array, const InitSpec& init) {
     std::mt19937_64 engine(init.seed);
-    Filler fill(array);
     const double width = init.high - init.low;
+    const auto next = [&] {
+        double value = init.low + width * unitInterval(engine);
+        if (value >= init.high && width > 0) value = std::nextafter(init.high, init.low);
+        return value;
+    };
+    if (fillFloating<float>(array, next) || fillFloating<double>(array, next)) return;
+    Filler fill(array);
     for (std::size_t index = 0; index < array.size(); ++index)
-        for (int c = 0; c < fill.components(); ++c) {
-            double value = init.low + width * unitInterval(engine);
-            if (value >= init.high && width > 0) value = std::nextafter(init.high, init.low);
-            fill.setFloored(index, c, value);
-        }
+        for (int c = 0; c < fill.components(); ++c) fill.setFloored(index, c, next());
 }
 
 // Box-Muller: two uniforms give two independent standard normals; both are used.
@@ -62,9 +72,13 @@ void fillNormal(Array& array, const InitSpec& init) {
     Filler fill(array);
     const std::size_t count = array.size() * static_cast<std::size_t>(fill.components());
     const int perElement = fill.components();
+    float* const f32 = array.dtype() == DType::Float32 ? array.as<float>().data() : nullptr;
+    double* const f64 = array.dtype() == DType::Float64 ? array.as<double>().data() : nullptr;
     auto put = [&](std::size_t flat, double standard) {
-        fill.set(flat / static_cast<std::size_t>(perElement), static_cast<int>(flat % static_cast<std::size_t>(perElement)),
-                 init.mean + init.stddev * standard);
+        const double value = init.mean + init.stddev * standard;
+        if (f32) f32[flat] = static_cast<float>(value); // the direct path: what setValue would store
+        else if (f64) f64[flat] = value;
+        else fill.set(flat / static_cast<std::size_t>(perElement), static_cast<int>(flat % static_cast<std::size_t>(perElement)), value);
     };
     for (std::size_t flat = 0; flat < count; flat += 2) {
         const double u1 = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
