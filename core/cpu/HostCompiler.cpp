@@ -1,5 +1,7 @@
 #include "HostCompiler.h"
 
+#include "core/Stopwatch.h"
+
 #include "Subprocess.h"
 #include "core/Error.h"
 
@@ -122,7 +124,7 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources, 
     HostCompileResult result;
     auto finish = [&] {
         result.milliseconds =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            millisecondsSince(start);
         return result;
     };
     std::error_code ec;

@@ -4,6 +4,7 @@
 #include "Nvrtc.h"
 #include "NvrtcLog.h"
 
+#include "core/Stopwatch.h"
 #include "core/io/FileBytes.h"
 
 #include <algorithm>
@@ -277,10 +278,6 @@ std::string archForCapability(int capability, const std::vector<int>& supported)
                           "): use an older CUDA toolkit's NVRTC (KERNELPAD_NVRTC)");
     if (*older / 10 == capability / 10) return "sm_" + std::to_string(*older);
     return "compute_" + std::to_string(*older);
-}
-
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 } // namespace

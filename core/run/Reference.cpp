@@ -2,6 +2,7 @@
 
 #include "CompileError.h"
 #include "core/SharedLibrary.h"
+#include "core/Stopwatch.h"
 #include "core/cpu/CudaHostHeader.h"
 #include "core/io/FileBytes.h"
 
@@ -34,17 +35,7 @@ extern "C" void kernelpad_reference_call(void* const* args) { kernelpad_referenc
 )";
 }
 
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
 } // namespace
-
-const model::Array* ReferenceResult::output(std::string_view name) const {
-    for (const auto& [outputName, array] : outputs)
-        if (outputName == name) return &array;
-    return nullptr;
-}
 
 ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler) {
     if (!setup.reference) throw SetupError({"reference: the playground has none"});

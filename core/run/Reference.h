@@ -3,6 +3,7 @@
 // Check compares a backend's outputs with.
 #pragma once
 
+#include "RunResult.h"
 #include "RunSetup.h"
 #include "core/cpu/HostCompiler.h"
 
@@ -13,12 +14,12 @@
 namespace kp::run {
 
 struct ReferenceResult {
-    std::vector<std::pair<std::string, model::Array>> outputs; // out and inout arrays, parameter order
+    NamedArrays outputs;     // out and inout arrays, parameter order
     double milliseconds = 0;                                   // the call alone
     double compileMs = 0;
     bool compileFromCache = false;
 
-    const model::Array* output(std::string_view name) const;
+    const model::Array* output(std::string_view name) const { return find(outputs, name); }
 };
 
 // Throws SetupError when the setup has no reference or names a function that is not an identifier,

@@ -4,9 +4,9 @@
 
 namespace kp::run {
 
-const model::Array* RunResult::output(std::string_view name) const {
-    for (const auto& [outputName, array] : outputs)
-        if (outputName == name) return &array;
+const model::Array* find(const NamedArrays& arrays, std::string_view name) {
+    for (const auto& [arrayName, array] : arrays)
+        if (arrayName == name) return &array;
     return nullptr;
 }
 

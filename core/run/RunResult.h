@@ -24,6 +24,11 @@ struct TransferTiming {
     double milliseconds = 0; // of the last repeat
 };
 
+// Arrays by argument name, in parameter order: a run's or a reference's outputs.
+using NamedArrays = std::vector<std::pair<std::string, model::Array>>;
+// The array called `name`, or nullptr.
+const model::Array* find(const NamedArrays& arrays, std::string_view name);
+
 struct RunResult {
     std::string backend;          // "cuda:0 NVIDIA H100 80GB HBM3"
     std::vector<double> kernelMs; // one per timed repeat
@@ -33,9 +38,9 @@ struct RunResult {
     double compileMs = 0;
     bool compileFromCache = false;
     bool cancelled = false;
-    std::vector<std::pair<std::string, model::Array>> outputs; // out and inout arrays, parameter order
+    NamedArrays outputs; // out and inout arrays, parameter order
 
-    const model::Array* output(std::string_view name) const;
+    const model::Array* output(std::string_view name) const { return find(outputs, name); }
 };
 
 // Median of a set of samples (0 for none): what summaries print.
