@@ -138,9 +138,9 @@ int execute(const RunCommandOptions& options) {
         // No reference: the GPU is checked against the CPU backend (project-format.md). A kernel the CPU
         // backend cannot build (an intrinsic it lacks) still ran on the GPU: say why it is unchecked.
         try {
-            const auto cpu = cpuRunner.run(setup);
+            auto cpu = cpuRunner.run(setup);
             reference.emplace();
-            reference->outputs = cpu.outputs;
+            reference->outputs = std::move(cpu.outputs);
             reference->milliseconds = cpu.kernelMs.front();
             report.referenceIsCpuBackend = true;
         } catch (const InputError& e) {

@@ -3,6 +3,7 @@
 #include "CudaHostHeader.h"
 #include "ThreadFibers.h"
 #include "core/SharedLibrary.h"
+#include "core/Stopwatch.h"
 #include "core/run/CompileError.h"
 #include "core/run/KernelFault.h"
 
@@ -24,8 +25,6 @@ using Clock = std::chrono::steady_clock;
 struct uint3Like {
     unsigned x, y, z;
 };
-
-double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
 // `extern __shared__ T name[];` has no host C++ spelling: it becomes a pointer to the block's dynamic
 // shared memory, on the same line so that diagnostics keep their line numbers.
@@ -321,6 +320,12 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
         for (auto& t : pool) t.join();
     };
 
+    // Results are arrays of their own, allocated once: each repeat copies the working arrays into them.
+    for (std::size_t i = 0; i < setup.args.size(); ++i)
+        if (setup.args[i].copiedOut())
+            result.outputs.emplace_back(setup.args[i].name, model::Array(work[i].dtype(), work[i].shape(), model::heapAllocator(),
+                                                                         model::Array::Uninitialized{}));
+
     const int total = std::max(0, options.warmup) + std::max(1, options.repeat);
     for (int round = 0; round < total; ++round) {
         if (options.cancel && options.cancel->load()) {
@@ -336,14 +341,14 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
             else
                 std::memset(work[i].data(), 0, work[i].bytes());
         }
-        const double copyIn = msSince(t);
+        const double copyIn = millisecondsSince(t);
         {
             const std::lock_guard lock(boundsReport.mutex);
             boundsReport.count = 0;
         }
         t = Clock::now();
         launch();
-        const double kernel = msSince(t);
+        const double kernel = millisecondsSince(t);
         if (checkBounds_ && boundsReport.count > 0)
             throw run::KernelFault("the kernel " + setup.signature.name + " accessed memory out of bounds: " +
                                    boundsReport.first +
@@ -351,10 +356,10 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
                                                                  " out-of-bounds accesses in all)"
                                                            : std::string()));
         t = Clock::now();
-        result.outputs.clear();
-        for (std::size_t i = 0; i < setup.args.size(); ++i)
-            if (setup.args[i].copiedOut()) result.outputs.emplace_back(setup.args[i].name, work[i]);
-        const double copyOut = msSince(t);
+        for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i)
+            if (setup.args[i].copiedOut())
+                std::memcpy(result.outputs[out++].second.data(), work[i].data(), work[i].bytes());
+        const double copyOut = millisecondsSince(t);
         if (round < options.warmup) continue;
         result.h2dMs.push_back(copyIn);
         result.kernelMs.push_back(kernel);
