@@ -1,5 +1,7 @@
 #include "CpuRunner.h"
 
+#include "BarrierSplit.h"
+#include "BlockState.h"
 #include "CudaHostHeader.h"
 #include "ThreadFibers.h"
 #include "core/SharedLibrary.h"
@@ -35,7 +37,7 @@ const std::regex& dynamicSharedDeclaration() {
 }
 
 std::string rewriteDynamicShared(const std::string& source) {
-    return std::regex_replace(source, dynamicSharedDeclaration(), "$1* $2 = reinterpret_cast<$1*>(::kernelpad::dynamicShared);");
+    return std::regex_replace(source, dynamicSharedDeclaration(), "$1* $2 = reinterpret_cast<$1*>(kernelpad_block_state.dynamicShared);");
 }
 
 // The bounds-checking mode's shared memory: dynamic arrays become checked pointers sized by the launch,
@@ -58,11 +60,11 @@ using ::kernelpad::argument;
 template <auto F, typename... P, std::size_t... I> void loop(void* const* args, std::index_sequence<I...>) {
     // The arguments are read once per block; the thread loop then calls the kernel directly.
     const std::tuple<P...> values{argument<P>(args[I])...};
-    const dim3 block = ::kernelpad::blockDimension;
+    const dim3 block = kernelpad_block_state.blockDimension;
     for (unsigned z = 0; z < block.z; ++z)
         for (unsigned y = 0; y < block.y; ++y)
             for (unsigned x = 0; x < block.x; ++x) {
-                ::kernelpad::threadIndex = uint3{x, y, z};
+                kernelpad_block_state.threadIndex = uint3{x, y, z};
                 F(std::get<I>(values)...);
             }
 }
@@ -79,20 +81,11 @@ template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(
 } // namespace kernelpad_entry
 extern "C" int kernelpad_arity() { return kernelpad_entry::arity(&)" + kernel + R"(); }
 extern "C" void kernelpad_install(void (*barrier)()) { ::kernelpad::barrier = barrier; }
-extern "C" void kernelpad_set_block(const unsigned* g, unsigned char* shared, unsigned long long* slots) {
-    ::kernelpad::dynamicSharedBytes = g[9];
-    ::kernelpad::laneSlots = slots;
-    ::kernelpad::blockThreads = g[3] * g[4] * g[5];
-    ::kernelpad::gridDimension = dim3(g[0], g[1], g[2]);
-    ::kernelpad::blockDimension = dim3(g[3], g[4], g[5]);
-    ::kernelpad::blockIndex = uint3{g[6], g[7], g[8]};
-    ::kernelpad::dynamicShared = shared;
-}
 extern "C" void kernelpad_run_block(void* const* args) {
     kernelpad_entry::runBlock<&)" + kernel + R"(>(&)" + kernel + R"(, args);
 }
 extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, unsigned z) {
-    ::kernelpad::threadIndex = uint3{x, y, z};
+    kernelpad_block_state.threadIndex = uint3{x, y, z};
     kernelpad_entry::runThread<&)" + kernel + R"(>(&)" + kernel + R"(, args);
 }
 )";
@@ -189,7 +182,6 @@ struct ArrayArgument {
 struct Entry {
     int (*arity)() = nullptr;
     void (*install)(void (*)()) = nullptr;
-    void (*setBlock)(const unsigned*, unsigned char*, unsigned long long*) = nullptr;
     void (*runBlock)(void* const*) = nullptr;
     void (*runThread)(void* const*, unsigned, unsigned, unsigned) = nullptr;
 };
@@ -217,10 +209,16 @@ bool CpuRunner::needsFibers(const std::string& source) {
 }
 
 std::string CpuRunner::hostSource(const run::RunSetup& setup, bool checkBounds) {
+    return hostProgram(setup, checkBounds, false).text;
+}
+
+CpuRunner::HostProgram CpuRunner::hostProgram(const run::RunSetup& setup, bool checkBounds, bool trySplit) {
     static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&]*>)?)");
     if (!std::regex_match(setup.kernelName, nameExpression))
         throw run::SetupError({"kernel: \"" + setup.kernelName + "\" is not a kernel name the CPU backend can call"});
-    std::string text = "#line 1 \"<kernelpad cuda built-ins>\"\n";
+    HostProgram program;
+    std::string& text = program.text;
+    text = "#line 1 \"<kernelpad cuda built-ins>\"\n";
     text += kCudaHostHeader;
     static const std::regex identifier(R"([A-Za-z_]\w*)");
     for (const auto& [name, value] : setup.compile.defines) {
@@ -231,12 +229,19 @@ std::string CpuRunner::hostSource(const run::RunSetup& setup, bool checkBounds) 
         text += "#define " + name + " " + value + "\n";
     }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
-    text += checkBounds ? checkedShared(checkedParameters(setup)) : rewriteDynamicShared(setup.source);
+    std::string user = checkBounds ? checkedParameters(setup) : setup.source;
+    if (trySplit) {
+        auto split = splitAtBarriers(user, setup.signature.line, setup.signature.column, {setup.sourceName, checkBounds});
+        program.notSplitBecause = split.reason;
+        program.barriers = split.barriers;
+        if (split.split()) user = std::move(split.source);
+    }
+    text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoint(setup.kernelName);
     if (checkBounds)
         text += "extern \"C\" void kernelpad_install_bounds(void (*report)(const char*, long long, unsigned long long, "
                 "uint3, uint3, const char*, unsigned)) { ::kernelpad::outOfBounds = report; }\n";
-    return text;
+    return program;
 }
 
 run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions& options) const {
@@ -244,13 +249,33 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
     result.backend = backendName();
     if (auto problems = run::validate(setup.launch, limits()); !problems.empty()) throw run::SetupError(problems);
 
-    const auto compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, hostKernelOptions());
-    if (!compiled.ok) throw run::CompileError(explainUnsupported(compiled.diagnostics), compiled.log);
+    // Split at the barriers where the kernel allows it; otherwise, or when the host compiler rejects the
+    // split kernel, the source as written (whose diagnostics are then the user's).
+    const bool fibers = needsFibers(setup.source);
+    bool split = false;
+    HostCompileResult compiled;
+    if (splitAtBarriers_) {
+        const auto program = hostProgram(setup, checkBounds_, true);
+        if (program.notSplitBecause.empty()) {
+            compiled = compiler_.compile({{setup.sourceName, program.text}}, hostKernelOptions());
+            split = compiled.ok;
+            result.execution = split ? "threads of a block run as loops between its " + std::to_string(program.barriers) + " barriers"
+                                     : "threads of a block run as fibers (the host compiler rejected the kernel split at its barriers)";
+        } else {
+            result.execution = fibers ? "threads of a block run as fibers: the kernel was not split at its barriers because of " +
+                                            program.notSplitBecause
+                                      : "threads of a block run in a loop";
+        }
+    }
+    if (!split) {
+        compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, hostKernelOptions());
+        if (!compiled.ok) throw run::CompileError(explainUnsupported(compiled.diagnostics), compiled.log);
+        if (result.execution.empty()) result.execution = fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
+    }
     result.compileMs = compiled.milliseconds;
     result.compileFromCache = compiled.fromCache;
     const auto& library = *compiled.library;
     Entry entry{symbol<int (*)()>(library, "kernelpad_arity"), symbol<void (*)(void (*)())>(library, "kernelpad_install"),
-                symbol<void (*)(const unsigned*, unsigned char*, unsigned long long*)>(library, "kernelpad_set_block"),
                 symbol<void (*)(void* const*)>(library, "kernelpad_run_block"),
                 symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(library, "kernelpad_run_thread")};
     if (static_cast<std::size_t>(entry.arity()) != setup.args.size())
@@ -285,7 +310,6 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
             pointers[i] = &arrays[i];
         }
 
-    const bool fibers = needsFibers(setup.source);
     const auto& g = setup.launch;
     const std::uint64_t blocks = g.blocks();
     const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(workers_, blocks));
@@ -293,16 +317,25 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
         std::atomic<std::uint64_t> next{0};
         const auto worker = [&] {
             std::vector<unsigned char> shared(g.sharedBytes ? g.sharedBytes : 1);
-            std::unique_ptr<ThreadFibers> threadFibers = fibers ? std::make_unique<ThreadFibers>() : nullptr;
+            std::unique_ptr<ThreadFibers> threadFibers = fibers && !split ? std::make_unique<ThreadFibers>() : nullptr;
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
             std::vector<unsigned long long> slots(threads);
             for (std::uint64_t b = next++; b < blocks; b = next++) {
-                const unsigned geometry[10] = {g.grid[0], g.grid[1], g.grid[2], g.block[0], g.block[1], g.block[2],
-                                               static_cast<unsigned>(b % g.grid[0]),
-                                               static_cast<unsigned>(b / g.grid[0] % g.grid[1]),
-                                               static_cast<unsigned>(b / (std::uint64_t{g.grid[0]} * g.grid[1])),
-                                               g.sharedBytes};
-                entry.setBlock(geometry, shared.data(), slots.data());
+                // The block's built-ins, in this worker thread's state that the kernel reads.
+                auto& state = kernelpad_block_state;
+                std::copy(g.grid.begin(), g.grid.end(), state.gridDimension);
+                std::copy(g.block.begin(), g.block.end(), state.blockDimension);
+                state.blockIndex[0] = static_cast<unsigned>(b % g.grid[0]);
+                state.blockIndex[1] = static_cast<unsigned>(b / g.grid[0] % g.grid[1]);
+                state.blockIndex[2] = static_cast<unsigned>(b / (std::uint64_t{g.grid[0]} * g.grid[1]));
+                state.dynamicShared = shared.data();
+                state.dynamicSharedBytes = g.sharedBytes;
+                state.laneSlots = slots.data();
+                state.blockThreads = static_cast<unsigned>(threads);
+                if (split) {
+                    entry.runThread(pointers.data(), 0, 0, 0); // the split kernel runs the whole block
+                    continue;
+                }
                 if (!threadFibers) {
                     entry.runBlock(pointers.data());
                     continue;

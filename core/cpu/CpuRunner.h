@@ -21,12 +21,23 @@ public:
     // array parameters (p[i], *p, p + i), not turn them into raw pointers.
     explicit CpuRunner(HostCompiler compiler = HostCompiler(), unsigned workers = 0, bool checkBounds = false);
 
+    // On by default: kernels run split at their barriers where they can (see BarrierSplit.h), else as
+    // fibers. Off: always fibers for kernels that synchronise (tests and benchmarks compare the two).
+    void setSplitAtBarriers(bool on) noexcept { splitAtBarriers_ = on; }
+
     unsigned workers() const noexcept { return workers_; }
     std::string backendName() const; // "cpu (16 threads)"
     run::LaunchLimits limits() const { return run::LaunchLimits::cpu(); }
 
     // The translation unit the host compiler sees: built-ins, the user's source under #line, the entry.
     static std::string hostSource(const run::RunSetup& setup, bool checkBounds = false);
+    struct HostProgram {
+        std::string text;
+        std::string notSplitBecause; // empty: the kernel was split at its barriers (or was not asked to be)
+        int barriers = 0;
+    };
+    // The same, with the kernel split at its barriers where `trySplit` and the kernel allows it.
+    static HostProgram hostProgram(const run::RunSetup& setup, bool checkBounds, bool trySplit);
     // Whether the source synchronises threads of a block (then they run as fibers).
     static bool needsFibers(const std::string& source);
 
@@ -40,6 +51,7 @@ private:
     HostCompiler compiler_;
     unsigned workers_;
     bool checkBounds_;
+    bool splitAtBarriers_ = true;
 };
 
 } // namespace kp::cpu

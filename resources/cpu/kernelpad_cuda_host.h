@@ -55,20 +55,32 @@ KERNELPAD_VECTOR4(unsigned int, uint4, 16)
 KERNELPAD_VECTOR2(double, double2, 16)
 inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return uint3{x, y, z}; }
 
-namespace kernelpad {
 // Set by the core before a block runs (blockIdx, blockDim, gridDim) and before each thread (threadIdx).
-// initial-exec: a kernel reads these on every thread, and the default model for a dlopen'ed library
-// would call __tls_get_addr on each read; these few bytes fit glibc's reserve for such libraries.
-#define KERNELPAD_TLS thread_local __attribute__((tls_model("initial-exec")))
-inline KERNELPAD_TLS uint3 threadIndex{0, 0, 0};
-inline KERNELPAD_TLS uint3 blockIndex{0, 0, 0};
-inline KERNELPAD_TLS dim3 blockDimension{1, 1, 1};
-inline KERNELPAD_TLS dim3 gridDimension{1, 1, 1};
-inline KERNELPAD_TLS unsigned char* dynamicShared = nullptr;
-inline KERNELPAD_TLS unsigned long long dynamicSharedBytes = 0;
-// One slot per thread of the block, for warp votes and shuffles (sized by the core for each block).
-inline KERNELPAD_TLS unsigned long long* laneSlots = nullptr;
-inline KERNELPAD_TLS unsigned blockThreads = 1;
+// One definition in the Kernelpad process (core/cpu/BlockState.cpp), not one per kernel: initial-exec
+// TLS in each dlopen'ed kernel would use up glibc's small static TLS reserve after a few dozen runs, and
+// the default model would call __tls_get_addr on every read of threadIdx.
+struct KernelpadBlockState {
+    uint3 threadIndex;
+    uint3 blockIndex;
+    dim3 blockDimension;
+    dim3 gridDimension;
+    unsigned char* dynamicShared;
+    unsigned long long dynamicSharedBytes;
+    // One slot per thread of the block, for warp votes and shuffles (sized by the core for each block).
+    unsigned long long* laneSlots;
+    unsigned blockThreads;
+};
+extern "C" __thread __attribute__((tls_model("initial-exec"))) KernelpadBlockState kernelpad_block_state;
+
+namespace kernelpad {
+// Most threads in a block (the CPU backend's launch limit).
+inline constexpr unsigned kMaxThreads = 1024;
+// A kernel split at its barriers keeps the variables that live across a barrier here, one element per
+// thread: one frame per worker thread, reused block after block.
+template <typename Frame> Frame& frame() {
+    static thread_local Frame storage;
+    return storage;
+}
 // The core's barrier: switches to the next thread of the block (fibers). Installed by the core.
 inline void (*barrier)() = nullptr;
 
@@ -99,7 +111,7 @@ public:
     T& operator[](Index i) const {
         const long long at = offset_ + i.value;
         if (at < 0 || static_cast<unsigned long long>(at) >= size_) {
-            outOfBounds(name_, at, size_, threadIndex, blockIndex, i.where.file_name(), i.where.line());
+            outOfBounds(name_, at, size_, kernelpad_block_state.threadIndex, kernelpad_block_state.blockIndex, i.where.file_name(), i.where.line());
             static thread_local std::remove_const_t<T> scratch{};
             return scratch;
         }
@@ -126,7 +138,7 @@ template <typename T, unsigned long long N> struct SharedArray {
     T values[N];
     T& operator[](Index i) {
         if (i.value < 0 || static_cast<unsigned long long>(i.value) >= N) {
-            outOfBounds(name, i.value, N, threadIndex, blockIndex, i.where.file_name(), i.where.line());
+            outOfBounds(name, i.value, N, kernelpad_block_state.threadIndex, kernelpad_block_state.blockIndex, i.where.file_name(), i.where.line());
             static thread_local T scratch{};
             return scratch;
         }
@@ -134,7 +146,7 @@ template <typename T, unsigned long long N> struct SharedArray {
     }
 };
 template <typename T> Checked<T> dynamicSharedArray(const char* name) {
-    return Checked<T>(reinterpret_cast<T*>(dynamicShared), dynamicSharedBytes / sizeof(T), name);
+    return Checked<T>(reinterpret_cast<T*>(kernelpad_block_state.dynamicShared), kernelpad_block_state.dynamicSharedBytes / sizeof(T), name);
 }
 
 template <typename T> struct IsChecked : std::false_type {};
@@ -154,10 +166,10 @@ template <typename T> T argument(void* p) {
 }
 } // namespace kernelpad
 
-#define threadIdx (::kernelpad::threadIndex)
-#define blockIdx (::kernelpad::blockIndex)
-#define blockDim (::kernelpad::blockDimension)
-#define gridDim (::kernelpad::gridDimension)
+#define threadIdx (kernelpad_block_state.threadIndex)
+#define blockIdx (kernelpad_block_state.blockIndex)
+#define blockDim (kernelpad_block_state.blockDimension)
+#define gridDim (kernelpad_block_state.gridDimension)
 #define warpSize 32
 
 // Each fiber keeps its own threadIdx across the switch: it lives in thread_local storage shared by
@@ -180,12 +192,12 @@ template <typename T> void publish(T value) {
     static_assert(sizeof(T) <= sizeof(unsigned long long), "warp operations take values of up to 8 bytes");
     unsigned long long bits = 0;
     std::memcpy(&bits, &value, sizeof(T));
-    laneSlots[linearThread()] = bits;
+    kernelpad_block_state.laneSlots[linearThread()] = bits;
     __syncthreads();
 }
 template <typename T> T slot(unsigned thread) {
     T value;
-    std::memcpy(&value, &laneSlots[thread], sizeof(T));
+    std::memcpy(&value, &kernelpad_block_state.laneSlots[thread], sizeof(T));
     return value;
 }
 // Reads lane `lane` (within the caller's segment of `width` lanes) after everyone published.
@@ -195,7 +207,7 @@ template <typename T> T shuffleFrom(T own, int lane, int width, bool inRange) {
     const unsigned w = width > 0 && width <= 32 ? static_cast<unsigned>(width) : 32u;
     const unsigned segment = warpBase + (self % 32u) / w * w;
     const unsigned source = segment + static_cast<unsigned>(lane) % w;
-    const T result = inRange && source < blockThreads ? slot<T>(source) : own;
+    const T result = inRange && source < kernelpad_block_state.blockThreads ? slot<T>(source) : own;
     __syncthreads();
     return result;
 }
@@ -207,7 +219,7 @@ inline unsigned ballot(int predicate) {
     publish<int>(predicate != 0);
     const unsigned self = linearThread(), base = self - self % 32u;
     unsigned bits = 0;
-    for (unsigned lane = 0; lane < 32 && base + lane < blockThreads; ++lane)
+    for (unsigned lane = 0; lane < 32 && base + lane < kernelpad_block_state.blockThreads; ++lane)
         if (slot<int>(base + lane)) bits |= 1u << lane;
     __syncthreads();
     return bits;
@@ -215,7 +227,7 @@ inline unsigned ballot(int predicate) {
 inline int countBlock(int predicate) {
     publish<int>(predicate != 0);
     int count = 0;
-    for (unsigned t = 0; t < blockThreads; ++t) count += slot<int>(t);
+    for (unsigned t = 0; t < kernelpad_block_state.blockThreads; ++t) count += slot<int>(t);
     __syncthreads();
     return count;
 }
@@ -246,7 +258,7 @@ template <typename T> T __shfl_xor_sync(unsigned, T var, int laneMask, int width
 inline unsigned __ballot_sync(unsigned, int predicate) { return ::kernelpad::ballot(predicate); }
 inline int __all_sync(unsigned mask, int predicate) {
     const unsigned self = ::kernelpad::linearThread(), base = self - self % 32u;
-    const unsigned lanes = ::kernelpad::blockThreads - base >= 32 ? 0xffffffffu : (1u << (::kernelpad::blockThreads - base)) - 1u;
+    const unsigned lanes = kernelpad_block_state.blockThreads - base >= 32 ? 0xffffffffu : (1u << (kernelpad_block_state.blockThreads - base)) - 1u;
     return (__ballot_sync(mask, predicate) & lanes) == lanes;
 }
 inline int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
@@ -254,7 +266,7 @@ inline void __syncwarp(unsigned = 0xffffffffu) { __syncthreads(); }
 inline unsigned __activemask() { return 0xffffffffu; }
 inline int __syncthreads_count(int predicate) { return ::kernelpad::countBlock(predicate); }
 inline int __syncthreads_and(int predicate) {
-    return ::kernelpad::countBlock(predicate) == static_cast<int>(::kernelpad::blockThreads);
+    return ::kernelpad::countBlock(predicate) == static_cast<int>(kernelpad_block_state.blockThreads);
 }
 inline int __syncthreads_or(int predicate) { return ::kernelpad::countBlock(predicate) != 0; }
 

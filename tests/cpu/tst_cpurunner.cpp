@@ -308,6 +308,17 @@ private slots:
         for (std::size_t i = 0; i < 6; ++i) QCOMPARE(result.output("out")->value(i), expected[i]);
     }
 
+    void manyKernelsInOneProcess() {
+        // Each run loads a new kernel library. With the built-ins' thread-local state in every library,
+        // the process ran out of static TLS after about twenty; now they all share the program's.
+        for (int k = 0; k < 30; ++k) {
+            const auto setup = setupOf("__global__ void k(int* x) { x[threadIdx.x] = threadIdx.x + " + std::to_string(k) + "; }\n", "k",
+                                       {array("x", "int32", {4}, "out")}, {{"grid", {1}}, {"block", {4}}});
+            const auto result = runner_->run(setup);
+            QCOMPARE(result.output("x")->value(3), 3.0 + k);
+        }
+    }
+
     void launchesOverTheLimitsAreRefused() {
         const auto setup = setupOf("__global__ void k(float* x) { x[threadIdx.x] = 1; }\n", "k",
                                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {2048}}});

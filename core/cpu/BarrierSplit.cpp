@@ -1,0 +1,913 @@
+#include "BarrierSplit.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <string_view>
+#include <vector>
+
+namespace kp::cpu {
+
+namespace {
+
+// Why the rewrite gave up; caught at the top and returned as the reason.
+struct NotSplit {
+    std::string reason;
+};
+
+enum class TokenKind { Identifier, Number, Literal, Punct };
+
+struct Token {
+    std::size_t begin = 0, end = 0; // offsets into the source
+    TokenKind kind = TokenKind::Punct;
+};
+
+bool identifierStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
+bool identifierChar(char c) { return identifierStart(c) || (c >= '0' && c <= '9'); }
+
+// Tokens of `text` from `from` on, comments skipped. Stops after the token that closes the first
+// brace group (the kernel's body) so that the rest of the file, whatever it holds, is not read.
+std::vector<Token> tokenizeKernel(std::string_view text, std::size_t from) {
+    static constexpr std::array<std::string_view, 24> kLong = {"<<=", ">>=", "...", "->", "::", "++", "--", "&&",
+                                                               "||",  "<<",  ">>",  "<=", ">=", "==", "!=", "+=",
+                                                               "-=",  "*=",  "/=",  "%=", "&=", "|=", "^=", "##"};
+    std::vector<Token> tokens;
+    int braces = 0;
+    bool lineStart = false;
+    std::size_t at = from;
+    while (at < text.size()) {
+        const char c = text[at];
+        if (c == '\n') {
+            lineStart = true;
+            ++at;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            ++at;
+            continue;
+        }
+        if (c == '\\' && at + 1 < text.size() && (text[at + 1] == '\n' || text[at + 1] == '\r'))
+            throw NotSplit{"a line continuation inside the kernel"};
+        if (text.substr(at, 2) == "//") {
+            at = text.find('\n', at);
+            if (at == std::string_view::npos) at = text.size();
+            continue;
+        }
+        if (text.substr(at, 2) == "/*") {
+            const std::size_t end = text.find("*/", at + 2);
+            if (end == std::string_view::npos) throw NotSplit{"an unterminated comment"};
+            at = end + 2;
+            continue;
+        }
+        if (c == '#' && lineStart) throw NotSplit{"a preprocessor line inside the kernel"};
+        lineStart = false;
+        Token token{at, at, TokenKind::Punct};
+        if (identifierStart(c)) {
+            while (at < text.size() && identifierChar(text[at])) ++at;
+            token.kind = TokenKind::Identifier;
+            if (at < text.size() && (text[at] == '"' || text[at] == '\'')) {
+                const std::string_view prefix = text.substr(token.begin, at - token.begin);
+                if (prefix.find('R') != std::string_view::npos) throw NotSplit{"a raw string literal"};
+                if (prefix != "u8" && prefix != "u" && prefix != "U" && prefix != "L") {
+                    token.end = at;
+                    tokens.push_back(token);
+                    continue;
+                }
+            } else {
+                token.end = at;
+                tokens.push_back(token);
+                continue;
+            }
+        }
+        if (at < text.size() && (text[at] == '"' || text[at] == '\'')) {
+            const char quote = text[at++];
+            while (at < text.size() && text[at] != quote) {
+                if (text[at] == '\n') throw NotSplit{"an unterminated literal"};
+                at += text[at] == '\\' ? 2u : 1u;
+            }
+            if (at >= text.size()) throw NotSplit{"an unterminated literal"};
+            ++at;
+            token.kind = TokenKind::Literal;
+        } else if ((c >= '0' && c <= '9') || (c == '.' && at + 1 < text.size() && text[at + 1] >= '0' && text[at + 1] <= '9')) {
+            // A pp-number: digits, letters, dots, digit separators and signed exponents.
+            ++at;
+            while (at < text.size()) {
+                const char d = text[at];
+                if ((d == '+' || d == '-') && (text[at - 1] == 'e' || text[at - 1] == 'E' || text[at - 1] == 'p' || text[at - 1] == 'P'))
+                    ++at;
+                else if (identifierChar(d) || d == '.' || d == '\'')
+                    ++at;
+                else
+                    break;
+            }
+            token.kind = TokenKind::Number;
+        } else {
+            std::size_t length = 1;
+            for (std::string_view op : kLong)
+                if (text.substr(at, op.size()) == op) {
+                    length = op.size();
+                    break;
+                }
+            at += length;
+            if (length == 1 && c == '{') ++braces;
+            if (length == 1 && c == '}' && --braces == 0) {
+                token.end = at;
+                tokens.push_back(token);
+                return tokens;
+            }
+        }
+        token.end = at;
+        tokens.push_back(token);
+    }
+    throw NotSplit{"the kernel's body does not end"};
+}
+
+struct Stmt {
+    enum class Kind { Simple, Empty, Block, If, For, RangeFor, While, Do, Switch, Labeled, Barrier };
+    Kind kind = Kind::Simple;
+    std::size_t first = 0, last = 0;                 // tokens [first, last) of the whole statement
+    std::size_t condFirst = 0, condLast = 0;         // if/while/do/switch/for condition
+    std::size_t initFirst = 0, initLast = 0;         // for: init, without its ';'
+    std::size_t incFirst = 0, incLast = 0;           // for: increment
+    std::vector<Stmt> children;                      // block: statements; if: then [, else]; loops: body
+    bool barrier = false;                            // holds a __syncthreads() statement
+};
+
+class Kernel {
+public:
+    Kernel(std::string_view text, std::vector<Token> tokens) : text_(text), tokens_(std::move(tokens)) {}
+
+    std::string_view text(std::size_t i) const {
+        if (i >= tokens_.size()) return {};
+        return text_.substr(tokens_[i].begin, tokens_[i].end - tokens_[i].begin);
+    }
+    bool is(std::size_t i, std::string_view s) const { return text(i) == s; }
+    bool identifier(std::size_t i) const { return i < tokens_.size() && tokens_[i].kind == TokenKind::Identifier; }
+    const Token& token(std::size_t i) const { return tokens_[i]; }
+    std::size_t size() const { return tokens_.size(); }
+
+    // The index of the token closing the group that `open` starts ( ( [ { ).
+    std::size_t closing(std::size_t open) const {
+        int depth = 0;
+        for (std::size_t i = open; i < tokens_.size(); ++i) {
+            const std::string_view t = text(i);
+            if (t == "(" || t == "[" || t == "{") ++depth;
+            if (t == ")" || t == "]" || t == "}") {
+                if (--depth == 0) return i;
+                if (depth < 0) break;
+            }
+        }
+        throw NotSplit{"unbalanced brackets"};
+    }
+
+    Stmt statement(std::size_t& i, std::size_t end) {
+        if (i >= end) throw NotSplit{"a statement is missing"};
+        Stmt s;
+        s.first = i;
+        const std::string_view t = text(i);
+        if (t == "{") {
+            s.kind = Stmt::Kind::Block;
+            const std::size_t close = closing(i);
+            for (++i; i < close;) s.children.push_back(statement(i, close));
+            i = close + 1;
+        } else if (t == ";") {
+            s.kind = Stmt::Kind::Empty;
+            ++i;
+        } else if (t == "if" || t == "while" || t == "switch") {
+            s.kind = t == "if" ? Stmt::Kind::If : t == "while" ? Stmt::Kind::While : Stmt::Kind::Switch;
+            condition(s, ++i);
+            s.children.push_back(statement(i, end));
+            if (s.kind == Stmt::Kind::If && is(i, "else")) s.children.push_back(statement(++i, end));
+        } else if (t == "for") {
+            if (!is(++i, "(")) throw NotSplit{"a for without ("};
+            const std::size_t close = closing(i);
+            std::vector<std::size_t> semicolons;
+            for (std::size_t j = i + 1, depth = 0; j < close; ++j) {
+                const std::string_view u = text(j);
+                if (u == "(" || u == "[" || u == "{") ++depth;
+                if (u == ")" || u == "]" || u == "}") --depth;
+                if (u == ";" && depth == 0) semicolons.push_back(j);
+            }
+            if (semicolons.empty()) {
+                s.kind = Stmt::Kind::RangeFor;
+            } else if (semicolons.size() == 2) {
+                s.kind = Stmt::Kind::For;
+                s.initFirst = i + 1;
+                s.initLast = semicolons[0];
+                s.condFirst = semicolons[0] + 1;
+                s.condLast = semicolons[1];
+                s.incFirst = semicolons[1] + 1;
+                s.incLast = close;
+            } else {
+                throw NotSplit{"a for statement it cannot read"};
+            }
+            i = close + 1;
+            s.children.push_back(statement(i, end));
+        } else if (t == "do") {
+            s.kind = Stmt::Kind::Do;
+            s.children.push_back(statement(++i, end));
+            if (!is(i, "while")) throw NotSplit{"a do without while"};
+            condition(s, ++i);
+            if (!is(i++, ";")) throw NotSplit{"a do-while without ;"};
+        } else if (t == "case" || t == "default" || (identifier(i) && is(i + 1, ":"))) {
+            s.kind = Stmt::Kind::Labeled;
+            while (i < end && !is(i, ":")) ++i;
+            s.children.push_back(statement(++i, end));
+        } else if (t == "__syncthreads" && is(i + 1, "(") && is(i + 2, ")") && is(i + 3, ";")) {
+            s.kind = Stmt::Kind::Barrier;
+            s.barrier = true;
+            i += 4;
+        } else if (t == "try" || t == "else") {
+            throw NotSplit{"a " + std::string(t) + " it cannot place"};
+        } else {
+            s.kind = Stmt::Kind::Simple;
+            while (i < end && !is(i, ";")) {
+                const std::string_view u = text(i);
+                if (u == ")" || u == "]" || u == "}") throw NotSplit{"unbalanced brackets"};
+                i = (u == "(" || u == "[" || u == "{") ? closing(i) + 1 : i + 1;
+            }
+            if (i >= end) throw NotSplit{"a statement without ;"};
+            ++i;
+        }
+        s.last = i;
+        for (const Stmt& c : s.children) s.barrier = s.barrier || c.barrier;
+        return s;
+    }
+
+private:
+    void condition(Stmt& s, std::size_t& i) {
+        if (!is(i, "(")) throw NotSplit{"a condition without ("};
+        const std::size_t close = closing(i);
+        s.condFirst = i + 1;
+        s.condLast = close;
+        i = close + 1;
+    }
+
+    std::string_view text_;
+    std::vector<Token> tokens_;
+};
+
+bool isOneOf(std::string_view word, std::initializer_list<std::string_view> words) {
+    return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+struct Declarator {
+    std::size_t typeFirst = 0, typeLast = 0; // pointer operators and qualifiers between the specifiers and the name
+    std::size_t name = 0;
+    std::size_t dimsFirst = 0, dimsLast = 0; // [N]... after the name
+    std::size_t initFirst = 0, initLast = 0; // after '=' (empty: none)
+};
+
+struct Declaration {
+    std::size_t specFirst = 0, specLast = 0;
+    std::vector<Declarator> declarators;
+};
+
+class Generator {
+public:
+    Generator(const Kernel& k, std::string_view source, const SplitOptions& options, bool anyReturn, std::size_t bodyFirst,
+              std::size_t bodyLast, std::set<std::string> scalarParameters)
+        : k_(k), source_(source), options_(options), alive_(anyReturn), bodyFirst_(bodyFirst), bodyLast_(bodyLast),
+          scalarParameters_(std::move(scalarParameters)) {}
+
+    // First pass: which split-level statements go to kernel scope, which loops and ifs every thread
+    // takes alike, and which variables live across a barrier and so need the frame.
+    void collect(const Stmt& s) {
+        using K = Stmt::Kind;
+        if (!s.barrier) return;
+        switch (s.kind) {
+        case K::Block: {
+            // The barrier-free children between two barrier-holding ones become one region; a variable
+            // used only inside its region stays an ordinary local of the thread loop.
+            std::vector<std::pair<std::size_t, Declaration>> declared;
+            std::size_t groupFirst = 0, groupLast = 0;
+            const auto close = [&] {
+                for (const auto& [first, d] : declared) place(first, d, groupFirst, groupLast);
+                declared.clear();
+                groupFirst = groupLast = 0;
+            };
+            for (const Stmt& c : s.children) {
+                if (c.barrier) {
+                    close();
+                    collect(c);
+                    continue;
+                }
+                if (groupFirst == groupLast) groupFirst = c.first;
+                groupLast = c.last;
+                if (c.kind == K::Simple)
+                    if (auto d = classify(c.first, c.last - 1)) declared.emplace_back(c.first, std::move(*d));
+            }
+            close();
+            break;
+        }
+        case K::If:
+        case K::While:
+        case K::Do:
+            if (uniform(s.condFirst, s.condLast, {})) uniform_.insert(s.first);
+            for (const Stmt& c : s.children) collect(c);
+            break;
+        case K::For: {
+            const auto init = s.initFirst < s.initLast ? declarationAt(s.initFirst, s.initLast) : std::nullopt;
+            if (uniformLoop(s, init)) {
+                uniform_.insert(s.first);
+                if (init) uniformNames_.insert(std::string(k_.text(init->declarators[0].name)));
+            } else if (s.initFirst < s.initLast) {
+                if (auto d = classify(s.initFirst, s.initLast)) place(s.initFirst, *d, 0, 0);
+            }
+            collect(s.children[0]);
+            break;
+        }
+        case K::Barrier:
+            break;
+        default:
+            throw NotSplit{"__syncthreads() inside a switch, a labelled statement or a range for"};
+        }
+    }
+
+    std::string body(const Stmt& root) {
+        std::string out = "{\n[[maybe_unused]] const dim3 __kp_block = blockDim;\n"
+                          "[[maybe_unused]] const unsigned __kp_n = __kp_block.x * __kp_block.y * __kp_block.z;\n";
+        for (const auto& [first, last] : prelude_) out += chunk(first, last + 1, false) + "\n";
+        if (!frame_.empty()) {
+            out += "struct __kp_frame_t {\n";
+            for (const std::string& member : frame_) out += member;
+            out += "};\nauto& __kp_f = ::kernelpad::frame<__kp_frame_t>();\n";
+        }
+        if (alive_) out += "unsigned char __kp_alive[::kernelpad::kMaxThreads];\nstd::memset(__kp_alive, 1, __kp_n);\n";
+        out_ = std::move(out);
+        statement(root, "");
+        out_ += "}";
+        return std::move(out_);
+    }
+
+private:
+    // A split-level simple statement [first, last) (without its ';'): kernel scope, or a declaration
+    // that place() puts in the frame or leaves local, or (nullopt) plain region code.
+    std::optional<Declaration> classify(std::size_t first, std::size_t last) {
+        if (isOneOf(k_.text(first), {"__shared__", "extern", "static", "constexpr", "typedef", "using", "struct", "class",
+                                     "enum", "union"})) {
+            prelude_.emplace_back(first, last);
+            placed_.insert(first);
+            return std::nullopt;
+        }
+        auto declaration = declarationAt(first, last);
+        if (!declaration) return std::nullopt;
+        if (alias(*declaration)) {
+            placed_.insert(first);
+            return std::nullopt;
+        }
+        bool constant = false;
+        for (std::size_t i = declaration->specFirst; i < declaration->specLast; ++i) constant = constant || k_.is(i, "const");
+        if (constant && declaration->declarators.size() == 1 && constantValue(declaration->declarators[0])) {
+            constants_.insert(std::string(k_.text(declaration->declarators[0].name)));
+            prelude_.emplace_back(first, last);
+            placed_.insert(first);
+            return std::nullopt;
+        }
+        return declaration;
+    }
+
+    // Frame variables for a declaration whose names are used outside tokens [groupFirst, groupLast).
+    void place(std::size_t first, const Declaration& declaration, std::size_t groupFirst, std::size_t groupLast) {
+        bool escapes = false;
+        for (const Declarator& d : declaration.declarators)
+            for (std::size_t i = bodyFirst_; i < bodyLast_ && !escapes; ++i)
+                escapes = (i < groupFirst || i >= groupLast) && named(i, k_.text(d.name));
+        if (!escapes) return;
+        for (std::size_t i = declaration.specFirst; i < declaration.specLast; ++i)
+            if (k_.is(i, "auto")) throw NotSplit{"an auto variable lives across a barrier"};
+        declarations_.emplace(first, declaration);
+        for (const Declarator& d : declaration.declarators) {
+            const std::string name(k_.text(d.name));
+            if (!frameNames_.insert(name).second) throw NotSplit{"\"" + name + "\" is declared twice across barriers"};
+            if (d.dimsFirst < d.dimsLast && d.initFirst < d.initLast)
+                throw NotSplit{"an initialised array lives across a barrier"};
+            frame_.push_back("std::remove_const_t<" + plain(declaration.specFirst, declaration.specLast) + " " +
+                             plain(d.typeFirst, d.typeLast) + "> " + name + "[::kernelpad::kMaxThreads]" +
+                             plain(d.dimsFirst, d.dimsLast) + ";\n");
+        }
+    }
+
+    // `int tid = threadIdx.x;` never written again: tid becomes a name for the thread's own index,
+    // so loops over threads can see what it is (and it needs no frame).
+    bool alias(const Declaration& declaration) {
+        if (declaration.declarators.size() != 1) return false;
+        const Declarator& d = declaration.declarators[0];
+        if (d.typeFirst < d.typeLast || d.dimsFirst < d.dimsLast || d.initLast != d.initFirst + 3 || !k_.is(d.initFirst, "threadIdx") ||
+            !k_.is(d.initFirst + 1, ".") || !isOneOf(k_.text(d.initFirst + 2), {"x", "y", "z"}))
+            return false;
+        std::string type;
+        for (std::size_t i = declaration.specFirst; i < declaration.specLast; ++i) {
+            if (!isOneOf(k_.text(i), {"const", "int", "unsigned", "long", "short", "signed", "size_t"})) return false;
+            if (!k_.is(i, "const")) type += std::string(type.empty() ? "" : " ") + std::string(k_.text(i));
+        }
+        const std::string name(k_.text(d.name));
+        if (type.empty() || assigned(name, bodyFirst_, bodyLast_) || aliases_.count(name)) return false;
+        aliases_.emplace(name, std::make_pair(type, std::string(k_.text(d.initFirst + 2))));
+        return true;
+    }
+
+    // Token i is the variable `name` (not a member of something else).
+    bool named(std::size_t i, std::string_view name) const {
+        return k_.identifier(i) && k_.text(i) == name && !(i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::")));
+    }
+
+    static bool macroLike(std::string_view word) {
+        return std::all_of(word.begin(), word.end(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
+    }
+    static bool launchConstant(std::string_view word) {
+        return isOneOf(word, {"blockDim", "blockIdx", "gridDim", "warpSize", "sizeof", "int", "unsigned", "float", "double",
+                              "long", "short", "char", "bool", "signed", "size_t"});
+    }
+
+    // A const declaration whose value is the same for every thread and cannot change during the kernel
+    // (literals, macros, the launch's built-ins, earlier such constants: nothing that reads memory or
+    // threadIdx) stays a constant at kernel scope, where array bounds and shared memory sizes can use it.
+    bool constantValue(const Declarator& d) const {
+        if (d.initFirst == d.initLast || d.typeFirst < d.typeLast) return false;
+        for (std::size_t i = d.initFirst; i < d.initLast; ++i) {
+            if (k_.is(i, "[") || k_.is(i, "->")) return false;
+            if (!k_.identifier(i) || k_.is(i - 1, ".")) continue;
+            const std::string_view word = k_.text(i);
+            if (!launchConstant(word) && !constants_.count(std::string(word)) && !macroLike(word)) return false;
+        }
+        return true;
+    }
+
+    // Tokens [first, last) have the same value in every thread of the block: besides constants, they
+    // may read scalar parameters the kernel never assigns, uniform loop variables and `loopVariable`.
+    bool uniform(std::size_t first, std::size_t last, std::string_view loopVariable) const {
+        for (std::size_t i = first; i < last; ++i) {
+            if (k_.is(i, "[") || k_.is(i, "->")) return false;
+            if (!k_.identifier(i) || k_.is(i - 1, ".")) continue;
+            const std::string_view word = k_.text(i);
+            if (k_.is(i + 1, "(") && word != "sizeof") return false;
+            const std::string w(word);
+            if (launchConstant(word) || constants_.count(w) || macroLike(word) || uniformNames_.count(w) ||
+                (scalarParameters_.count(w) && !assigned(word, bodyFirst_, bodyLast_)) || word == loopVariable)
+                continue;
+            return false;
+        }
+        return true;
+    }
+
+    // `name` is written (or its address taken) somewhere in tokens [first, last).
+    bool assigned(std::string_view name, std::size_t first, std::size_t last) const {
+        for (std::size_t i = first; i < last; ++i) {
+            if (!named(i, name)) continue;
+            if (isOneOf(k_.text(i + 1), {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}) ||
+                (i > 0 && isOneOf(k_.text(i - 1), {"++", "--", "&"})))
+                return true;
+        }
+        return false;
+    }
+
+    // A for loop that every thread runs the same number of times: `T v = uniform; uniform(v); v changes
+    // uniformly`, v never written in the body. It runs once for the block, its regions inside.
+    bool uniformLoop(const Stmt& s, const std::optional<Declaration>& init) const {
+        std::string_view variable;
+        if (s.initFirst < s.initLast) {
+            if (!init || init->declarators.size() != 1) return false;
+            const Declarator& d = init->declarators[0];
+            if (d.initFirst == d.initLast || d.dimsFirst < d.dimsLast || !uniform(d.initFirst, d.initLast, {})) return false;
+            for (std::size_t i = init->specFirst; i < init->specLast; ++i)
+                if (isOneOf(k_.text(i), {"static", "auto"})) return false;
+            variable = k_.text(d.name);
+            if (assigned(variable, s.children[0].first, s.children[0].last)) return false;
+        }
+        return uniform(s.condFirst, s.condLast, variable) && uniform(s.incFirst, s.incLast, variable);
+    }
+
+    // Reads `specifiers declarator [= init], ...` or says it is not a declaration.
+    std::optional<Declaration> declarationAt(std::size_t first, std::size_t last) const {
+        Declaration d;
+        d.specFirst = first;
+        std::size_t i = first;
+        const auto nameHere = [&](std::size_t j) {
+            return k_.identifier(j) && j > first && (j + 1 == last || k_.is(j + 1, "=") || k_.is(j + 1, ",") || k_.is(j + 1, "["));
+        };
+        if (isOneOf(k_.text(first), {"return", "break", "continue", "goto", "delete", "throw", "new", "sizeof", "this",
+                                     "true", "false", "nullptr"}))
+            return std::nullopt;
+        while (i < last && !nameHere(i)) {
+            const std::string_view t = k_.text(i);
+            if (k_.identifier(i) || t == "::") {
+                ++i;
+            } else if (t == "<" && i > first) {
+                int depth = 0;
+                for (; i < last; ++i) {
+                    const std::string_view u = k_.text(i);
+                    if (u == "<") ++depth;
+                    if (u == ">") --depth;
+                    if (u == ">>") depth -= 2;
+                    if (u == ";" || u == "{" || u == "}") return std::nullopt;
+                    if (depth <= 0) break;
+                }
+                ++i;
+            } else if (t == "*" || t == "&" || t == "&&") {
+                break;
+            } else {
+                return std::nullopt;
+            }
+        }
+        d.specLast = i;
+        if (d.specLast == d.specFirst) return std::nullopt;
+        for (;;) {
+            Declarator one;
+            one.typeFirst = i;
+            while (i < last && (isOneOf(k_.text(i), {"*", "const", "volatile", "__restrict__", "__restrict", "&", "&&"})))
+                ++i;
+            one.typeLast = i;
+            if (!k_.identifier(i)) return std::nullopt;
+            for (std::size_t j = one.typeFirst; j < one.typeLast; ++j)
+                if (k_.is(j, "&") || k_.is(j, "&&")) throw NotSplit{"a reference lives across a barrier"};
+            one.name = i++;
+            one.dimsFirst = i;
+            while (k_.is(i, "[") && i < last) i = k_.closing(i) + 1;
+            one.dimsLast = i;
+            if (i < last && k_.is(i, "=")) {
+                one.initFirst = ++i;
+                int depth = 0;
+                for (; i < last; ++i) {
+                    const std::string_view u = k_.text(i);
+                    if (u == "(" || u == "[" || u == "{") ++depth;
+                    if (u == ")" || u == "]" || u == "}") --depth;
+                    if (u == "," && depth == 0) break;
+                }
+                one.initLast = i;
+            }
+            d.declarators.push_back(one);
+            if (i >= last) return d;
+            if (!k_.is(i, ",")) return std::nullopt;
+            ++i;
+        }
+    }
+
+    // Source text of tokens [first, last) as written, without substitutions (types).
+    std::string plain(std::size_t first, std::size_t last) const {
+        if (first >= last) return {};
+        return std::string(source_.substr(k_.token(first).begin, k_.token(last - 1).end - k_.token(first).begin));
+    }
+
+    // The user's tokens [first, last) under #line, with threadIdx a local, frame variables indexed by
+    // thread, and, in a region, return leaving the thread's region.
+    std::string chunk(std::size_t first, std::size_t last, bool inRegion) {
+        if (first >= last) return {};
+        std::string out = lineDirective(k_.token(first).begin);
+        for (std::size_t i = first; i < last; ++i) {
+            if (i > first) out.append(source_.substr(k_.token(i - 1).end, k_.token(i).begin - k_.token(i - 1).end));
+            const std::string_view t = k_.text(i);
+            const bool member = i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::"));
+            if (k_.identifier(i) && !member && t == "threadIdx") {
+                out += "__kp_tid";
+            } else if (const auto a = aliases_.find(std::string(t)); k_.identifier(i) && !member && a != aliases_.end()) {
+                out += "static_cast<" + a->second.first + ">(__kp_tid." + a->second.second + ")";
+            } else if (k_.identifier(i) && !member && frameNames_.count(std::string(t))) {
+                out += "__kp_f." + std::string(t) + "[__kp_t]";
+            } else if (inRegion && t == "return") {
+                if (!k_.is(i + 1, ";")) throw NotSplit{"a return with a value"};
+                out += "goto __kp_return" + std::to_string(region_);
+                regionReturns_ = true;
+            } else {
+                out += t;
+            }
+        }
+        return out;
+    }
+
+    std::string lineDirective(std::size_t offset) const {
+        const std::size_t lineStart = source_.rfind('\n', offset == 0 ? 0 : offset - 1);
+        const std::size_t column = lineStart == std::string_view::npos ? offset : offset - lineStart - 1;
+        const auto line = std::count(source_.begin(), source_.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1;
+        return "\n#line " + std::to_string(line) + " \"" + options_.fileName + "\"\n" + std::string(column, ' ');
+    }
+
+    // The statement [first, last) as region code: a frame declaration becomes assignments.
+    std::string regionStatement(std::size_t first, std::size_t last) {
+        const auto found = declarations_.find(first);
+        if (found == declarations_.end()) return chunk(first, last, true);
+        std::string out;
+        for (const Declarator& d : found->second.declarators)
+            if (d.initFirst < d.initLast)
+                out += chunk(d.name, d.name + 1, true) + " = " + chunk(d.initFirst, d.initLast, true) + ";";
+        return out;
+    }
+
+    // for every thread of the block still running (and in `mask`): `inner`.
+    // for every thread of the block still running (and in `mask`; with x in [xFrom, xTo) when given): `inner`.
+    void threadLoop(const std::string& mask, const std::function<void()>& inner, const std::string& xFrom = {},
+                    const std::string& xTo = {}) {
+        if (xFrom.empty()) {
+            out_ += "\nfor (unsigned __kp_z = 0, __kp_t = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
+                    "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y)\n"
+                    "for (unsigned __kp_x = 0; __kp_x < __kp_block.x; ++__kp_x, ++__kp_t) {\n";
+        } else {
+            out_ += "\nfor (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
+                    "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y)\n"
+                    "for (unsigned __kp_x = " + xFrom + "; __kp_x < " + xTo + "; ++__kp_x) {\n"
+                    "const unsigned __kp_t = __kp_x + __kp_block.x * (__kp_y + __kp_block.y * __kp_z);\n";
+        }
+        if (alive_) out_ += "if (!__kp_alive[__kp_t]) continue;\n";
+        if (!mask.empty()) out_ += "if (!" + mask + "[__kp_t]) continue;\n";
+        out_ += "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n";
+        if (options_.threadIndexInTls) out_ += "kernelpad_block_state.threadIndex = __kp_tid;\n";
+        ++region_;
+        regionReturns_ = false;
+        out_ += "{";
+        inner();
+        out_ += "\n}\n";
+        if (regionReturns_)
+            out_ += "continue;\n__kp_return" + std::to_string(region_) + ":;\n" + (alive_ ? "__kp_alive[__kp_t] = 0;\n" : "");
+        out_ += "}\n";
+    }
+
+    // The tokens at i name threadIdx.x (directly or through an alias); returns how many tokens that took.
+    std::size_t threadX(std::size_t i) const {
+        if (k_.is(i, "threadIdx") && k_.is(i + 1, ".") && k_.is(i + 2, "x")) return 3;
+        const auto alias = aliases_.find(std::string(k_.text(i)));
+        return alias != aliases_.end() && alias->second.second == "x" && named(i, k_.text(i)) ? 1 : 0;
+    }
+
+    void region(const std::vector<const Stmt*>& statements, const std::string& mask) {
+        if (statements.empty()) return;
+        for (const Stmt* s : statements) escapes(*s, 0, 0);
+        const auto body = [&] {
+            for (const Stmt* s : statements)
+                out_ += s->kind == Stmt::Kind::Simple ? regionStatement(s->first, s->last - 1) + ";" : chunk(s->first, s->last, true);
+        };
+        // A region that is one `if (threadIdx.x < u)` (or <=, ==) with u the same for all threads, the
+        // reduction's step, runs only the threads that can take it: the loop over x stops where the
+        // condition stops holding (found by bisection, so C++'s conversions decide as they do in the if).
+        const Stmt& only = *statements.front();
+        const std::size_t x = statements.size() == 1 && only.kind == Stmt::Kind::If && only.children.size() == 1
+                                  ? threadX(only.condFirst)
+                                  : 0;
+        const std::size_t op = only.condFirst + x;
+        if (x == 0 || !isOneOf(k_.text(op), {"<", "<=", "=="}) || op + 1 >= only.condLast || !uniform(op + 1, only.condLast, {})) {
+            threadLoop(mask, body);
+            return;
+        }
+        const std::string r = std::to_string(region_ + 1);
+        out_ += "\n{\nauto __kp_cond" + r + " = [&](unsigned __kp_x) { [[maybe_unused]] const uint3 __kp_tid{__kp_x, 0u, 0u}; return static_cast<bool>(" +
+                chunk(only.condFirst, only.condLast, false) + "); };\nunsigned __kp_from" + r + " = 0, __kp_to" + r + " = __kp_block.x;\n";
+        if (k_.is(op, "==")) {
+            out_ += "{ const auto __kp_at = static_cast<unsigned>(" + chunk(op + 1, only.condLast, false) + ");\n"
+                    "if (__kp_at < __kp_block.x && __kp_cond" + r + "(__kp_at)) { __kp_from" + r + " = __kp_at; __kp_to" + r +
+                    " = __kp_at + 1; } else { __kp_to" + r + " = 0; } }\n";
+        } else {
+            out_ += "for (unsigned __kp_low = 0, __kp_high = __kp_block.x;;) {\nif (__kp_low >= __kp_high) { __kp_to" + r +
+                    " = __kp_low; break; }\nconst unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / 2;\nif (__kp_cond" + r +
+                    "(__kp_mid)) __kp_low = __kp_mid + 1; else __kp_high = __kp_mid;\n}\n";
+        }
+        threadLoop(mask, body, "__kp_from" + r, "__kp_to" + r);
+        out_ += "}\n";
+    }
+
+    // break or continue that would leave the region (its loop is outside it) cannot be a thread loop's.
+    void escapes(const Stmt& s, int loops, int switches) const {
+        using K = Stmt::Kind;
+        if (s.kind == K::Simple) {
+            if ((k_.is(s.first, "break") && loops + switches == 0) || (k_.is(s.first, "continue") && loops == 0))
+                throw NotSplit{std::string(k_.text(s.first)) + " out of a loop that holds a barrier"};
+            return;
+        }
+        const bool loop = s.kind == K::For || s.kind == K::RangeFor || s.kind == K::While || s.kind == K::Do;
+        for (const Stmt& c : s.children) escapes(c, loops + (loop ? 1 : 0), switches + (s.kind == K::Switch ? 1 : 0));
+    }
+
+    std::string mask(const char* what) { return std::string("__kp_") + what + std::to_string(++masks_); }
+
+    // Enters a loop: a mask of the threads that run it.
+    std::string loopMask(const std::string& outer) {
+        const std::string m = mask("loop");
+        out_ += "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m + ", 0, __kp_n);\n";
+        threadLoop(outer, [&] { out_ += m + "[__kp_t] = 1;"; });
+        return m;
+    }
+
+    // Evaluates the loop condition for the threads still in `m`; leaves the loop when none goes on.
+    void loopTest(const std::string& m, std::size_t first, std::size_t last) {
+        if (first >= last) return;
+        const std::string any = m + "_any";
+        out_ += "\nbool " + any + " = false;\n";
+        threadLoop(m, [&] { out_ += "\nif (" + chunk(first, last, false) + ") " + any + " = true; else " + m + "[__kp_t] = 0;"; });
+        out_ += "if (!" + any + ") break;\n";
+    }
+
+    void statement(const Stmt& s, const std::string& active) {
+        using K = Stmt::Kind;
+        if (!s.barrier) {
+            region({&s}, active);
+            return;
+        }
+        switch (s.kind) {
+        case K::Barrier:
+            return;
+        case K::Block: {
+            std::vector<const Stmt*> pending;
+            for (const Stmt& c : s.children) {
+                if (c.barrier) {
+                    region(pending, active);
+                    pending.clear();
+                    statement(c, active);
+                } else if (!placed_.count(c.first)) {
+                    pending.push_back(&c);
+                }
+            }
+            region(pending, active);
+            return;
+        }
+        case K::If:
+            if (uniform_.count(s.first)) {
+                out_ += "\nif (" + chunk(s.condFirst, s.condLast, false) + ") {";
+                statement(s.children[0], active);
+                out_ += "}\n";
+                if (s.children.size() > 1) {
+                    out_ += "else {";
+                    statement(s.children[1], active);
+                    out_ += "}\n";
+                }
+                return;
+            }
+            {
+            const std::string then = mask("then"), otherwise = mask("else");
+            out_ += "\n{\nunsigned char " + then + "[::kernelpad::kMaxThreads], " + otherwise +
+                    "[::kernelpad::kMaxThreads];\nstd::memset(" + then + ", 0, __kp_n);\nstd::memset(" + otherwise + ", 0, __kp_n);\n";
+            threadLoop(active, [&] {
+                out_ += "\nconst bool __kp_c = static_cast<bool>(" + chunk(s.condFirst, s.condLast, false) + ");\n" + then +
+                        "[__kp_t] = __kp_c;\n" + otherwise + "[__kp_t] = !__kp_c;";
+            });
+            statement(s.children[0], then);
+            if (s.children.size() > 1) statement(s.children[1], otherwise);
+            out_ += "}\n";
+            }
+            return;
+        case K::While: {
+            if (uniform_.count(s.first)) {
+                out_ += "\nwhile (" + chunk(s.condFirst, s.condLast, false) + ") {";
+                statement(s.children[0], active);
+                out_ += "}\n";
+                return;
+            }
+            const std::string m = loopMask(active);
+            out_ += "for (;;) {\n";
+            loopTest(m, s.condFirst, s.condLast);
+            statement(s.children[0], m);
+            out_ += "}\n}\n";
+            return;
+        }
+        case K::Do: {
+            if (uniform_.count(s.first)) {
+                out_ += "\ndo {";
+                statement(s.children[0], active);
+                out_ += "} while (" + chunk(s.condFirst, s.condLast, false) + ");\n";
+                return;
+            }
+            const std::string m = loopMask(active);
+            out_ += "for (;;) {\n";
+            statement(s.children[0], m);
+            loopTest(m, s.condFirst, s.condLast);
+            out_ += "}\n}\n";
+            return;
+        }
+        case K::For: {
+            if (uniform_.count(s.first)) {
+                out_ += "\nfor (" + chunk(s.initFirst, s.initLast, false) + ";" + chunk(s.condFirst, s.condLast, false) + ";" +
+                        chunk(s.incFirst, s.incLast, false) + ") {";
+                statement(s.children[0], active);
+                out_ += "}\n";
+                return;
+            }
+            const std::string m = mask("loop");
+            out_ += "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m + ", 0, __kp_n);\n";
+            threadLoop(active, [&] {
+                out_ += m + "[__kp_t] = 1;";
+                if (s.initFirst < s.initLast && !placed_.count(s.initFirst)) out_ += regionStatement(s.initFirst, s.initLast) + ";";
+            });
+            out_ += "for (;;) {\n";
+            loopTest(m, s.condFirst, s.condLast);
+            statement(s.children[0], m);
+            if (s.incFirst < s.incLast) threadLoop(m, [&] { out_ += chunk(s.incFirst, s.incLast, false) + ";"; });
+            out_ += "}\n}\n";
+            return;
+        }
+        default:
+            throw NotSplit{"__syncthreads() inside a statement it cannot split"};
+        }
+    }
+
+    const Kernel& k_;
+    std::string_view source_;
+    const SplitOptions& options_;
+    bool alive_;
+    std::size_t bodyFirst_, bodyLast_;               // the kernel's body, tokens
+    std::set<std::string> scalarParameters_;
+    std::set<std::size_t> uniform_;                  // first tokens of ifs and loops every thread takes alike
+    std::set<std::string> uniformNames_;             // variables of uniform loops
+    std::map<std::string, std::pair<std::string, std::string>> aliases_; // name -> (type, component of threadIdx)
+    std::vector<std::pair<std::size_t, std::size_t>> prelude_; // kernel-scope statements, tokens [first, last]
+    std::set<std::size_t> placed_;                             // first tokens of those
+    std::map<std::size_t, Declaration> declarations_;          // frame declarations by first token
+    std::set<std::string> frameNames_;
+    std::set<std::string> constants_; // kernel-scope constants
+    std::vector<std::string> frame_;
+    std::string out_;
+    int region_ = 0;
+    int masks_ = 0;
+    bool regionReturns_ = false;
+};
+
+std::size_t offsetOf(const std::string& text, int line, int column) {
+    std::size_t at = 0;
+    for (int l = 1; l < line; ++l) {
+        at = text.find('\n', at);
+        if (at == std::string::npos) return at;
+        ++at;
+    }
+    return column < 1 ? std::string::npos : at + static_cast<std::size_t>(column - 1);
+}
+
+} // namespace
+
+SplitKernel splitAtBarriers(const std::string& source, int line, int column, const SplitOptions& options) {
+    SplitKernel result;
+    try {
+        const std::size_t name = offsetOf(source, line, column);
+        if (name == std::string::npos || name >= source.size()) throw NotSplit{"the kernel is not where its signature says"};
+        Kernel k(source, tokenizeKernel(source, name));
+        // The parameter list, then the body.
+        std::size_t open = 0;
+        while (open < k.size() && !k.is(open, "(")) ++open;
+        if (open >= k.size()) throw NotSplit{"no parameter list"};
+        std::size_t bodyOpen = k.closing(open) + 1;
+        if (!k.is(bodyOpen, "{")) throw NotSplit{"no body after the parameter list"};
+        std::size_t i = bodyOpen;
+        const Stmt root = k.statement(i, k.size());
+        const std::size_t bodyBegin = k.token(bodyOpen).begin, bodyEnd = k.token(root.last - 1).end;
+
+        // Every synchronising call in the whole file must be one of this kernel's barrier statements.
+        static const std::regex synchronising(R"(__syncthreads|__syncwarp|__shfl|__ballot_sync|__all_sync|__any_sync|__activemask)");
+        const auto calls = std::distance(std::sregex_iterator(source.begin(), source.end(), synchronising), std::sregex_iterator());
+        std::function<int(const Stmt&)> count = [&](const Stmt& s) {
+            int n = s.kind == Stmt::Kind::Barrier ? 1 : 0;
+            for (const Stmt& c : s.children) n += count(c);
+            return n;
+        };
+        result.barriers = count(root);
+        if (calls != result.barriers)
+            throw NotSplit{"it synchronises other than by __syncthreads(); statements in the kernel (warp operations, "
+                           "barriers in helpers or expressions)"};
+        bool anyReturn = false, lambda = false, jump = false;
+        for (std::size_t t = bodyOpen; t < root.last; ++t) {
+            anyReturn = anyReturn || k.is(t, "return");
+            lambda = lambda || (k.is(t, "]") && (k.is(t + 1, "(") || k.is(t + 1, "{")));
+            jump = jump || k.is(t, "goto");
+        }
+        if (anyReturn && lambda) throw NotSplit{"a lambda with a return in the kernel"};
+        if (jump && result.barriers > 0) throw NotSplit{"goto in a kernel with barriers"};
+
+        SplitOptions effective = options;
+        // threadIdx read outside the body (helper functions) needs the built-in kept up to date.
+        static const std::regex threadIdx(R"(\bthreadIdx\b)");
+        const std::string outside = source.substr(0, bodyBegin) + source.substr(bodyEnd);
+        effective.threadIndexInTls = options.threadIndexInTls || std::regex_search(outside, threadIdx);
+
+        // Parameters passed by value: the uniform ones a loop may count with.
+        std::set<std::string> scalars;
+        for (std::size_t p = open + 1, segment = p, close = k.closing(open); p <= close; ++p) {
+            if (p < close && !k.is(p, ",")) {
+                if (k.is(p, "(") || k.is(p, "[") || k.is(p, "<")) p = k.is(p, "<") ? p : k.closing(p);
+                continue;
+            }
+            bool byValue = true;
+            std::size_t nameAt = close;
+            for (std::size_t q = segment; q < p; ++q) {
+                byValue = byValue && !isOneOf(k.text(q), {"*", "&", "&&", "[", "("});
+                if (k.is(q, "=")) break;
+                if (k.identifier(q)) nameAt = q;
+            }
+            if (byValue && nameAt < close) scalars.insert(std::string(k.text(nameAt)));
+            segment = p + 1;
+        }
+        Generator generator(k, source, effective, anyReturn && result.barriers > 0, bodyOpen, root.last, std::move(scalars));
+        generator.collect(root);
+        std::string body = generator.body(root);
+        // Lines after the body keep their numbers.
+        const auto endLine = std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(bodyEnd), '\n') + 1;
+        const std::size_t endLineStart = source.rfind('\n', bodyEnd - 1);
+        const std::size_t endColumn = endLineStart == std::string::npos ? bodyEnd : bodyEnd - endLineStart - 1;
+        result.source = source.substr(0, bodyBegin) + body + "\n#line " + std::to_string(endLine) + " \"" + options.fileName +
+                        "\"\n" + std::string(endColumn, ' ') + source.substr(bodyEnd);
+    } catch (const NotSplit& why) {
+        result.source.clear();
+        result.reason = why.reason;
+    }
+    return result;
+}
+
+} // namespace kp::cpu

@@ -1,0 +1,35 @@
+// Rewrites one kernel so that a single call runs a whole block on the CPU without fibers: the code
+// between __syncthreads() barriers becomes a loop over the block's threads ("regions"), if/for/while/do
+// statements that contain a barrier run their conditions for every thread and their bodies for the
+// threads that took them (a mask per statement), and variables that live across a barrier move into a
+// per-thread frame (one array element per thread). threadIdx inside the kernel becomes a local, so a
+// barrier-free kernel is a plain loop the host compiler can vectorise.
+//
+// Kernels the rewrite does not understand are left alone, with the reason: break/continue/goto across a
+// barrier, __syncthreads() inside an expression or a helper function, warp votes and shuffles, switch or
+// try around a barrier, auto or reference variables across a barrier, preprocessor lines in the body. The
+// CPU backend then runs the threads as fibers, which handle every kernel. A rewrite the host compiler
+// rejects falls back the same way, so a wrong guess costs a compile, never a wrong result.
+#pragma once
+
+#include <string>
+
+namespace kp::cpu {
+
+struct SplitKernel {
+    std::string source; // the whole source with the kernel's body rewritten (empty when not split)
+    std::string reason; // why the kernel was not split (empty when it was)
+    int barriers = 0;   // __syncthreads() statements in the kernel
+    bool split() const { return reason.empty(); }
+};
+
+struct SplitOptions {
+    std::string fileName;         // for the #line directives that keep diagnostics on the user's lines
+    bool threadIndexInTls = false; // also store threadIdx where the built-ins read it (helpers, bounds mode)
+};
+
+// `line` and `column` (1-based) are where the kernel's name stands in `source`, as the signature parser
+// reports them. Never throws on odd input: anything not understood is a reason.
+SplitKernel splitAtBarriers(const std::string& source, int line, int column, const SplitOptions& options);
+
+} // namespace kp::cpu

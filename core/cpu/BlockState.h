@@ -1,0 +1,17 @@
+// The CPU backend's per-thread CUDA built-ins, shared by every compiled kernel: see BlockState.cpp.
+#pragma once
+
+extern "C" {
+struct KernelpadBlockStateLayout {
+    unsigned threadIndex[3];
+    unsigned blockIndex[3];
+    unsigned blockDimension[3];
+    unsigned gridDimension[3];
+    unsigned char* dynamicShared;
+    unsigned long long dynamicSharedBytes;
+    unsigned long long* laneSlots;
+    unsigned blockThreads;
+};
+// The worker thread's: the CPU runner sets the block's fields before it runs the block.
+extern __thread KernelpadBlockStateLayout kernelpad_block_state;
+}

@@ -1,0 +1,257 @@
+// Kernels split at their barriers (BarrierSplit.h) must compute exactly what the same kernels compute
+// with one fiber per thread, the CPU backend's general path. Each case runs both ways and compares, and
+// says whether the split happened; kernels the split cannot take must fall back to fibers and still be
+// right. Runs in CI (no GPU).
+#include "core/cpu/BarrierSplit.h"
+#include "core/cpu/CpuRunner.h"
+#include "core/io/PlaygroundFile.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+using namespace kp;
+
+namespace {
+
+nlohmann::json ints(const std::string& name, std::size_t n, const std::string& direction = "inout") {
+    return {{"name", name},
+            {"array", {{"dtype", "int32"}, {"shape", {n}}}},
+            {"direction", direction},
+            {"init", {{"range", {{"start", 0}, {"step", 1}}}}}};
+}
+nlohmann::json scalarInt(const std::string& name, int value) { return {{"name", name}, {"scalar", {{"dtype", "int32"}}}, {"value", value}}; }
+
+} // namespace
+
+class TestBarrierSplit : public QObject {
+    Q_OBJECT
+    QTemporaryDir cache_;
+    std::optional<cpu::CpuRunner> split_, fibers_;
+
+    run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
+                          const nlohmann::json& launch) {
+        nlohmann::json playground = {{"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
+        playground["args"] = args;
+        return run::prepare(io::parsePlayground(playground.dump(), cache_.filePath("t.kpad.json").toStdString()));
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(cache_.isValid());
+        split_.emplace(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
+        fibers_.emplace(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
+        fibers_->setSplitAtBarriers(false);
+    }
+
+    void sameResultsAsFibers_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("launch");
+        QTest::addColumn<bool>("splits");
+        const QString grid1 = R"({"grid": [3], "block": [64]})";
+        QTest::newRow("reduction with alias, uniform loop, narrowed ifs") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    const unsigned tid = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + tid;
+    s[tid] = i < n ? a[i] : 0;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (tid < stride) s[tid] += s[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0) a[blockIdx.x] = s[0];
+})" << grid1 << true;
+        QTest::newRow("early return before a barrier") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = -1;
+    if (t >= n) return;
+    s[t] = a[blockIdx.x * blockDim.x + t] * 2;
+    __syncthreads();
+    a[blockIdx.x * blockDim.x + t] = s[(t + 1) % n] + t;
+})" << grid1 << true;
+        QTest::newRow("divergent if around a barrier, with else") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+    if (a[base + t] % 3 == 0) {
+        s[t] = 1;
+        __syncthreads();
+        a[base + t] += s[t];
+    } else {
+        s[t] = 2;
+        __syncthreads();
+        a[base + t] -= s[t];
+    }
+})" << grid1 << true;
+        QTest::newRow("per-thread trip counts: while and do around barriers") << R"(
+__global__ void k(int* a, int n) {
+    int t = threadIdx.x, left = t % 5, done = 0;
+    while (left > 0) {
+        done += left;
+        __syncthreads();
+        --left;
+    }
+    int j = 0;
+    do { j += 2; __syncthreads(); } while (j < t % 3);
+    a[blockIdx.x * blockDim.x + t] = done * 100 + j;
+})" << grid1 << true;
+        QTest::newRow("variables across barriers: several declarators, arrays, pointers") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x, u = 2 * t, v;
+    int w[3];
+    int* p = a + blockIdx.x * blockDim.x;
+    w[0] = t; w[1] = u; w[2] = t * t;
+    v = p[t];
+    s[t] = v;
+    __syncthreads();
+    p[t] = s[63 - t] + w[0] + w[1] + w[2] + v;
+})" << grid1 << true;
+        QTest::newRow("2D block, tiles with a constant size, uniform loop over a parameter") << R"(
+#define TILE 8
+__global__ void k(int* a, int n) {
+    const int size = TILE;
+    __shared__ int tile[size][size];
+    int x = threadIdx.x, y = threadIdx.y;
+    int total = 0;
+    for (int step = 0; step < n; ++step) {
+        tile[y][x] = a[(y * size + x + step) % (size * size)];
+        __syncthreads();
+        total += tile[x][y];
+        __syncthreads();
+    }
+    a[blockIdx.x * size * size + y * size + x] = total;
+})" << R"({"grid": [3], "block": [8, 8]})" << true;
+        QTest::newRow("narrowing keeps C++'s conversions: int alias against a negative bound") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = t;
+    __syncthreads();
+    if (t < n - 100) s[t] = 7;
+    __syncthreads();
+    if (threadIdx.x < n - 100) s[t] += 1000;
+    __syncthreads();
+    a[blockIdx.x * blockDim.x + t] = s[t];
+})" << grid1 << true;
+        QTest::newRow("barrier-free kernel with return") << R"(
+__global__ void k(int* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i % 7 == 0) return;
+    for (int r = 0; r < 3; ++r) { if (r == 1) continue; a[i] += r; }
+})" << grid1 << true;
+        QTest::newRow("helper reading threadIdx") << R"(
+__device__ int lane() { return threadIdx.x % 32; }
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    s[threadIdx.x] = lane();
+    __syncthreads();
+    a[blockIdx.x * blockDim.x + threadIdx.x] = s[63 - threadIdx.x];
+})" << grid1 << true;
+        QTest::newRow("break across a barrier: fibers") << R"(
+__global__ void k(int* a, int n) {
+    int t = threadIdx.x, i = 0;
+    for (;;) {
+        __syncthreads();
+        if (++i > t % 4) break;
+    }
+    a[blockIdx.x * blockDim.x + t] = i;
+})" << grid1 << false;
+        QTest::newRow("barrier in a helper: fibers") << R"(
+__device__ void wait() { __syncthreads(); }
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    s[threadIdx.x] = a[blockIdx.x * blockDim.x + threadIdx.x];
+    wait();
+    a[blockIdx.x * blockDim.x + threadIdx.x] = s[(threadIdx.x + 1) % 64];
+})" << grid1 << false;
+    }
+
+    void sameResultsAsFibers() {
+        QFETCH(QString, code);
+        QFETCH(QString, launch);
+        QFETCH(bool, splits);
+        const auto setup = setupOf(code.toStdString(), "k", {ints("a", 192), scalarInt("n", 40)}, nlohmann::json::parse(launch.toStdString()));
+        const auto split = split_->run(setup);
+        const auto fibers = fibers_->run(setup);
+        QCOMPARE(QString::fromStdString(split.execution).contains("as loops between"), splits);
+        QVERIFY2(fibers.execution.find("loops") == std::string::npos, fibers.execution.c_str());
+        const auto* a = split.output("a");
+        const auto* b = fibers.output("a");
+        QVERIFY(a && b);
+        for (std::size_t i = 0; i < a->size(); ++i)
+            if (a->value(i) != b->value(i))
+                QFAIL(qPrintable(QString("a[%1]: split %2, fibers %3").arg(i).arg(a->value(i)).arg(b->value(i))));
+        // And the result is not the input: every case writes.
+        bool changed = false;
+        for (std::size_t i = 0; i < a->size(); ++i) changed = changed || a->value(i) != static_cast<double>(i);
+        QVERIFY(changed);
+    }
+
+    void knownValues() {
+        // The reduction of 0..191 in blocks of 64: sums written to a[0..2].
+        const auto setup = setupOf(R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int tid = threadIdx.x;
+    s[tid] = a[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+        if (tid < stride) s[tid] += s[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0) a[blockIdx.x] = s[0];
+})",
+                                   "k", {ints("a", 192), scalarInt("n", 0)}, {{"grid", {3}}, {"block", {64}}});
+        const auto result = split_->run(setup);
+        QVERIFY2(result.execution.find("as loops between its 2 barriers") != std::string::npos, result.execution.c_str());
+        QCOMPARE(result.output("a")->value(0), 63.0 * 64 / 2);
+        QCOMPARE(result.output("a")->value(1), (64.0 + 127) * 64 / 2);
+        QCOMPARE(result.output("a")->value(2), (128.0 + 191) * 64 / 2);
+    }
+
+    void reasonsForNotSplitting_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("break") << "__global__ void k(int* a) { for (;;) { __syncthreads(); break; } }" << "break";
+        QTest::newRow("goto") << "__global__ void k(int* a) { __syncthreads(); goto end; end: a[0] = 1; }" << "goto";
+        QTest::newRow("auto across") << "__global__ void k(int* a) { auto v = a[threadIdx.x]; __syncthreads(); a[0] = v; }" << "auto";
+        QTest::newRow("reference across") << "__global__ void k(int* a) { int& v = a[threadIdx.x]; __syncthreads(); v = 1; }"
+                                           << "reference";
+        QTest::newRow("warp shuffle") << "__global__ void k(int* a) { a[0] = __shfl_sync(~0u, a[1], 0); }" << "synchronises";
+        QTest::newRow("barrier in an expression") << "__global__ void k(int* a) { a[0] = (__syncthreads(), 1); }" << "synchronises";
+        QTest::newRow("barrier in a switch") << "__global__ void k(int* a) { switch (a[0]) { case 1: __syncthreads(); } }"
+                                             << "switch";
+        QTest::newRow("preprocessor in the body") << "__global__ void k(int* a) {\n#if 1\n __syncthreads();\n#endif\n}" << "preprocessor";
+        QTest::newRow("unterminated") << "__global__ void k(int* a) { __syncthreads();" << "does not end";
+    }
+
+    void reasonsForNotSplitting() {
+        QFETCH(QString, code);
+        QFETCH(QString, reason);
+        const auto result = cpu::splitAtBarriers(code.toStdString(), 1, 17, {"k.cu", false});
+        QVERIFY(!result.split());
+        QVERIFY2(QString::fromStdString(result.reason).contains(reason), result.reason.c_str());
+        QVERIFY(result.source.empty());
+    }
+
+    void linesAfterTheKernelKeepTheirNumbers() {
+        const std::string code = "__global__ void k(int* a) {\n    a[threadIdx.x] = 1;\n    __syncthreads();\n}\nint after() { return x; }\n";
+        const auto result = cpu::splitAtBarriers(code, 1, 17, {"k.cu", false});
+        QVERIFY2(result.split(), result.reason.c_str());
+        QCOMPARE(result.barriers, 1);
+        // What follows the body is announced as line 4 of k.cu (the closing brace's line), then continues.
+        const auto at = result.source.rfind("#line 4 \"k.cu\"");
+        QVERIFY(at != std::string::npos);
+        QVERIFY(result.source.find("int after()", at) != std::string::npos);
+        QVERIFY(result.source.find("threadIdx", result.source.find('{')) == std::string::npos ||
+                result.source.find("threadIdx", result.source.find('{')) > at);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBarrierSplit)
+#include "tst_barriersplit.moc"
