@@ -1,0 +1,33 @@
+// libFuzzer entry point for splitAtBarriers: every kernel the signature parser finds in any bytes is
+// split or refused with a reason, never a crash or a sanitizer report; a split keeps everything before
+// the kernel's body as it was and reports the barriers it found.
+#include "core/cpu/BarrierSplit.h"
+#include "core/model/SignatureParser.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace {
+void require(bool condition) {
+    if (!condition) std::abort();
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string source(reinterpret_cast<const char*>(data), size);
+    const auto parsed = kp::model::parseKernels(source, "fuzz.cu");
+    for (const auto& kernel : parsed.kernels) {
+        const auto split = kp::cpu::splitAtBarriers(source, kernel.line, kernel.column, {"fuzz.cu", false});
+        require(split.split() == !split.source.empty());
+        if (!split.split()) continue;
+        require(split.barriers >= 0);
+        const auto brace = source.find('{', 0);
+        require(brace != std::string::npos && split.source.compare(0, brace, source, 0, brace) == 0);
+    }
+    // Positions the parser never reports must not crash either.
+    (void)kp::cpu::splitAtBarriers(source, 1, 1, {"fuzz.cu", true});
+    (void)kp::cpu::splitAtBarriers(source, 1 << 20, 5, {"fuzz.cu", false});
+    return 0;
+}
