@@ -12,6 +12,7 @@
 #include "core/run/KernelFault.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
+#include "core/worker/Execute.h"
 
 #include <charconv>
 #include <chrono>
@@ -28,20 +29,6 @@ namespace kp::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// "cuda" -> 0, "cuda:1" -> 1; nullopt for "cpu"; throws InputError for anything else.
-std::optional<int> cudaOrdinal(const std::string& backend) {
-    if (backend == "cpu") return std::nullopt;
-    if (backend == "cuda") return 0;
-    if (backend.starts_with("cuda:")) {
-        int ordinal = -1;
-        const char* first = backend.data() + 5;
-        const char* last = backend.data() + backend.size();
-        const auto [end, error] = std::from_chars(first, last, ordinal);
-        if (error == std::errc() && end == last && ordinal >= 0) return ordinal;
-    }
-    throw InputError("--backend: \"" + backend + "\" is not a backend; use cuda, cuda:N or cpu");
-}
 
 // Ends the process if the run is not over in time: a kernel on a GPU cannot be interrupted from the
 // host, and the process is the unit the driver cleans up.
@@ -113,49 +100,22 @@ void writeOutputs(const fs::path& dir, const run::RunResult& result, const run::
 }
 
 int execute(const RunCommandOptions& options) {
-    const auto ordinal = cudaOrdinal(options.backend);
-    if (options.repeat < 1) throw InputError("--repeat: must be at least 1, got " + std::to_string(options.repeat));
-    if (options.warmup < 0) throw InputError("--warmup: must be 0 or more, got " + std::to_string(options.warmup));
+    const auto ordinal = worker::cudaOrdinal(options.backend);
     const auto playground = io::readPlayground(options.file);
     if (ordinal && !cuda::Driver::available()) {
         (void)run::prepare(playground); // a bad playground is reported as such (exit 2) on any machine
         std::cerr << "kernelpad-cli: no CUDA backend here: " << cuda::Driver::unavailableReason() << "\n";
         return ExitCode::NoBackend;
     }
-    std::optional<run::CudaRunner> cudaRunner;
-    if (ordinal) cudaRunner.emplace(*ordinal);
-    const auto setup = cudaRunner ? run::prepare(playground, cudaRunner->allocator()) : run::prepare(playground);
-    const cpu::CpuRunner cpuRunner(cpu::HostCompiler(), 0, options.checkBounds);
-
     const Watchdog watchdog(options.timeoutSeconds);
-    const run::RunOptions runOptions{options.repeat, options.warmup, nullptr};
-    const auto result = cudaRunner ? cudaRunner->run(setup, runOptions) : cpuRunner.run(setup, runOptions);
-    run::RunReport report{&setup, &result, nullptr, false, {}, {}};
-    std::optional<run::ReferenceResult> reference;
-    if (setup.reference) {
-        reference = run::runReference(setup, cpu::HostCompiler());
-    } else if (cudaRunner && !setup.outputs().empty()) {
-        // No reference: the GPU is checked against the CPU backend (project-format.md). A kernel the CPU
-        // backend cannot build (an intrinsic it lacks) still ran on the GPU: say why it is unchecked.
-        try {
-            auto cpu = cpuRunner.run(setup);
-            reference.emplace();
-            reference->outputs = std::move(cpu.outputs);
-            reference->milliseconds = cpu.kernelMs.front();
-            report.referenceIsCpuBackend = true;
-        } catch (const InputError& e) {
-            report.uncheckedBecause = std::string("the CPU backend could not run the kernel to compare: ") + e.what();
-        }
-    }
-    if (reference) {
-        report.reference = &*reference;
-        report.checks = run::checkAgainst(setup, result, *reference);
-    }
-    if (!options.outDir.empty()) writeOutputs(options.outDir, result, report);
+    const auto execution =
+        worker::execute(playground, {options.backend, options.repeat, options.warmup, options.checkBounds, nullptr});
+    const auto report = execution->report();
+    if (!options.outDir.empty()) writeOutputs(options.outDir, execution->result, report);
     if (options.json)
         std::cout << report.toJson().dump(2) << "\n";
     else
-        printSummary(setup, report);
+        printSummary(execution->setup, report);
     return report.passed() ? ExitCode::Ok : ExitCode::CheckFailed;
 }
 

@@ -1,0 +1,49 @@
+// One run of a playground as the CLI and the worker do it, so there is one data path (architecture.md):
+// prepare the arguments, run on the chosen backend, run the reference (or, for a CUDA run without one,
+// the CPU backend) and check. Throws what the steps throw: InputError (and its SetupError, CompileError,
+// KernelFault), cuda::CudaError, SystemError.
+#pragma once
+
+#include "core/model/Playground.h"
+#include "core/run/Check.h"
+#include "core/run/Reference.h"
+#include "core/run/RunReport.h"
+#include "core/run/RunResult.h"
+#include "core/run/RunSetup.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kp::worker {
+
+struct ExecuteOptions {
+    std::string backend = "cpu"; // cpu, cuda or cuda:N
+    int repeat = 1;
+    int warmup = 0;
+    bool checkBounds = false; // the CPU backend's bounds-checking mode
+    const std::atomic<bool>* cancel = nullptr;
+    std::shared_ptr<model::HostAllocator> resultAllocator = nullptr; // the CPU backend's results (default: heap)
+};
+
+struct Execution {
+    run::RunSetup setup;
+    run::RunResult result;
+    std::optional<run::ReferenceResult> reference;
+    bool referenceIsCpuBackend = false;
+    std::string uncheckedBecause;
+    std::vector<run::CheckResult> checks;
+
+    // Points into this object: keep the Execution alive (and in place) while the report is used.
+    run::RunReport report() const;
+};
+
+// "cuda" -> 0, "cuda:1" -> 1, "cpu" -> nullopt; InputError naming the backend otherwise.
+std::optional<int> cudaOrdinal(const std::string& backend);
+
+// Throws InputError when the backend is CUDA and there is none here (saying why).
+std::unique_ptr<Execution> execute(const model::Playground& playground, const ExecuteOptions& options);
+
+} // namespace kp::worker
