@@ -326,7 +326,7 @@ std::optional<model::ArraySpec> Reader::readArray(const json& object, const std:
     spec.shape.clear();
     bool good = true;
     for (std::size_t i = 0; i < shape->size(); ++i) {
-        auto d = integer((*shape)[i], element(where, i), 1, largestArrayBytes, "a positive integer");
+        auto d = integer((*shape)[i], element(where, i), 1, largestArrayBytes, "a positive integer of at most 2^36");
         good = good && d;
         spec.shape.push_back(static_cast<std::size_t>(d.value_or(1)));
     }

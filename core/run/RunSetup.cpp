@@ -1,3 +1,5 @@
+#include <cinttypes>
+#include <cstdio>
 #include "RunSetup.h"
 
 #include "core/io/FileBytes.h"
@@ -12,6 +14,58 @@
 namespace kp::run {
 
 namespace {
+std::string argPath(std::size_t index, const std::string& name) {
+    return "args[" + std::to_string(index) + "] \"" + name + "\"";
+}
+
+std::string humanBytes(double bytes) {
+    const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (bytes >= 1000 && u < 5) {
+        bytes /= 1000;
+        ++u;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return text;
+}
+
+// Memory the system could give this process now (MemAvailable), or 0 when it cannot tell.
+std::uint64_t availableMemory() {
+    std::FILE* f = std::fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    std::uint64_t kb = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1) break;
+    std::fclose(f);
+    return kb * 1024;
+}
+
+// A run holds every array about twice (inputs and the working or device copies, results): refuse
+// before allocating anything what cannot fit, naming the largest array, instead of failing half way.
+void checkMemory(const model::Playground& playground) {
+    const std::uint64_t available = availableMemory();
+    if (available == 0) return;
+    double total = 0, largest = 0;
+    std::string largestName;
+    for (std::size_t i = 0; i < playground.args.size(); ++i) {
+        const auto& spec = playground.args[i];
+        if (!spec.isArray()) continue;
+        double bytes = static_cast<double>(model::byteSize(spec.array().dtype));
+        for (std::size_t d : spec.array().shape) bytes *= static_cast<double>(d);
+        total += bytes;
+        if (bytes > largest) {
+            largest = bytes;
+            largestName = argPath(i, spec.name);
+        }
+    }
+    if (2 * total > static_cast<double>(available))
+        throw SetupError({largestName + ": the arrays need " + humanBytes(total) + " (this one " + humanBytes(largest) +
+                          "), and a run holds them about twice: more than the " + humanBytes(static_cast<double>(available)) +
+                          " of memory available. Make the arrays smaller."});
+}
+
 
 std::string joinLines(const std::vector<std::string>& lines) {
     std::string text;
@@ -19,9 +73,6 @@ std::string joinLines(const std::vector<std::string>& lines) {
     return text;
 }
 
-std::string argPath(std::size_t index, const std::string& name) {
-    return "args[" + std::to_string(index) + "] \"" + name + "\"";
-}
 
 std::string parameterList(const model::KernelSignature& kernel) {
     std::string text;
@@ -144,6 +195,7 @@ RunSetup prepare(const model::Playground& playground, const std::shared_ptr<mode
         if (auto problem = mismatch(playground.args[i], parameters[i], i); !problem.empty()) problems.push_back(problem);
     if (!problems.empty()) throw SetupError(problems);
 
+    checkMemory(playground);
     for (std::size_t i = 0; i < parameters.size(); ++i) {
         const auto& spec = playground.args[i];
         RunArgument arg;
