@@ -356,7 +356,9 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
     // Results are arrays of their own, allocated once: each repeat copies the working arrays into them.
     for (std::size_t i = 0; i < setup.args.size(); ++i)
         if (setup.args[i].copiedOut())
-            result.outputs.emplace_back(setup.args[i].name, model::Array(work[i].dtype(), work[i].shape(), model::heapAllocator(),
+            result.outputs.emplace_back(setup.args[i].name, model::Array(work[i].dtype(), work[i].shape(),
+                                                                         options.resultAllocator ? options.resultAllocator
+                                                                                                 : model::heapAllocator(),
                                                                          model::Array::Uninitialized{}));
 
     const int total = std::max(0, options.warmup) + std::max(1, options.repeat);

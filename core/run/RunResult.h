@@ -5,6 +5,7 @@
 #include "core/model/Array.h"
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,9 @@ struct RunOptions {
     int warmup = 0; // untimed runs before them
     // Checked between launches: set it from another thread to stop; the result says how far it got.
     const std::atomic<bool>* cancel = nullptr;
+    // Where the CPU backend puts its results (default: the heap); the worker passes shared memory so
+    // that results reach the app without a copy.
+    std::shared_ptr<model::HostAllocator> resultAllocator = nullptr;
 };
 
 struct TransferTiming {

@@ -1,0 +1,98 @@
+// kernelpad-worker: runs playgrounds for the app (core/worker/WorkerClient.h), so that a kernel that
+// crashes, hangs or corrupts memory ends this process and not the app. Started by the client with one
+// end of a Unix socket as file descriptor 3 (--socket 3); speaks core/worker/Protocol.h over it.
+#include "core/Error.h"
+#include "core/cuda/CudaError.h"
+#include "core/io/PlaygroundFile.h"
+#include "core/run/CompileError.h"
+#include "core/run/KernelFault.h"
+#include "core/run/RunSetup.h"
+#include "core/worker/Execute.h"
+#include "core/worker/Protocol.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <unistd.h>
+
+using namespace kp;
+
+namespace {
+
+nlohmann::json failure(const std::string& kind, const std::string& message, bool fatal = false) {
+    return {{"type", "error"}, {"kind", kind}, {"message", message}, {"fatal", fatal}, {"diagnostics", nlohmann::json::array()}};
+}
+
+// One run request: the answer, and whether this process must end after it (a GPU fault leaves the
+// process's CUDA context unusable, so the next run needs a fresh worker).
+worker::Frame serve(const nlohmann::json& request, bool& fatal) {
+    const bool cuda = request.value("backend", std::string("cpu")) != "cpu";
+    try {
+        const auto playground = io::parsePlayground(request.at("playground").get<std::string>(), request.at("path").get<std::string>());
+        static const auto shared = std::make_shared<worker::SharedMemoryAllocator>();
+        const auto execution =
+            worker::execute(playground, {request.value("backend", std::string("cpu")), request.value("repeat", 1),
+                                         request.value("warmup", 0), request.value("check_bounds", false), nullptr, shared});
+        worker::Frame reply;
+        reply.header = {{"type", "result"}, {"report", execution->report().toJson()}, {"execution", execution->result.execution}};
+        reply.header["outputs"] = worker::shareArrays(execution->result.outputs, reply.fds);
+        reply.header["reference_outputs"] =
+            worker::shareArrays(execution->reference ? execution->reference->outputs : run::NamedArrays{}, reply.fds);
+        return reply;
+    } catch (const run::CompileError& e) {
+        auto header = failure("compile", e.what());
+        for (const auto& d : e.diagnostics())
+            header["diagnostics"].push_back({{"file", d.file},
+                                             {"line", d.line},
+                                             {"column", d.column},
+                                             {"severity", model::toString(d.severity)},
+                                             {"message", d.message}});
+        return {header, {}};
+    } catch (const run::SetupError& e) {
+        return {failure("setup", e.what()), {}};
+    } catch (const run::KernelFault& e) {
+        fatal = cuda;
+        return {failure("fault", e.what(), fatal), {}};
+    } catch (const cuda::CudaError& e) {
+        fatal = e.sticky();
+        if (e.outOfMemory()) return {failure("out_of_memory", e.what(), fatal), {}};
+        return {failure(fatal ? "fault" : "cuda", e.what(), fatal), {}};
+    } catch (const InputError& e) {
+        return {failure("input", e.what()), {}};
+    } catch (const std::bad_alloc&) {
+        return {failure("out_of_memory", "The run ran out of host memory. Make the arrays smaller."), {}};
+    } catch (const std::exception& e) {
+        return {failure("internal", e.what()), {}};
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 3 || std::strcmp(argv[1], "--socket") != 0) {
+        std::fprintf(stderr, "kernelpad-worker: started by Kernelpad, not by hand (usage: kernelpad-worker --socket FD)\n");
+        return 2;
+    }
+    const int socket = std::atoi(argv[2]);
+    try {
+        worker::send(socket, {{{"type", "hello"}, {"protocol", worker::kProtocol}, {"version", KP_VERSION}, {"pid", ::getpid()}}, {}});
+        for (worker::Frame request; worker::receive(socket, request);) {
+            worker::closeAll(request.fds);
+            if (request.header.value("type", std::string()) != "run") {
+                worker::send(socket, {failure("internal", "the worker does not know the request " + request.header.dump()), {}});
+                continue;
+            }
+            bool fatal = false;
+            auto reply = serve(request.header, fatal);
+            worker::send(socket, reply);
+            worker::closeAll(reply.fds);
+            if (fatal) return 3;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "kernelpad-worker: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,88 @@
+// Runs playgrounds in a worker process (kernelpad-worker, next to the program) so that a kernel that
+// crashes, hangs or corrupts memory takes down the worker, never the app: the client reports what
+// happened in words, and starts a fresh worker for the next run. No Qt: the app calls run() from a
+// thread of its own and stop() from the GUI thread.
+#pragma once
+
+#include "Protocol.h"
+#include "core/model/Diagnostic.h"
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace kp::worker {
+
+struct WorkerRequest {
+    std::string playground;    // the playground's JSON text
+    std::string path;          // its file: relative .npy/.csv/reference paths resolve against its folder
+    std::string backend = "cpu";
+    int repeat = 1;
+    int warmup = 0;
+    bool checkBounds = false;
+    double timeLimitSeconds = 0; // 0: none
+};
+
+enum class Outcome {
+    Ok,          // ran (the report says whether the check passed)
+    Input,       // the playground or a request field is wrong
+    Setup,       // arguments or launch do not fit the kernel or the device
+    Compile,     // the kernel does not compile: diagnostics
+    Fault,       // the kernel faulted (GPU fault, out-of-bounds access in bounds mode)
+    Crash,       // the worker died (signal): a CPU kernel's segfault, stack overflow, division by zero
+    TimedOut,    // over the time limit: the worker was killed
+    Stopped,     // stop() was called: the worker was killed
+    OutOfMemory, // host or device memory ran out
+    Worker,      // the worker is missing, of another version, or broke the protocol
+};
+std::string_view name(Outcome outcome);
+
+struct WorkerResult {
+    Outcome outcome = Outcome::Worker;
+    std::string message;                        // what happened, for the user (empty for Ok)
+    std::vector<model::Diagnostic> diagnostics; // Compile
+    nlohmann::json report;                      // Ok: the timings.json object (project-format.md)
+    std::string execution;                      // Ok: how the backend ran the threads
+    run::NamedArrays outputs;                   // Ok: out and inout arrays (shared memory, mapped)
+    run::NamedArrays referenceOutputs;          // Ok: the reference's (or the CPU backend's), if any
+    double seconds = 0;                         // wall time of the request
+    double receiveMs = 0;                       // Ok: reading the result and mapping its arrays
+    bool ok() const { return outcome == Outcome::Ok; }
+};
+
+class WorkerClient {
+public:
+    explicit WorkerClient(std::filesystem::path executable = defaultExecutable());
+    ~WorkerClient();
+    WorkerClient(const WorkerClient&) = delete;
+    WorkerClient& operator=(const WorkerClient&) = delete;
+
+    // One request at a time (a second caller waits). Never throws for anything the worker or the
+    // kernel does: every failure is a WorkerResult with its Outcome and message.
+    WorkerResult run(const WorkerRequest& request);
+    // From any thread: ends the run in progress (the worker is killed and restarted on the next run).
+    void stop() noexcept;
+
+    pid_t pid() const noexcept { return pid_.load(); } // the worker's, or -1 when none runs
+    const std::filesystem::path& executable() const noexcept { return executable_; }
+
+    // kernelpad-worker in the folder of the running program.
+    static std::filesystem::path defaultExecutable();
+
+private:
+    void start();
+    void kill() noexcept;
+    std::string reap(); // waits for the worker to end; says how it ended
+
+    std::filesystem::path executable_;
+    std::mutex runMutex_;
+    int socket_ = -1;
+    std::atomic<pid_t> pid_{-1};
+    std::atomic<bool> stopRequested_{false};
+};
+
+} // namespace kp::worker

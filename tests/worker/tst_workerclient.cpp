@@ -1,0 +1,166 @@
+// Kernels that crash, hang or corrupt memory end the worker, never the app: every entry of the fault
+// corpus (tests/worker/faults/corpus.json: out-of-bounds on CPU and GPU, endless loops, deep recursion,
+// division by zero, huge arrays, bad launches, wrong arguments, malformed files, garbage source...) is
+// run through the WorkerClient; the test checks the kind of outcome and its message, that this process
+// goes on, and that a valid run right after it succeeds. CPU entries run in CI; CUDA entries need the
+// GPU machine and skip elsewhere.
+#include "core/cuda/Driver.h"
+#include "core/worker/WorkerClient.h"
+
+#include <QtTest>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+using namespace kp;
+
+namespace {
+
+const std::string kFaults = KP_SOURCE_DIR "/tests/worker/faults/";
+
+std::string validPlayground() {
+    return nlohmann::json{{"format", "kernelpad/1"},
+                          {"code", "__global__ void mul(float* d, const float* a, int n) {\n"
+                                   "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) d[i] = a[i] * 3;\n}\n"},
+                          {"kernel", "mul"},
+                          {"launch", {{"grid", "auto"}, {"block", {128}}}},
+                          {"args",
+                           {{{"name", "d"}, {"array", {{"dtype", "float32"}, {"shape", {1000}}}}, {"direction", "out"}},
+                            {{"name", "a"}, {"array", {{"dtype", "float32"}, {"shape", {1000}}}}, {"direction", "in"},
+                             {"init", {{"range", {{"start", 0}, {"step", 1}}}}}},
+                            {{"name", "n"}, {"scalar", {{"dtype", "int32"}}}, {"value", "size(a)"}}}}}
+        .dump();
+}
+
+// MemAvailable from /proc/meminfo, in bytes.
+double availableMemory() {
+    std::ifstream in("/proc/meminfo");
+    for (std::string key; in >> key;) {
+        double kb = 0;
+        in >> kb;
+        if (key == "MemAvailable:") return kb * 1024;
+        in.ignore(256, '\n');
+    }
+    return 0;
+}
+
+} // namespace
+
+class TestWorkerClient : public QObject {
+    Q_OBJECT
+    worker::WorkerClient client_{KP_WORKER_PATH};
+
+    void validRunSucceeds(const std::string& backend) {
+        const auto result = client_.run({validPlayground(), kFaults + "valid.kpad.json", backend});
+        QVERIFY2(result.ok(), result.message.c_str());
+        const auto* d = run::find(result.outputs, "d");
+        QVERIFY(d);
+        QCOMPARE(d->size(), std::size_t{1000});
+        QCOMPARE(d->value(999), 2997.0);
+        QCOMPARE(result.report.value("backend", std::string()).substr(0, backend.size()), backend);
+    }
+
+private slots:
+    void faultCorpus_data() {
+        QTest::addColumn<QString>("entry");
+        std::ifstream in(kFaults + "corpus.json");
+        const auto corpus = nlohmann::json::parse(in);
+        QVERIFY(corpus.size() >= 30);
+        for (const auto& e : corpus) QTest::newRow(e.at("name").get<std::string>().c_str()) << QString::fromStdString(e.dump());
+    }
+
+    void faultCorpus() {
+        QFETCH(QString, entry);
+        const auto e = nlohmann::json::parse(entry.toStdString());
+        const auto backend = e.at("backend").get<std::string>();
+        if (backend == "cuda" && !cuda::Driver::available()) QSKIP("no CUDA device here: the GPU machine runs this entry");
+        if (const double above = e.value("unless_memory_above", 0.0); above > 0 && availableMemory() >= above)
+            QSKIP("this machine has the memory for it: the refusal needs a smaller one");
+        worker::WorkerRequest request;
+        request.playground = e.contains("raw") ? e.at("raw").get<std::string>() : e.at("playground").dump();
+        request.path = kFaults + "fault.kpad.json";
+        request.backend = backend;
+        request.checkBounds = e.value("check_bounds", false);
+        request.timeLimitSeconds = e.value("time_limit", 0.0);
+        std::thread stopper;
+        if (const double after = e.value("stop_after", 0.0); after > 0)
+            stopper = std::thread([this, after] {
+                std::this_thread::sleep_for(std::chrono::duration<double>(after));
+                client_.stop();
+            });
+        const auto result = client_.run(request);
+        if (stopper.joinable()) stopper.join();
+        const auto expected = e.at("expect").get<std::string>();
+        QVERIFY2(worker::name(result.outcome) == expected,
+                 (std::string("got ") + std::string(worker::name(result.outcome)) + ": " + result.message).c_str());
+        QVERIFY2(!result.message.empty(), "every failure says what happened");
+        QVERIFY2(result.message.find(e.at("message").get<std::string>()) != std::string::npos, result.message.c_str());
+        if (expected == "compile") QVERIFY(!result.diagnostics.empty() || result.message.find("error") != std::string::npos);
+        if (expected == "timed out") QVERIFY(result.seconds < request.timeLimitSeconds + 3);
+        // This process goes on, and the next valid run works (on a fresh worker where the last one died).
+        validRunSucceeds(backend == "cuda" ? "cuda" : "cpu");
+    }
+
+    void tenMegabyteSource() {
+        std::string code = "__global__ void k(float* x) { x[blockIdx.x * blockDim.x + threadIdx.x] *= 5; }\n";
+        const std::string filler = "// a line of commentary to make the source very long indeed .......................\n";
+        while (code.size() < 10u << 20) code += filler;
+        const auto playground = nlohmann::json{{"format", "kernelpad/1"},
+                                               {"code", code},
+                                               {"kernel", "k"},
+                                               {"launch", {{"grid", {4}}, {"block", {64}}}},
+                                               {"args", {{{"name", "x"}, {"array", {{"dtype", "float32"}, {"shape", {256}}}},
+                                                          {"direction", "inout"}, {"init", "ones"}}}}};
+        const auto result = client_.run({playground.dump(), kFaults + "big.kpad.json", "cpu"});
+        QVERIFY2(result.ok(), result.message.c_str());
+        QCOMPARE(run::find(result.outputs, "x")->value(255), 5.0);
+    }
+
+    void largeResultsTravelThroughSharedMemory() {
+        // 64 Mi floats out: the result arrives as a mapping of the worker's shared memory.
+        const auto playground = nlohmann::json{{"format", "kernelpad/1"},
+                                               {"code", "__global__ void k(float* x) { x[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x; }"},
+                                               {"kernel", "k"},
+                                               {"launch", {{"grid", {1 << 18}}, {"block", {256}}}},
+                                               {"args", {{{"name", "x"}, {"array", {{"dtype", "float32"}, {"shape", {1 << 26}}}},
+                                                          {"direction", "out"}}}}};
+        const auto result = client_.run({playground.dump(), kFaults + "large.kpad.json", "cpu"});
+        QVERIFY2(result.ok(), result.message.c_str());
+        const auto* x = run::find(result.outputs, "x");
+        QCOMPARE(x->bytes(), std::size_t{256} << 20);
+        QCOMPARE(x->value((std::size_t{1} << 26) - 1), double((1 << 18) - 1));
+        // Writable (copy on write): the app may edit what came back.
+        auto copy = *x;
+        copy.setValue(0, 42);
+        QCOMPARE(copy.value(0), 42.0);
+    }
+
+    void missingWorkerIsNamed() {
+        worker::WorkerClient missing("/nonexistent/kernelpad-worker");
+        const auto result = missing.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
+        QCOMPARE(result.outcome, worker::Outcome::Worker);
+        QVERIFY2(result.message.find("/nonexistent/kernelpad-worker is missing") != std::string::npos, result.message.c_str());
+    }
+
+    void workerOfAnotherVersionIsNamed() {
+        // A stand-in that greets with another protocol version.
+        QTemporaryDir dir;
+        const auto script = dir.filePath("kernelpad-worker").toStdString();
+        {
+            std::ofstream out(script);
+            out << "#!/usr/bin/env python3\nimport json, os, socket, struct\n"
+                   "s = socket.socket(fileno=3)\nh = json.dumps({'type': 'hello', 'protocol': 99, 'version': '9.9'}).encode()\n"
+                   "s.sendall(b'KPW1' + struct.pack('<I', len(h)) + h)\ns.recv(1)\n";
+        }
+        std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+        worker::WorkerClient other(script);
+        const auto result = other.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
+        QCOMPARE(result.outcome, worker::Outcome::Worker);
+        QVERIFY2(result.message.find("protocol 99") != std::string::npos && result.message.find("9.9") != std::string::npos,
+                 result.message.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestWorkerClient)
+#include "tst_workerclient.moc"
