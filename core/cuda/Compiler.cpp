@@ -29,7 +29,14 @@ class Program {
 public:
     Program(std::string_view source, const std::string& name) {
         const std::string text(source); // NVRTC wants it NUL-terminated
-        KP_NVRTC(nvrtcCreateProgram, &handle_, text.c_str(), name.c_str(), 0, nullptr, nullptr);
+        // NVRTC has no host headers, so `#include <cassert>`, what a student writes to use assert() in a
+        // kernel, would not compile: these stand in, over CUDA's device-side __assertfail.
+        static constexpr const char* kAssert =
+            "#pragma once\n#undef assert\n#ifdef NDEBUG\n#define assert(e) ((void)0)\n#else\n"
+            "#define assert(e) ((e) ? (void)0 : __assertfail(#e, __FILE__, __LINE__, __func__, 1))\n#endif\n";
+        const char* headers[] = {kAssert, kAssert};
+        const char* names[] = {"assert.h", "cassert"};
+        KP_NVRTC(nvrtcCreateProgram, &handle_, text.c_str(), name.c_str(), 2, headers, names);
     }
     Program(Program&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
     Program& operator=(Program&& other) noexcept {
