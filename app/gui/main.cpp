@@ -23,5 +23,6 @@ int main(int argc, char** argv) {
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty()) window.openFile(files.first());
     window.show();
+    window.offerRecovery();
     return QApplication::exec();
 }
