@@ -822,6 +822,9 @@ private:
     bool regionReturns_ = false;
 };
 
+
+} // namespace
+
 std::size_t offsetOf(const std::string& text, int line, int column) {
     std::size_t at = 0;
     for (int l = 1; l < line; ++l) {
@@ -831,8 +834,6 @@ std::size_t offsetOf(const std::string& text, int line, int column) {
     }
     return column < 1 ? std::string::npos : at + static_cast<std::size_t>(column - 1);
 }
-
-} // namespace
 
 SplitKernel splitAtBarriers(const std::string& source, int line, int column, const SplitOptions& options) {
     SplitKernel result;

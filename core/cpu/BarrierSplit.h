@@ -12,6 +12,7 @@
 // rejects falls back the same way, so a wrong guess costs a compile, never a wrong result.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace kp::cpu {
@@ -31,5 +32,8 @@ struct SplitOptions {
 // `line` and `column` (1-based) are where the kernel's name stands in `source`, as the signature parser
 // reports them. Never throws on odd input: anything not understood is a reason.
 SplitKernel splitAtBarriers(const std::string& source, int line, int column, const SplitOptions& options);
+
+// The offset of 1-based (line, column) in `text`, or npos when there is no such line.
+std::size_t offsetOf(const std::string& text, int line, int column);
 
 } // namespace kp::cpu

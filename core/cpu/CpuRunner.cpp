@@ -91,16 +91,6 @@ extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, 
 )";
 }
 
-// The offset of 1-based (line, column) in `text`, or npos.
-std::size_t offsetOf(const std::string& text, int line, int column) {
-    std::size_t at = 0;
-    for (int l = 1; l < line; ++l) {
-        at = text.find('\n', at);
-        if (at == std::string::npos) return at;
-        ++at;
-    }
-    return at + static_cast<std::size_t>(column - 1);
-}
 
 // For the bounds-checking mode: each array parameter of the kernel's definition becomes
 // ::kernelpad::Checked<T> with the same name, on the same lines (newlines kept), so diagnostics and

@@ -1,5 +1,7 @@
 #include "BenchTable.h"
 
+#include <chrono>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -43,6 +45,16 @@ double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const std::size_t mid = values.size() / 2;
     return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+double medianMs(int repeat, const std::function<void()>& body) {
+    std::vector<double> samples;
+    for (int i = 0; i < repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        body();
+        samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    return median(samples);
 }
 
 } // namespace kp::bench

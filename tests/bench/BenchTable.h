@@ -2,6 +2,7 @@
 // run, their ratio and the goal; also written as JSON for the closing notes and later comparisons.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,7 @@ private:
 };
 
 double median(std::vector<double> values);
+// The median wall time of `repeat` calls of `body`, in milliseconds.
+double medianMs(int repeat, const std::function<void()>& body);
 
 } // namespace kp::bench

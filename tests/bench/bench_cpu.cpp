@@ -17,11 +17,9 @@
 #include <vector>
 
 using namespace kp;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
 run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
                       const nlohmann::json& launch) {
@@ -41,15 +39,6 @@ nlohmann::json scalar(const std::string& name, nlohmann::json value) {
 
 double medianKernelMs(const cpu::CpuRunner& runner, const run::RunSetup& setup, int repeat) {
     return run::median(runner.run(setup, {repeat, 1, nullptr}).kernelMs);
-}
-double medianMs(int repeat, const std::function<void()>& body) {
-    std::vector<double> samples;
-    for (int i = 0; i < repeat; ++i) {
-        const auto t = Clock::now();
-        body();
-        samples.push_back(msSince(t));
-    }
-    return bench::median(samples);
 }
 template <typename T> void keep(const T& value) { asm volatile("" : : "g"(&value) : "memory"); }
 
@@ -73,7 +62,7 @@ int main(int argc, char** argv) {
         "mul", {array("d", {n}, "out"), array("a", {n}, "in", "ones"), array("b", {n}, "in", {{"constant", 2}}), scalar("n", "size(a)")},
         {{"grid", "auto"}, {"block", {256}}});
     std::vector<float> a(n, 1.0f), b(n, 2.0f), d(n);
-    const double loop = medianMs(9, [&] {
+    const double loop = bench::medianMs(9, [&] {
         for (std::size_t i = 0; i < n; ++i) d[i] = a[i] * b[i];
         keep(d);
     });
@@ -102,7 +91,7 @@ int main(int argc, char** argv) {
         "sum_squares", {array("x", {m}, "in", "ones"), array("sum", {1}, "out"), scalar("n", "size(x)")},
         {{"grid", "auto"}, {"block", {256}}});
     std::vector<float> x(m, 1.0f);
-    const double serialSum = medianMs(9, [&] {
+    const double serialSum = bench::medianMs(9, [&] {
         float s = 0;
         for (float v : x) s += v * v;
         keep(s);
@@ -127,7 +116,7 @@ int main(int argc, char** argv) {
         "matmul", {array("c", {k, k}, "out"), array("a", {k, k}, "in", "ones"), array("b", {k, k}, "in", "ones"), scalar("n", "rows(a)")},
         {{"grid", "auto"}, {"block", {16, 16}}});
     std::vector<float> ma(k * k, 1.0f), mb(k * k, 1.0f), mc(k * k);
-    const double serialMatmul = medianMs(5, [&] {
+    const double serialMatmul = bench::medianMs(5, [&] {
         for (std::size_t r = 0; r < k; ++r)
             for (std::size_t c = 0; c < k; ++c) {
                 float acc = 0;

@@ -19,22 +19,6 @@
 
 using namespace kp;
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double medianMs(int repeat, const std::function<void()>& body) {
-    std::vector<double> samples;
-    for (int i = 0; i < repeat; ++i) {
-        const auto t = Clock::now();
-        body();
-        samples.push_back(millisecondsSince(t));
-    }
-    return bench::median(samples);
-}
-
-} // namespace
-
 int main(int argc, char** argv) {
     const std::string playground =
         nlohmann::json{{"format", "kernelpad/1"},
@@ -50,16 +34,16 @@ int main(int argc, char** argv) {
 
     const auto parsed = io::parsePlayground(playground, path);
     (void)worker::execute(parsed, {}); // compile once, so both sides use the cache
-    const double inProcess = medianMs(7, [&] { (void)worker::execute(io::parsePlayground(playground, path), {}); });
+    const double inProcess = bench::medianMs(7, [&] { (void)worker::execute(io::parsePlayground(playground, path), {}); });
     const auto first = client.run({playground, path, "cpu"});
     if (!first.ok()) {
         std::fprintf(stderr, "bench_worker: the worker run failed: %s\n", first.message.c_str());
         return 1;
     }
     std::vector<double> receive;
-    const double throughWorker = medianMs(7, [&] { receive.push_back(client.run({playground, path, "cpu"}).receiveMs); });
+    const double throughWorker = bench::medianMs(7, [&] { receive.push_back(client.run({playground, path, "cpu"}).receiveMs); });
     std::vector<float> from(std::size_t{1} << 26, 1.0f), to(std::size_t{1} << 26);
-    const double memcpyMs = medianMs(7, [&] {
+    const double memcpyMs = bench::medianMs(7, [&] {
         std::memcpy(to.data(), from.data(), from.size() * sizeof(float));
         asm volatile("" : : "g"(to.data()) : "memory");
     });
@@ -68,7 +52,7 @@ int main(int argc, char** argv) {
     table.add({"worker run minus in-process run (shared-memory pages included) vs memcpy", "ms", throughWorker - inProcess, memcpyMs,
                "(information)"});
     table.add({"the same run in the worker vs in this process", "ms", throughWorker, inProcess, "(information)"});
-    const double restart = medianMs(5, [&] {
+    const double restart = bench::medianMs(5, [&] {
         worker::WorkerClient fresh;
         (void)fresh.run({playground, path, "cpu"});
     });
