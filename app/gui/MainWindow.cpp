@@ -3,6 +3,10 @@
 #include "core/cuda/Device.h"
 #include "core/cuda/Driver.h"
 #include "core/io/FileBytes.h"
+#include "core/io/PlaygroundFile.h"
+#include "core/model/Playground.h"
+
+#include <optional>
 
 #include <span>
 
@@ -10,15 +14,16 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QFont>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include <QLabel>
+#include <QVBoxLayout>
 #include <QCloseEvent>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <Qsci/qscilexercpp.h>
 #include <Qsci/qsciscintilla.h>
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), editor_(new QsciScintilla(this)) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), editor_(new QsciScintilla(this)), compileNotice_(new QLabel(this)) {
     setWindowTitle(tr("Kernelpad"));
     auto* lexer = new QsciLexerCPP(editor_);
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
@@ -28,7 +33,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), editor_(new QsciS
     editor_->setMarginType(0, QsciScintilla::NumberMargin);
     editor_->setMarginWidth(0, QStringLiteral("00000"));
     editor_->setBraceMatching(QsciScintilla::SloppyBraceMatch);
-    setCentralWidget(editor_);
+    // A playground from someone else chooses its own compile options: they are shown when it opens,
+    // before anything is compiled or run (opening never does either).
+    compileNotice_->setWordWrap(true);
+    compileNotice_->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #3b2f00; padding: 6px; }"));
+    compileNotice_->hide();
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(compileNotice_);
+    layout->addWidget(editor_);
+    setCentralWidget(central);
     resize(1100, 720);
     showBackendStatus();
     // Every few seconds, if the text changed: a crash or a kill loses at most that much.
@@ -105,15 +121,30 @@ void MainWindow::showBackendStatus() {
 
 bool MainWindow::openFile(const QString& path) {
     QString sourcePath = path;
+    std::string notice;
+    std::optional<std::string> inlineCode;
     if (path.endsWith(QStringLiteral(".kpad.json"))) {
-        QFile json(path);
-        if (!json.open(QIODevice::ReadOnly)) {
-            QMessageBox::warning(this, tr("Open"), tr("Cannot open %1: %2").arg(path, json.errorString()));
+        // Read and checked by the core, as a run would read it; nothing is compiled or run.
+        kp::model::Playground playground;
+        try {
+            playground = kp::io::readPlayground(path.toStdString());
+        } catch (const std::exception& e) {
+            QMessageBox::warning(this, tr("Open"), QString::fromUtf8(e.what()));
             return false;
         }
-        const auto doc = QJsonDocument::fromJson(json.readAll()).object();
-        sourcePath = QFileInfo(path).dir().filePath(doc.value(QStringLiteral("source")).toString());
-        setWindowTitle(tr("%1 — Kernelpad").arg(doc.value(QStringLiteral("title")).toString()));
+        if (playground.source) sourcePath = QString::fromStdString(playground.resolve(*playground.source).string());
+        inlineCode = playground.code;
+        notice = kp::model::describe(playground.compile);
+        setWindowTitle(tr("%1 — Kernelpad").arg(QString::fromStdString(playground.title.empty() ? playground.kernel : playground.title)));
+    }
+    compileNotice_->setVisible(!notice.empty());
+    compileNotice_->setText(tr("This playground compiles its kernel with options it chose: %1. They take effect when you run it.")
+                                .arg(QString::fromStdString(notice).toHtmlEscaped()));
+    if (inlineCode) {
+        editor_->setText(QString::fromStdString(*inlineCode));
+        sourcePath_.clear();
+        changedSinceAutosave_ = false;
+        return true;
     }
     QFile source(sourcePath);
     if (!source.open(QIODevice::ReadOnly)) {

@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <functional>
 
+class QLabel;
 class QsciScintilla;
 
 class MainWindow : public QMainWindow {
@@ -25,6 +26,8 @@ public:
     int offerRecovery(const std::function<bool(const RecoveredSession&)>& ask = {});
     void setAutosaveInterval(int milliseconds) { autosave_.setInterval(milliseconds); }
     QsciScintilla* editor() const { return editor_; }
+    // The notice naming the compile options an opened playground carries (hidden when it has none).
+    QLabel* compileNotice() const { return compileNotice_; }
     const RecoveryStore& recovery() const { return recovery_; }
 
 protected:
@@ -34,6 +37,7 @@ private:
     void showBackendStatus();
     void autosave();
     QsciScintilla* editor_;
+    QLabel* compileNotice_;
     RecoveryStore recovery_;
     QTimer autosave_;
     bool changedSinceAutosave_ = false;

@@ -118,4 +118,11 @@ fs::path resolveInside(const fs::path& folder, const std::string& relative, cons
     return (folder / fs::path(relative)).lexically_normal();
 }
 
+std::string describe(const CompileSpec& compile) {
+    std::string text;
+    for (const auto& [name, value] : compile.defines) text += (text.empty() ? "" : " ") + ("-D" + name + (value.empty() ? "" : "=" + value));
+    for (const auto& option : compile.options) text += (text.empty() ? "" : " ") + option;
+    return text;
+}
+
 } // namespace kp::model

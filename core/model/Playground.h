@@ -110,6 +110,10 @@ struct CompileSpec {
     bool operator==(const CompileSpec&) const = default;
 };
 
+// The options as a command line would show them ("-DN=400 --use_fast_math"), empty when there are
+// none: what the app shows before a playground's first run, since a shared file chooses them.
+std::string describe(const CompileSpec& compile);
+
 struct ReferenceSpec {
     std::string source;   // C++ file, relative to the playground's folder
     std::string function; // called once on the host with the kernel's parameter list
