@@ -407,7 +407,9 @@ private:
             if (!k_.is(i, "const")) type += std::string(type.empty() ? "" : " ") + std::string(k_.text(i));
         }
         const std::string name(k_.text(d.name));
-        if (type.empty() || assigned(name, bodyFirst_, bodyLast_) || aliases_.count(name)) return false;
+        // Written nowhere but in its own declaration.
+        if (type.empty() || assigned(name, bodyFirst_, d.name) || assigned(name, d.name + 1, bodyLast_) || aliases_.count(name))
+            return false;
         aliases_.emplace(name, std::make_pair(type, std::string(k_.text(d.initFirst + 2))));
         return true;
     }
@@ -633,6 +635,19 @@ private:
         return alias != aliases_.end() && alias->second.second == "x" && named(i, k_.text(i)) ? 1 : 0;
     }
 
+    // Tokens [first, last) hold no operator, outside parentheses, that binds more loosely than a
+    // comparison: then `x < first..last` is the whole condition (not `(x == 0) || flag`).
+    bool bindsTighter(std::size_t first, std::size_t last) const {
+        int depth = 0;
+        for (std::size_t i = first; i < last; ++i) {
+            const std::string_view t = k_.text(i);
+            if (t == "(" || t == "[") ++depth;
+            if (t == ")" || t == "]") --depth;
+            if (depth == 0 && isOneOf(t, {"&&", "||", "?", ":", ",", "&", "|", "^", "==", "!=", "<", ">", "<=", ">="})) return false;
+        }
+        return true;
+    }
+
     void region(const std::vector<const Stmt*>& statements, const std::string& mask) {
         if (statements.empty()) return;
         for (const Stmt* s : statements) escapes(*s, 0, 0);
@@ -648,7 +663,8 @@ private:
                                   ? threadX(only.condFirst)
                                   : 0;
         const std::size_t op = only.condFirst + x;
-        if (x == 0 || !isOneOf(k_.text(op), {"<", "<=", "=="}) || op + 1 >= only.condLast || !uniform(op + 1, only.condLast, {})) {
+        if (x == 0 || !isOneOf(k_.text(op), {"<", "<=", "=="}) || op + 1 >= only.condLast || !uniform(op + 1, only.condLast, {}) ||
+            !bindsTighter(op + 1, only.condLast)) {
             threadLoop(mask, body);
             return;
         }

@@ -138,6 +138,18 @@ __global__ void k(int* a, int n) {
     __syncthreads();
     a[blockIdx.x * blockDim.x + t] = s[t];
 })" << grid1 << true;
+        QTest::newRow("a comparison that is not the whole condition is not narrowed") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int tid = threadIdx.x;
+    s[tid] = tid;
+    __syncthreads();
+    if (tid == 0 || n > 0) s[tid] += 100;
+    __syncthreads();
+    if (threadIdx.x < 8 && n > 1000) s[tid] += 5;
+    __syncthreads();
+    a[blockIdx.x * blockDim.x + tid] = s[tid];
+})" << grid1 << true;
         QTest::newRow("barrier-free kernel with return") << R"(
 __global__ void k(int* a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
