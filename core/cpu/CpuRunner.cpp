@@ -305,36 +305,53 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
     const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(workers_, blocks));
     const auto launch = [&] {
         std::atomic<std::uint64_t> next{0};
+        // Enough chunks per worker to even out blocks of unequal cost, few enough to keep the counter cold.
+        const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
         const auto worker = [&] {
             std::vector<unsigned char> shared(g.sharedBytes ? g.sharedBytes : 1);
             std::unique_ptr<ThreadFibers> threadFibers = fibers && !split ? std::make_unique<ThreadFibers>() : nullptr;
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
             std::vector<unsigned long long> slots(threads);
-            for (std::uint64_t b = next++; b < blocks; b = next++) {
-                // The block's built-ins, in this worker thread's state that the kernel reads.
-                auto& state = kernelpad_block_state;
-                std::copy(g.grid.begin(), g.grid.end(), state.gridDimension);
-                std::copy(g.block.begin(), g.block.end(), state.blockDimension);
-                state.blockIndex[0] = static_cast<unsigned>(b % g.grid[0]);
-                state.blockIndex[1] = static_cast<unsigned>(b / g.grid[0] % g.grid[1]);
-                state.blockIndex[2] = static_cast<unsigned>(b / (std::uint64_t{g.grid[0]} * g.grid[1]));
-                state.dynamicShared = shared.data();
-                state.dynamicSharedBytes = g.sharedBytes;
-                state.laneSlots = slots.data();
-                state.blockThreads = static_cast<unsigned>(threads);
+            // The block's built-ins live in this worker thread's state, which the kernel reads. Blocks are
+            // taken a chunk at a time and their indices counted up, not divided out for each block:
+            // with 2^16 small blocks, per-block bookkeeping showed in a memory-bound kernel's time.
+            auto& state = kernelpad_block_state;
+            std::copy(g.grid.begin(), g.grid.end(), state.gridDimension);
+            std::copy(g.block.begin(), g.block.end(), state.blockDimension);
+            state.dynamicShared = shared.data();
+            state.dynamicSharedBytes = g.sharedBytes;
+            state.laneSlots = slots.data();
+            state.blockThreads = static_cast<unsigned>(threads);
+            const auto runBlock = [&] {
                 if (split) {
                     entry.runThread(pointers.data(), 0, 0, 0); // the split kernel runs the whole block
-                    continue;
-                }
-                if (!threadFibers) {
+                } else if (!threadFibers) {
                     entry.runBlock(pointers.data());
-                    continue;
+                } else {
+                    threadFibers->run(threads, [&](std::size_t t) {
+                        entry.runThread(pointers.data(), static_cast<unsigned>(t % g.block[0]),
+                                        static_cast<unsigned>(t / g.block[0] % g.block[1]),
+                                        static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
+                    });
                 }
-                threadFibers->run(threads, [&](std::size_t t) {
-                    entry.runThread(pointers.data(), static_cast<unsigned>(t % g.block[0]),
-                                    static_cast<unsigned>(t / g.block[0] % g.block[1]),
-                                    static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
-                });
+            };
+            for (std::uint64_t first = next.fetch_add(chunk); first < blocks; first = next.fetch_add(chunk)) {
+                auto x = static_cast<std::uint32_t>(first % g.grid[0]);
+                auto y = static_cast<std::uint32_t>(first / g.grid[0] % g.grid[1]);
+                auto z = static_cast<std::uint32_t>(first / (std::uint64_t{g.grid[0]} * g.grid[1]));
+                for (std::uint64_t b = first, end = std::min(blocks, first + chunk); b < end; ++b) {
+                    state.blockIndex[0] = x;
+                    state.blockIndex[1] = y;
+                    state.blockIndex[2] = z;
+                    runBlock();
+                    if (++x == g.grid[0]) {
+                        x = 0;
+                        if (++y == g.grid[1]) {
+                            y = 0;
+                            ++z;
+                        }
+                    }
+                }
             }
         };
         std::vector<std::thread> pool;
