@@ -1,15 +1,20 @@
-// Small helpers the core's test suites share: whole-file text I/O, every dtype, and the message of an
-// expected InputError.
+// Small helpers the core's test suites share: whole-file text I/O, every dtype, the message of an
+// expected InputError, and a run setup from inline code.
 #pragma once
 
 #include "core/Error.h"
+#include "core/io/PlaygroundFile.h"
 #include "core/model/DType.h"
+#include "core/run/RunSetup.h"
+
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace kp::test {
 
@@ -23,6 +28,14 @@ inline std::string readText(const std::filesystem::path& path) {
 inline void writeText(const std::filesystem::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
+}
+
+// A playground with inline code, parsed as a file at `path` would be, and prepared for a run.
+inline run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
+                             const nlohmann::json& launch, const std::filesystem::path& path) {
+    nlohmann::json playground = {{"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
+    playground["args"] = args;
+    return run::prepare(io::parsePlayground(playground.dump(), path));
 }
 
 inline constexpr model::DType kAllTypes[] = {

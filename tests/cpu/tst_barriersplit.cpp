@@ -3,6 +3,7 @@
 // says whether the split happened; kernels the split cannot take must fall back to fibers and still be
 // right. Runs in CI (no GPU).
 #include "core/cpu/BarrierSplit.h"
+#include "../TestSupport.h"
 #include "core/cpu/CpuRunner.h"
 #include "core/io/PlaygroundFile.h"
 
@@ -32,9 +33,7 @@ class TestBarrierSplit : public QObject {
 
     run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
                           const nlohmann::json& launch) {
-        nlohmann::json playground = {{"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
-        playground["args"] = args;
-        return run::prepare(io::parsePlayground(playground.dump(), cache_.filePath("t.kpad.json").toStdString()));
+        return test::setupOf(code, kernel, args, launch, cache_.filePath("t.kpad.json").toStdString());
     }
 
 private slots:

@@ -1,6 +1,7 @@
 // The CPU backend: CUDA kernels compiled with the host compiler behind Kernelpad's built-ins and run on
 // all cores. Built-ins, barriers, static and dynamic shared memory, atomics under contention, 2D/3D
 // launches, and compile errors that point at the user's own line. Runs in CI (no GPU).
+#include "../TestSupport.h"
 #include "core/cpu/CpuRunner.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/run/CompileError.h"
@@ -21,9 +22,7 @@ class TestCpuRunner : public QObject {
     // A playground with inline code, parsed as a file would be.
     run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
                           const nlohmann::json& launch) {
-        nlohmann::json playground = {{"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
-        playground["args"] = args;
-        return run::prepare(io::parsePlayground(playground.dump(), cache_.filePath("t.kpad.json").toStdString()));
+        return test::setupOf(code, kernel, args, launch, cache_.filePath("t.kpad.json").toStdString());
     }
     static nlohmann::json array(const std::string& name, const std::string& dtype, std::vector<std::size_t> shape,
                                 const std::string& direction, nlohmann::json init = nullptr) {
