@@ -2,25 +2,11 @@
 
 #include "Driver.h"
 #include "Stream.h"
+#include "core/Bytes.h"
 
 #include <utility>
 
 namespace kp::cuda {
-
-namespace {
-std::string humanBytes(std::size_t bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 4) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
-    return text;
-}
-} // namespace
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
     if (bytes == 0) return;
@@ -28,8 +14,8 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
         KP_CU(cuMemAlloc, &address_, bytes);
     } catch (const CudaError& e) {
         if (!e.outOfMemory()) throw;
-        throw CudaError("cuMemAlloc(" + humanBytes(bytes) + ")", e.code(), e.name(),
-                        "the device does not have " + humanBytes(bytes) + " of free memory");
+        throw CudaError("cuMemAlloc(" + humanBytes(static_cast<double>(bytes)) + ")", e.code(), e.name(),
+                        "the device does not have " + humanBytes(static_cast<double>(bytes)) + " of free memory");
     }
 }
 

@@ -1,7 +1,6 @@
-#include <cinttypes>
-#include <cstdio>
 #include "RunSetup.h"
 
+#include "core/Bytes.h"
 #include "core/io/FileBytes.h"
 #include "core/model/Diagnostic.h"
 #include "core/model/ArrayGenerator.h"
@@ -9,6 +8,8 @@
 #include "core/model/SignatureParser.h"
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <limits>
 
 namespace kp::run {
@@ -16,18 +17,6 @@ namespace kp::run {
 namespace {
 std::string argPath(std::size_t index, const std::string& name) {
     return "args[" + std::to_string(index) + "] \"" + name + "\"";
-}
-
-std::string humanBytes(double bytes) {
-    const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
-    int u = 0;
-    while (bytes >= 1000 && u < 5) {
-        bytes /= 1000;
-        ++u;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-    return text;
 }
 
 // Memory the system could give this process now (MemAvailable), or 0 when it cannot tell.
