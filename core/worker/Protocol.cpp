@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <optional>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -190,28 +191,25 @@ int SharedMemoryAllocator::descriptorOf(const std::byte* data) const {
 }
 
 nlohmann::json shareArrays(const run::NamedArrays& arrays, std::vector<int>& fds) {
+    // Arrays not yet in shared memory are copied into it once; what travels is always a descriptor.
+    static const auto copies = std::make_shared<SharedMemoryAllocator>();
     nlohmann::json listed = nlohmann::json::array();
     for (const auto& [name, array] : arrays) {
-        const auto* shared = dynamic_cast<const SharedMemoryAllocator*>(array.allocator().get());
-        const int existing = shared && array.bytes() > 0 ? shared->descriptorOf(array.data()) : -1;
-        if (existing >= 0) {
-            // Already in shared memory: send a duplicate of its descriptor, no copy.
-            const int fd = ::fcntl(existing, F_DUPFD_CLOEXEC, 0);
-            if (fd < 0) throw SystemError("fcntl", errno, "sharing the array " + name);
-            fds.push_back(fd);
-        } else {
-            const int fd = ::memfd_create(("kernelpad-" + name).c_str(), MFD_CLOEXEC);
+        int fd;
+        if (array.bytes() == 0) {
+            fd = ::memfd_create(("kernelpad-" + name).c_str(), MFD_CLOEXEC);
             if (fd < 0) throw SystemError("memfd_create", errno, "shared memory for the array " + name);
-            fds.push_back(fd);
-            if (::ftruncate(fd, static_cast<off_t>(array.bytes())) != 0)
-                throw SystemError("ftruncate", errno, "shared memory of " + std::to_string(array.bytes()) + " bytes for " + name);
-            if (array.bytes() > 0) {
-                void* p = ::mmap(nullptr, array.bytes(), PROT_WRITE, MAP_SHARED, fd, 0);
-                if (p == MAP_FAILED) throw SystemError("mmap", errno, "shared memory for the array " + name);
-                std::memcpy(p, array.data(), array.bytes());
-                ::munmap(p, array.bytes());
-            }
+        } else {
+            const auto* shared = dynamic_cast<const SharedMemoryAllocator*>(array.allocator().get());
+            std::optional<model::Array> copy;
+            if (!shared || shared->descriptorOf(array.data()) < 0) copy = array.copyTo(copies);
+            const model::Array& source = copy ? *copy : array;
+            const auto* owner = static_cast<const SharedMemoryAllocator*>(source.allocator().get());
+            // A duplicate: the array (or its copy) may be freed before the message is sent.
+            fd = ::fcntl(owner->descriptorOf(source.data()), F_DUPFD_CLOEXEC, 0);
+            if (fd < 0) throw SystemError("fcntl", errno, "sharing the array " + name);
         }
+        fds.push_back(fd);
         nlohmann::json shape = array.shape();
         listed.push_back({{"name", name}, {"dtype", std::string(model::name(array.dtype()))}, {"shape", shape}, {"fd", fds.size() - 1}});
     }
