@@ -80,35 +80,29 @@ WorkerClient::WorkerClient(std::filesystem::path executable) : executable_(std::
 
 WorkerClient::~WorkerClient() { kill(); }
 
-void WorkerClient::kill() noexcept {
-    const pid_t pid = pid_.load();
-    if (pid > 0) {
-        ::kill(pid, SIGKILL);
-        int status = 0;
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        pid_ = -1;
-    }
+int WorkerClient::end(std::chrono::milliseconds grace) noexcept {
     if (socket_ >= 0) ::close(socket_);
     socket_ = -1;
-}
-
-std::string WorkerClient::reap() {
-    const pid_t pid = pid_.load();
-    if (socket_ >= 0) ::close(socket_);
-    socket_ = -1;
-    if (pid <= 0) return "it was not running";
+    const pid_t pid = pid_.exchange(-1);
+    if (pid <= 0) return -1;
     int status = 0;
     pid_t done;
-    // It closed its end: it is ending. Give it a moment, then make sure.
-    const auto deadline = Clock::now() + std::chrono::seconds(5);
+    const auto deadline = Clock::now() + grace;
     while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && Clock::now() < deadline) ::usleep(2000);
     if (done == 0) {
         ::kill(pid, SIGKILL);
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
     }
-    pid_ = -1;
+    return status;
+}
+
+void WorkerClient::kill() noexcept { end(std::chrono::milliseconds(0)); }
+
+std::string WorkerClient::reap() {
+    // It closed its end: it is ending. Give it a moment, then make sure.
+    const int status = end(std::chrono::seconds(5));
+    if (status < 0) return "it was not running";
     if (WIFSIGNALED(status)) return "it died of " + signalText(WTERMSIG(status));
     if (WIFEXITED(status)) return "it exited with status " + std::to_string(WEXITSTATUS(status));
     return "it ended";

@@ -8,6 +8,7 @@
 #include "core/model/Diagnostic.h"
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -75,6 +76,9 @@ public:
 
 private:
     void start();
+    // Closes the socket and waits for the worker: `grace` to end by itself, then SIGKILL. Its wait
+    // status, or -1 when none was running.
+    int end(std::chrono::milliseconds grace) noexcept;
     void kill() noexcept;
     std::string reap(); // waits for the worker to end; says how it ended
 
