@@ -2,7 +2,6 @@
 
 #include "ExitCode.h"
 #include "core/cuda/CudaError.h"
-#include "core/cuda/Driver.h"
 #include "core/io/FileBytes.h"
 #include "core/io/NpyFile.h"
 #include "core/io/PlaygroundFile.h"
@@ -100,13 +99,8 @@ void writeOutputs(const fs::path& dir, const run::RunResult& result, const run::
 }
 
 int execute(const RunCommandOptions& options) {
-    const auto ordinal = worker::cudaOrdinal(options.backend);
+    (void)worker::cudaOrdinal(options.backend); // a bad --backend before the file is read
     const auto playground = io::readPlayground(options.file);
-    if (ordinal && !cuda::Driver::available()) {
-        (void)run::prepare(playground); // a bad playground is reported as such (exit 2) on any machine
-        std::cerr << "kernelpad-cli: no CUDA backend here: " << cuda::Driver::unavailableReason() << "\n";
-        return ExitCode::NoBackend;
-    }
     const Watchdog watchdog(options.timeoutSeconds);
     const auto execution =
         worker::execute(playground, {options.backend, options.repeat, options.warmup, options.checkBounds, nullptr});

@@ -61,6 +61,8 @@ worker::Frame serve(const nlohmann::json& request, bool& fatal) {
         return {failure(fatal ? "fault" : "cuda", e.what(), fatal), {}};
     } catch (const InputError& e) {
         return {failure("input", e.what()), {}};
+    } catch (const cuda::Unavailable& e) {
+        return {failure("input", std::string("no CUDA backend here: ") + e.what()), {}};
     } catch (const std::bad_alloc&) {
         return {failure("out_of_memory", "The run ran out of host memory. Make the arrays smaller."), {}};
     } catch (const std::exception& e) {

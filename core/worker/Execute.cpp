@@ -1,6 +1,7 @@
 #include "Execute.h"
 
 #include "core/cpu/CpuRunner.h"
+#include "core/cuda/CudaError.h"
 #include "core/cuda/Driver.h"
 #include "core/run/CudaRunner.h"
 
@@ -32,7 +33,7 @@ std::unique_ptr<Execution> execute(const model::Playground& playground, const Ex
     if (options.warmup < 0) throw InputError("warmup: must be 0 or more, got " + std::to_string(options.warmup));
     if (ordinal && !cuda::Driver::available()) {
         (void)run::prepare(playground); // a bad playground is reported as such on any machine
-        throw InputError("no CUDA backend here: " + cuda::Driver::unavailableReason());
+        throw cuda::Unavailable(cuda::Driver::unavailableReason());
     }
     std::optional<run::CudaRunner> cudaRunner;
     if (ordinal) cudaRunner.emplace(*ordinal);

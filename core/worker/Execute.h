@@ -43,7 +43,8 @@ struct Execution {
 // "cuda" -> 0, "cuda:1" -> 1, "cpu" -> nullopt; InputError naming the backend otherwise.
 std::optional<int> cudaOrdinal(const std::string& backend);
 
-// Throws InputError when the backend is CUDA and there is none here (saying why).
+// Throws cuda::Unavailable when the backend is CUDA and there is none here (saying why), after checking
+// the playground, so that a bad playground is reported as such on any machine.
 std::unique_ptr<Execution> execute(const model::Playground& playground, const ExecuteOptions& options);
 
 } // namespace kp::worker
