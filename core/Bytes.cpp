@@ -1,5 +1,6 @@
 #include "Bytes.h"
 
+#include <cinttypes>
 #include <cstdio>
 
 namespace kp {
@@ -14,6 +15,17 @@ std::string humanBytes(double bytes) {
     char text[32];
     std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
     return text;
+}
+
+std::uint64_t availableMemoryBytes() {
+    std::FILE* f = std::fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    std::uint64_t kb = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1) break;
+    std::fclose(f);
+    return kb * 1024;
 }
 
 } // namespace kp

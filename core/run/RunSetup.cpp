@@ -8,8 +8,6 @@
 #include "core/model/SignatureParser.h"
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 #include <limits>
 
 namespace kp::run {
@@ -19,22 +17,10 @@ std::string argPath(std::size_t index, const std::string& name) {
     return "args[" + std::to_string(index) + "] \"" + name + "\"";
 }
 
-// Memory the system could give this process now (MemAvailable), or 0 when it cannot tell.
-std::uint64_t availableMemory() {
-    std::FILE* f = std::fopen("/proc/meminfo", "r");
-    if (!f) return 0;
-    char line[256];
-    std::uint64_t kb = 0;
-    while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1) break;
-    std::fclose(f);
-    return kb * 1024;
-}
-
 // A run holds every array about twice (inputs and the working or device copies, results): refuse
 // before allocating anything what cannot fit, naming the largest array, instead of failing half way.
 void checkMemory(const model::Playground& playground) {
-    const std::uint64_t available = availableMemory();
+    const std::uint64_t available = availableMemoryBytes();
     if (available == 0) return;
     double total = 0, largest = 0;
     std::string largestName;

@@ -4,6 +4,7 @@
 // run through the WorkerClient; the test checks the kind of outcome and its message, that this process
 // goes on, and that a valid run right after it succeeds. CPU entries run in CI; CUDA entries need the
 // GPU machine and skip elsewhere.
+#include "core/Bytes.h"
 #include "core/cuda/Driver.h"
 #include "core/worker/WorkerClient.h"
 
@@ -31,18 +32,6 @@ std::string validPlayground() {
                              {"init", {{"range", {{"start", 0}, {"step", 1}}}}}},
                             {{"name", "n"}, {"scalar", {{"dtype", "int32"}}}, {"value", "size(a)"}}}}}
         .dump();
-}
-
-// MemAvailable from /proc/meminfo, in bytes.
-double availableMemory() {
-    std::ifstream in("/proc/meminfo");
-    for (std::string key; in >> key;) {
-        double kb = 0;
-        in >> kb;
-        if (key == "MemAvailable:") return kb * 1024;
-        in.ignore(256, '\n');
-    }
-    return 0;
 }
 
 } // namespace
@@ -75,7 +64,7 @@ private slots:
         const auto e = nlohmann::json::parse(entry.toStdString());
         const auto backend = e.at("backend").get<std::string>();
         if (backend == "cuda" && !cuda::Driver::available()) QSKIP("no CUDA device here: the GPU machine runs this entry");
-        if (const double above = e.value("unless_memory_above", 0.0); above > 0 && availableMemory() >= above)
+        if (const double above = e.value("unless_memory_above", 0.0); above > 0 && static_cast<double>(availableMemoryBytes()) >= above)
             QSKIP("this machine has the memory for it: the refusal needs a smaller one");
         worker::WorkerRequest request;
         request.playground = e.contains("raw") ? e.at("raw").get<std::string>() : e.at("playground").dump();
