@@ -6,14 +6,14 @@
 namespace kp {
 
 std::string humanBytes(double bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int unit = 0;
-    while (bytes >= 1024.0 && unit < 5) {
+    while (bytes >= 1024.0 && unit < 4) {
         bytes /= 1024.0;
         ++unit;
     }
     char text[32];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
+    std::snprintf(text, sizeof text, "%.1f %s", bytes, units[unit]);
     return text;
 }
 

@@ -7,7 +7,7 @@
 
 namespace kp {
 
-// Binary units (B, KiB, MiB, GiB, TiB, PiB), one decimal above bytes.
+// Binary units up to TiB ("1024.0 TiB" for a petabyte), one decimal.
 std::string humanBytes(double bytes);
 
 // Memory the system could give this process now (MemAvailable), or 0 when it cannot tell.
