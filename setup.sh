@@ -14,7 +14,7 @@ case $mode in
 esac
 
 packages=(cmake ninja-build g++ pkg-config xz-utils fonts-dejavu-core
-  qt6-base-dev qt6-tools-dev libqscintilla2-qt6-dev libqcustomplot-dev libgl-dev
+  qt6-base-dev qt6-tools-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libgl-dev
   nlohmann-json3-dev libxxhash-dev libboost-context-dev libmuparser-dev libcli11-dev)
 
 install_missing() {

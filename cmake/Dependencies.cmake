@@ -57,7 +57,7 @@ target_include_directories(kp_cuda_headers SYSTEM INTERFACE ${CUDAToolkit_INCLUD
 set(KP_CUDA_LIBRARY_DIR "${CUDAToolkit_LIBRARY_DIR}")
 
 if(KP_BUILD_GUI OR KP_BUILD_TESTS)
-  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Test)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Svg PrintSupport Test)
 endif()
 if(KP_BUILD_GUI)
   find_package(QCustomPlotQt6 REQUIRED)
