@@ -8,6 +8,7 @@
 #include "core/run/KernelFault.h"
 #include "core/run/RunSetup.h"
 #include "core/worker/Execute.h"
+#include "core/worker/Inspect.h"
 #include "core/worker/Protocol.h"
 
 #include <cstdio>
@@ -25,22 +26,29 @@ nlohmann::json failure(const std::string& kind, const std::string& message, bool
     return {{"type", "error"}, {"kind", kind}, {"message", message}, {"fatal", fatal}, {"diagnostics", nlohmann::json::array()}};
 }
 
-// One run request: the answer, and whether this process must end after it (a GPU fault leaves the
+// A run request: runs the playground and shares its arrays; an inspect request: compiles it only.
+worker::Frame answer(const nlohmann::json& request) {
+    const auto playground = io::parsePlayground(request.at("playground").get<std::string>(), request.at("path").get<std::string>());
+    const auto backend = request.value("backend", std::string("cpu"));
+    if (request.value("type", std::string()) == "inspect")
+        return {{{"type", "inspection"}, {"inspection", worker::inspect(playground, backend).toJson()}}, {}};
+    static const auto shared = std::make_shared<worker::SharedMemoryAllocator>();
+    const auto execution = worker::execute(
+        playground, {backend, request.value("repeat", 1), request.value("warmup", 0), request.value("check_bounds", false), nullptr, shared});
+    worker::Frame reply;
+    reply.header = {{"type", "result"}, {"report", execution->report().toJson()}, {"execution", execution->result.execution}};
+    reply.header["outputs"] = worker::shareArrays(execution->result.outputs, reply.fds);
+    reply.header["reference_outputs"] =
+        worker::shareArrays(execution->reference ? execution->reference->outputs : run::NamedArrays{}, reply.fds);
+    return reply;
+}
+
+// One request: the answer, and whether this process must end after it (a GPU fault leaves the
 // process's CUDA context unusable, so the next run needs a fresh worker).
 worker::Frame serve(const nlohmann::json& request, bool& fatal) {
     const bool cuda = request.value("backend", std::string("cpu")) != "cpu";
     try {
-        const auto playground = io::parsePlayground(request.at("playground").get<std::string>(), request.at("path").get<std::string>());
-        static const auto shared = std::make_shared<worker::SharedMemoryAllocator>();
-        const auto execution =
-            worker::execute(playground, {request.value("backend", std::string("cpu")), request.value("repeat", 1),
-                                         request.value("warmup", 0), request.value("check_bounds", false), nullptr, shared});
-        worker::Frame reply;
-        reply.header = {{"type", "result"}, {"report", execution->report().toJson()}, {"execution", execution->result.execution}};
-        reply.header["outputs"] = worker::shareArrays(execution->result.outputs, reply.fds);
-        reply.header["reference_outputs"] =
-            worker::shareArrays(execution->reference ? execution->reference->outputs : run::NamedArrays{}, reply.fds);
-        return reply;
+        return answer(request);
     } catch (const run::CompileError& e) {
         auto header = failure("compile", e.what());
         for (const auto& d : e.diagnostics())
@@ -82,7 +90,7 @@ int main(int argc, char** argv) {
         worker::send(socket, {{{"type", "hello"}, {"protocol", worker::kProtocol}, {"version", KP_VERSION}, {"pid", ::getpid()}}, {}});
         for (worker::Frame request; worker::receive(socket, request);) {
             worker::closeAll(request.fds);
-            if (request.header.value("type", std::string()) != "run") {
+            if (const auto type = request.header.value("type", std::string()); type != "run" && type != "inspect") {
                 worker::send(socket, {failure("internal", "the worker does not know the request " + request.header.dump()), {}});
                 continue;
             }

@@ -234,34 +234,42 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const run::RunSetup& setup, bool c
     return program;
 }
 
-run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions& options) const {
-    run::RunResult result;
-    result.backend = backendName();
-    if (auto problems = run::validate(setup.launch, limits()); !problems.empty()) throw run::SetupError(problems);
-
+CpuRunner::Compiled CpuRunner::compile(const run::RunSetup& setup) const {
+    Compiled out;
     // Split at the barriers where the kernel allows it; otherwise, or when the host compiler rejects the
     // split kernel, the source as written (whose diagnostics are then the user's).
     const bool fibers = needsFibers(setup.source);
     bool split = false;
-    HostCompileResult compiled;
     if (splitAtBarriers_) {
         const auto program = hostProgram(setup, checkBounds_, true);
         if (program.notSplitBecause.empty()) {
-            compiled = compiler_.compile({{setup.sourceName, program.text}}, hostKernelOptions());
-            split = compiled.ok;
-            result.execution = split ? "threads of a block run as loops between its " + std::to_string(program.barriers) + " barriers"
+            out.compiled = compiler_.compile({{setup.sourceName, program.text}}, hostKernelOptions());
+            split = out.compiled.ok;
+            out.execution = split ? "threads of a block run as loops between its " + std::to_string(program.barriers) + " barriers"
                                      : "threads of a block run as fibers (the host compiler rejected the kernel split at its barriers)";
         } else {
-            result.execution = fibers ? "threads of a block run as fibers: the kernel was not split at its barriers because of " +
+            out.execution = fibers ? "threads of a block run as fibers: the kernel was not split at its barriers because of " +
                                             program.notSplitBecause
                                       : "threads of a block run in a loop";
         }
     }
     if (!split) {
-        compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, hostKernelOptions());
-        if (!compiled.ok) throw run::CompileError(explainUnsupported(compiled.diagnostics), compiled.log);
-        if (result.execution.empty()) result.execution = fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
+        out.compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, hostKernelOptions());
+        if (!out.compiled.ok) throw run::CompileError(explainUnsupported(out.compiled.diagnostics), out.compiled.log);
+        if (out.execution.empty()) out.execution = fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
     }
+    out.split = split;
+    out.fibers = fibers && !split;
+    return out;
+}
+
+run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions& options) const {
+    run::RunResult result;
+    result.backend = backendName();
+    if (auto problems = run::validate(setup.launch, limits()); !problems.empty()) throw run::SetupError(problems);
+
+    auto [compiled, execution, split, fibers] = compile(setup);
+    result.execution = std::move(execution);
     result.compileMs = compiled.milliseconds;
     result.compileFromCache = compiled.fromCache;
     const auto& library = *compiled.library;
@@ -309,7 +317,7 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
         const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
         const auto worker = [&] {
             std::vector<unsigned char> shared(g.sharedBytes ? g.sharedBytes : 1);
-            std::unique_ptr<ThreadFibers> threadFibers = fibers && !split ? std::make_unique<ThreadFibers>() : nullptr;
+            std::unique_ptr<ThreadFibers> threadFibers = fibers ? std::make_unique<ThreadFibers>() : nullptr;
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
             std::vector<unsigned long long> slots(threads);
             // The block's built-ins live in this worker thread's state, which the kernel reads. Blocks are

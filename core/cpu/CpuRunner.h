@@ -41,6 +41,17 @@ public:
     // Whether the source synchronises threads of a block (then they run as fibers).
     static bool needsFibers(const std::string& source);
 
+    struct Compiled {
+        HostCompileResult compiled; // ok, with the library loaded and any warnings in the user's lines
+        std::string execution;      // how its threads will run, in words
+        bool split = false;         // split at its barriers: one call runs a whole block
+        bool fibers = false;        // the threads of a block run as fibers (it synchronises and was not split)
+    };
+    // Compiles the setup's kernel as run() would (split at its barriers where it can), without running it:
+    // the editor's diagnostics for the CPU backend. Needs only prepareKernel()'s fields (no arguments) unless
+    // bounds checking is on. Throws run::CompileError with diagnostics in the user's file and lines.
+    Compiled compile(const run::RunSetup& setup) const;
+
     // Throws run::CompileError with diagnostics in the user's file and lines, run::SetupError for a
     // launch over the limits. "h2d"/"d2h" times are the copies of inputs into the kernel's working
     // arrays and of results out of them, so that repeats start from the same inputs.

@@ -70,6 +70,14 @@ cuda::CompileResult CudaRunner::compile(const RunSetup& setup) const {
     return compiled;
 }
 
+CudaRunner::Inspected CudaRunner::inspect(const RunSetup& setup) const {
+    context_->makeCurrent();
+    Inspected inspected{compile(setup), {}};
+    const cuda::Module module = loadModule(inspected.compiled);
+    inspected.attributes = module.kernel(symbolName(setup, inspected.compiled)).attributes();
+    return inspected;
+}
+
 RunResult CudaRunner::run(const RunSetup& setup, const RunOptions& options) const {
     context_->makeCurrent();
     RunResult result;

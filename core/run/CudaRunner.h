@@ -10,6 +10,7 @@
 #include "core/cuda/CompileResult.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"
+#include "core/cuda/Kernel.h"
 
 #include <memory>
 
@@ -28,6 +29,12 @@ public:
 
     // Compiles the setup's source for this device (CompileError with diagnostics on failure).
     cuda::CompileResult compile(const RunSetup& setup) const;
+    struct Inspected {
+        cuda::CompileResult compiled;
+        cuda::KernelAttributes attributes; // registers, static shared memory, the most threads a block may have
+    };
+    // Compiles and loads the kernel without running it: what the launch panel's occupancy needs.
+    Inspected inspect(const RunSetup& setup) const;
     // Throws CompileError, SetupError (launch problems: block too big, shared memory over the limit,
     // more threads than the kernel's registers allow), KernelFault when the kernel crashes the device,
     // CudaError for anything else the driver refuses. Device memory is freed on every path.

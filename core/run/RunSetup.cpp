@@ -143,7 +143,7 @@ std::array<std::uint32_t, 3> autoGrid(const model::Shape& shape, const std::arra
     return grid;
 }
 
-RunSetup prepare(const model::Playground& playground, const std::shared_ptr<model::HostAllocator>& allocator) {
+RunSetup prepareKernel(const model::Playground& playground) {
     RunSetup setup;
     setup.kernelName = playground.kernel;
     setup.compile = playground.compile;
@@ -151,9 +151,13 @@ RunSetup prepare(const model::Playground& playground, const std::shared_ptr<mode
     setup.check = playground.check.value_or(model::CheckSpec{});
     setup.folder = playground.folder;
     readSource(playground, setup);
-
     const auto parsed = model::parseKernels(setup.source, setup.sourceName);
     setup.signature = findKernel(parsed, setup);
+    return setup;
+}
+
+RunSetup prepare(const model::Playground& playground, const std::shared_ptr<model::HostAllocator>& allocator) {
+    RunSetup setup = prepareKernel(playground);
     const auto& parameters = setup.signature.parameters;
 
     std::vector<std::string> problems;

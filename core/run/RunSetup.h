@@ -66,6 +66,11 @@ struct RunSetup {
 RunSetup prepare(const model::Playground& playground,
                  const std::shared_ptr<model::HostAllocator>& allocator = model::heapAllocator());
 
+// The kernel alone: source, signature and compile options, no arguments and no launch. What compiling
+// for diagnostics and attributes needs (worker::inspect), without allocating a run's arrays. Throws
+// SetupError when the kernel is missing, InputError when the source cannot be read.
+RunSetup prepareKernel(const model::Playground& playground);
+
 // "auto": enough blocks of `block` to cover `shape` (x over the last dimension, y over the one before,
 // z over the first of three).
 std::array<std::uint32_t, 3> autoGrid(const model::Shape& shape, const std::array<std::uint32_t, 3>& block);

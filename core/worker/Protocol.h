@@ -8,6 +8,8 @@
 //   worker -> app  hello  {protocol, version, pid}            once, first
 //   app -> worker  run    {playground, path, backend, repeat, warmup, check_bounds}
 //   worker -> app  result {report, execution, outputs: [{name, dtype, shape, fd}], reference_outputs}
+//   app -> worker  inspect {playground, path, backend}          compile only (worker/Inspect.h)
+//   worker -> app  inspection {inspection}
 //   worker -> app  error  {kind, message, diagnostics, fatal}  fatal: the worker exits after it
 #pragma once
 

@@ -173,7 +173,7 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
     };
     try {
         if (socket_ < 0) start();
-        send(socket_, {{{"type", "run"},
+        send(socket_, {{{"type", request.kind == WorkerRequest::Kind::Inspect ? "inspect" : "run"},
                         {"playground", request.playground},
                         {"path", request.path},
                         {"backend", request.backend},
@@ -220,6 +220,16 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
             return finish(Outcome::Crash, message + " The next run starts a fresh worker.");
         }
         const auto type = reply.header.value("type", std::string());
+        if (type == "inspection") {
+            closeAll(reply.fds);
+            try {
+                result.inspection = Inspection::fromJson(reply.header.at("inspection"));
+            } catch (const std::exception& e) {
+                throw WorkerBroken(std::string("the worker's inspection is malformed: ") + e.what());
+            }
+            result.diagnostics = result.inspection->diagnostics;
+            return finish(Outcome::Ok, {});
+        }
         if (type == "result") {
             result.report = reply.header.value("report", nlohmann::json::object());
             result.execution = reply.header.value("execution", std::string());

@@ -4,6 +4,7 @@
 // thread of its own and stop() from the GUI thread.
 #pragma once
 
+#include "Inspect.h"
 #include "Protocol.h"
 #include "core/model/Diagnostic.h"
 
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/types.h>
@@ -26,6 +28,8 @@ struct WorkerRequest {
     int warmup = 0;
     bool checkBounds = false;
     double timeLimitSeconds = 0; // 0: none
+    enum class Kind { Run, Inspect }; // Inspect: compile only, for diagnostics and kernel attributes
+    Kind kind = Kind::Run;
 };
 
 enum class Outcome {
@@ -52,6 +56,7 @@ struct WorkerResult {
     run::NamedArrays referenceOutputs;          // Ok: the reference's (or the CPU backend's), if any
     double seconds = 0;                         // wall time of the request
     double receiveMs = 0;                       // Ok: reading the result and mapping its arrays
+    std::optional<Inspection> inspection;       // Ok, for an Inspect request
     bool ok() const { return outcome == Outcome::Ok; }
 };
 

@@ -125,6 +125,63 @@ private slots:
         QCOMPARE(copy.value(0), 42.0);
     }
 
+    // Compiling as you type: the kernel is compiled in the worker, not run, and its arguments need not
+    // match yet (the user is still typing them).
+    void inspectCompilesWithoutRunning_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("cpu") << "cpu";
+        QTest::newRow("cuda") << "cuda";
+    }
+    void inspectCompilesWithoutRunning() {
+        QFETCH(QString, backend);
+        if (backend == "cuda" && !cuda::Driver::available()) QSKIP("no CUDA driver here: the CUDA row runs on the GPU machine");
+        const auto playground = nlohmann::json{{"format", "kernelpad/1"},
+                                               {"code", "__global__ void k(float* x, int n) {\n"
+                                                        "    __shared__ float tile[256];\n"
+                                                        "    tile[threadIdx.x] = x[threadIdx.x];\n    __syncthreads();\n"
+                                                        "    x[threadIdx.x] = tile[255 - threadIdx.x] * n;\n}\n"},
+                                               {"kernel", "k"},
+                                               {"args", nlohmann::json::array()}};
+        worker::WorkerRequest request{playground.dump(), kFaults + "inspect.kpad.json", backend.toStdString()};
+        request.kind = worker::WorkerRequest::Kind::Inspect;
+        const auto result = client_.run(request);
+        QVERIFY2(result.ok(), result.message.c_str());
+        QVERIFY(result.inspection);
+        QVERIFY(result.outputs.empty());
+        const auto& inspection = *result.inspection;
+        QVERIFY2(inspection.backend.starts_with(backend.toStdString()), inspection.backend.c_str());
+        if (backend == "cpu") {
+            QCOMPARE(inspection.limits, run::LaunchLimits::cpu());
+            QVERIFY(!inspection.attributes);
+            QVERIFY2(inspection.execution.find("barrier") != std::string::npos, inspection.execution.c_str());
+        } else {
+            QVERIFY(inspection.attributes && inspection.device);
+            QCOMPARE(inspection.attributes->staticSharedBytes, 1024);
+            QVERIFY(inspection.attributes->registersPerThread > 0);
+            QCOMPARE(inspection.limits, run::LaunchLimits::of(*inspection.device));
+        }
+        QCOMPARE(worker::Inspection::fromJson(inspection.toJson()), inspection);
+    }
+
+    void inspectReportsCompileErrorsOnTheirLine_data() { inspectCompilesWithoutRunning_data(); }
+    void inspectReportsCompileErrorsOnTheirLine() {
+        QFETCH(QString, backend);
+        if (backend == "cuda" && !cuda::Driver::available()) QSKIP("no CUDA driver here: the CUDA row runs on the GPU machine");
+        const auto playground = nlohmann::json{{"format", "kernelpad/1"},
+                                               {"code", "__global__ void k(float* x) {\n    int i = threadIdx.x;\n"
+                                                        "    x[i] = undeclared_thing;\n}\n"},
+                                               {"kernel", "k"},
+                                               {"args", nlohmann::json::array()}};
+        worker::WorkerRequest request{playground.dump(), kFaults + "inspect.kpad.json", backend.toStdString()};
+        request.kind = worker::WorkerRequest::Kind::Inspect;
+        const auto result = client_.run(request);
+        QCOMPARE(result.outcome, worker::Outcome::Compile);
+        QVERIFY(!result.diagnostics.empty());
+        QCOMPARE(result.diagnostics.front().line, 3);
+        QVERIFY2(result.diagnostics.front().message.find("undeclared_thing") != std::string::npos, result.diagnostics.front().message.c_str());
+        validRunSucceeds("cpu");
+    }
+
     void missingWorkerIsNamed() {
         worker::WorkerClient missing("/nonexistent/kernelpad-worker");
         const auto result = missing.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});

@@ -1,0 +1,190 @@
+#include "Inspect.h"
+
+#include "Execute.h"
+#include "core/Error.h"
+#include "core/cpu/CpuRunner.h"
+#include "core/cuda/CudaError.h"
+#include "core/cuda/Driver.h"
+#include "core/run/CudaRunner.h"
+#include "core/run/RunSetup.h"
+
+#include <map>
+#include <memory>
+
+namespace kp::worker {
+
+namespace {
+
+using nlohmann::json;
+
+json diagnosticJson(const model::Diagnostic& d) {
+    return {{"file", d.file},
+            {"line", d.line},
+            {"column", d.column},
+            {"severity", model::toString(d.severity)},
+            {"message", d.message}};
+}
+
+model::Diagnostic diagnosticFrom(const json& d) {
+    const auto severity = d.at("severity").get<std::string>();
+    return {d.at("file").get<std::string>(), d.at("line").get<int>(), d.at("column").get<int>(),
+            severity == "warning" ? model::Diagnostic::Severity::Warning
+            : severity == "note"  ? model::Diagnostic::Severity::Note
+                                  : model::Diagnostic::Severity::Error,
+            d.at("message").get<std::string>()};
+}
+
+json attributesJson(const cuda::KernelAttributes& a) {
+    return {{"registers_per_thread", a.registersPerThread},
+            {"static_shared_bytes", a.staticSharedBytes},
+            {"local_bytes_per_thread", a.localBytesPerThread},
+            {"const_bytes", a.constBytes},
+            {"max_threads_per_block", a.maxThreadsPerBlock},
+            {"max_dynamic_shared_bytes", a.maxDynamicSharedBytes},
+            {"ptx_version", a.ptxVersion},
+            {"binary_version", a.binaryVersion}};
+}
+
+cuda::KernelAttributes attributesFrom(const json& j) {
+    return {j.at("registers_per_thread").get<int>(),
+            j.at("static_shared_bytes").get<int>(),
+            j.at("local_bytes_per_thread").get<int>(),
+            j.at("const_bytes").get<int>(),
+            j.at("max_threads_per_block").get<int>(),
+            j.at("max_dynamic_shared_bytes").get<int>(),
+            j.at("ptx_version").get<int>(),
+            j.at("binary_version").get<int>()};
+}
+
+json deviceJson(const cuda::DeviceProperties& d) {
+    return {{"ordinal", d.ordinal},
+            {"name", d.name},
+            {"cc", {d.ccMajor, d.ccMinor}},
+            {"multiprocessors", d.multiprocessors},
+            {"total_memory", d.totalMemory},
+            {"clock_khz", d.clockKHz},
+            {"memory_clock_khz", d.memoryClockKHz},
+            {"memory_bus_width_bits", d.memoryBusWidthBits},
+            {"l2_cache_bytes", d.l2CacheBytes},
+            {"max_threads_per_block", d.maxThreadsPerBlock},
+            {"max_block_dim", d.maxBlockDim},
+            {"max_grid_dim", d.maxGridDim},
+            {"shared_per_block", d.sharedPerBlock},
+            {"shared_per_block_optin", d.sharedPerBlockOptin},
+            {"shared_per_multiprocessor", d.sharedPerMultiprocessor},
+            {"registers_per_block", d.registersPerBlock},
+            {"registers_per_multiprocessor", d.registersPerMultiprocessor},
+            {"warp_size", d.warpSize},
+            {"max_threads_per_multiprocessor", d.maxThreadsPerMultiprocessor},
+            {"max_blocks_per_multiprocessor", d.maxBlocksPerMultiprocessor}};
+}
+
+cuda::DeviceProperties deviceFrom(const json& j) {
+    cuda::DeviceProperties d;
+    d.ordinal = j.at("ordinal").get<int>();
+    d.name = j.at("name").get<std::string>();
+    d.ccMajor = j.at("cc").at(0).get<int>();
+    d.ccMinor = j.at("cc").at(1).get<int>();
+    d.multiprocessors = j.at("multiprocessors").get<int>();
+    d.totalMemory = j.at("total_memory").get<std::size_t>();
+    d.clockKHz = j.at("clock_khz").get<int>();
+    d.memoryClockKHz = j.at("memory_clock_khz").get<int>();
+    d.memoryBusWidthBits = j.at("memory_bus_width_bits").get<int>();
+    d.l2CacheBytes = j.at("l2_cache_bytes").get<int>();
+    d.maxThreadsPerBlock = j.at("max_threads_per_block").get<int>();
+    d.maxBlockDim = j.at("max_block_dim").get<std::array<int, 3>>();
+    d.maxGridDim = j.at("max_grid_dim").get<std::array<int, 3>>();
+    d.sharedPerBlock = j.at("shared_per_block").get<int>();
+    d.sharedPerBlockOptin = j.at("shared_per_block_optin").get<int>();
+    d.sharedPerMultiprocessor = j.at("shared_per_multiprocessor").get<int>();
+    d.registersPerBlock = j.at("registers_per_block").get<int>();
+    d.registersPerMultiprocessor = j.at("registers_per_multiprocessor").get<int>();
+    d.warpSize = j.at("warp_size").get<int>();
+    d.maxThreadsPerMultiprocessor = j.at("max_threads_per_multiprocessor").get<int>();
+    d.maxBlocksPerMultiprocessor = j.at("max_blocks_per_multiprocessor").get<int>();
+    return d;
+}
+
+json limitsJson(const run::LaunchLimits& l) {
+    return {{"backend", l.backend},
+            {"max_threads_per_block", l.maxThreadsPerBlock},
+            {"max_block", l.maxBlock},
+            {"max_grid", l.maxGrid},
+            {"max_shared_bytes_per_block", l.maxSharedBytesPerBlock}};
+}
+
+run::LaunchLimits limitsFrom(const json& j) {
+    return {j.at("backend").get<std::string>(), j.at("max_threads_per_block").get<std::uint32_t>(),
+            j.at("max_block").get<std::array<std::uint32_t, 3>>(),
+            j.at("max_grid").get<std::array<std::uint32_t, 3>>(),
+            j.at("max_shared_bytes_per_block").get<std::uint64_t>()};
+}
+
+// One runner per device for the worker's life: creating a context for every keystroke would cost more
+// than the compile.
+const run::CudaRunner& runnerFor(int ordinal) {
+    static std::map<int, std::unique_ptr<run::CudaRunner>> runners;
+    auto& runner = runners[ordinal];
+    if (!runner) runner = std::make_unique<run::CudaRunner>(ordinal);
+    return *runner;
+}
+
+} // namespace
+
+json Inspection::toJson() const {
+    json diagnosticsJson = json::array();
+    for (const auto& d : diagnostics)
+        diagnosticsJson.push_back(diagnosticJson(d));
+    return {{"backend", backend},
+            {"diagnostics", diagnosticsJson},
+            {"attributes", attributes ? attributesJson(*attributes) : json()},
+            {"device", device ? deviceJson(*device) : json()},
+            {"limits", limitsJson(limits)},
+            {"execution", execution},
+            {"compile_ms", compileMs}};
+}
+
+Inspection Inspection::fromJson(const json& j) {
+    try {
+        Inspection inspection;
+        inspection.backend = j.at("backend").get<std::string>();
+        for (const auto& d : j.at("diagnostics"))
+            inspection.diagnostics.push_back(diagnosticFrom(d));
+        if (!j.at("attributes").is_null()) inspection.attributes = attributesFrom(j.at("attributes"));
+        if (!j.at("device").is_null()) inspection.device = deviceFrom(j.at("device"));
+        inspection.limits = limitsFrom(j.at("limits"));
+        inspection.execution = j.at("execution").get<std::string>();
+        inspection.compileMs = j.at("compile_ms").get<double>();
+        return inspection;
+    } catch (const json::exception& e) {
+        throw InputError(std::string("inspection: ") + e.what());
+    }
+}
+
+Inspection inspect(const model::Playground& playground, const std::string& backend) {
+    const auto ordinal = cudaOrdinal(backend);
+    const run::RunSetup setup = run::prepareKernel(playground);
+    Inspection inspection;
+    if (ordinal) {
+        if (!cuda::Driver::available()) throw cuda::Unavailable(cuda::Driver::unavailableReason());
+        const auto& runner = runnerFor(*ordinal);
+        const auto inspected = runner.inspect(setup);
+        inspection.backend = runner.backendName();
+        inspection.diagnostics = inspected.compiled.diagnostics;
+        inspection.attributes = inspected.attributes;
+        inspection.device = runner.properties();
+        inspection.limits = runner.limits();
+        inspection.compileMs = inspected.compiled.milliseconds;
+        return inspection;
+    }
+    const cpu::CpuRunner runner;
+    const auto compiled = runner.compile(setup);
+    inspection.backend = runner.backendName();
+    inspection.diagnostics = compiled.compiled.diagnostics;
+    inspection.limits = runner.limits();
+    inspection.execution = compiled.execution;
+    inspection.compileMs = compiled.compiled.milliseconds;
+    return inspection;
+}
+
+} // namespace kp::worker
