@@ -162,13 +162,13 @@ void WorkerClient::stop() noexcept { stopRequested_ = true; }
 
 WorkerResult WorkerClient::run(const WorkerRequest& request) {
     const std::lock_guard lock(runMutex_);
-    stopRequested_ = false;
     const auto started = Clock::now();
     WorkerResult result;
     const auto finish = [&](Outcome outcome, std::string message) {
         result.outcome = outcome;
         result.message = std::move(message);
         result.seconds = millisecondsSince(started) / 1000;
+        stopRequested_ = false; // a stop() is for the run it met; the next run starts afresh
         return std::move(result);
     };
     try {

@@ -70,7 +70,8 @@ public:
     // One request at a time (a second caller waits). Never throws for anything the worker or the
     // kernel does: every failure is a WorkerResult with its Outcome and message.
     WorkerResult run(const WorkerRequest& request);
-    // From any thread: ends the run in progress (the worker is killed and restarted on the next run).
+    // From any thread: ends the run in progress (the worker is killed and restarted on the next run), or
+    // the next run, when it comes between a caller's decision to run and run() itself.
     void stop() noexcept;
 
     pid_t pid() const noexcept { return pid_.load(); } // the worker's, or -1 when none runs
