@@ -86,6 +86,9 @@ int main(int argc, char** argv) {
         return 2;
     }
     const int socket = std::atoi(argv[2]);
+    // The app reads what kernels print (printf, assert) from our stdout and stderr after each request:
+    // line by line, so that what came before a crash is there too.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     try {
         worker::send(socket, {{{"type", "hello"}, {"protocol", worker::kProtocol}, {"version", KP_VERSION}, {"pid", ::getpid()}}, {}});
         for (worker::Frame request; worker::receive(socket, request);) {
@@ -96,6 +99,7 @@ int main(int argc, char** argv) {
             }
             bool fatal = false;
             auto reply = serve(request.header, fatal);
+            std::fflush(stdout);
             worker::send(socket, reply);
             worker::closeAll(reply.fds);
             if (fatal) return 3;

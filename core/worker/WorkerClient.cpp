@@ -8,7 +8,9 @@
 #include <csignal>
 #include <cstring>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,11 +80,28 @@ std::filesystem::path WorkerClient::defaultExecutable() {
 
 WorkerClient::WorkerClient(std::filesystem::path executable) : executable_(std::move(executable)) {}
 
-WorkerClient::~WorkerClient() { kill(); }
+WorkerClient::~WorkerClient() {
+    kill();
+    if (output_ >= 0) ::close(output_);
+}
+
+std::string WorkerClient::takeOutput() {
+    if (output_ < 0) return {};
+    struct stat info {};
+    if (::fstat(output_, &info) != 0 || info.st_size <= outputRead_) return {};
+    const auto available = static_cast<std::size_t>(info.st_size - outputRead_);
+    std::string text(std::min(available, kMaxOutputBytes), '\0');
+    const ssize_t got = ::pread(output_, text.data(), text.size(), outputRead_);
+    text.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+    outputRead_ = info.st_size;
+    if (available > text.size()) text += "\n... (" + std::to_string(available - text.size()) + " more bytes not shown)\n";
+    return text;
+}
 
 int WorkerClient::end(std::chrono::milliseconds grace) noexcept {
     if (socket_ >= 0) ::close(socket_);
     socket_ = -1;
+    // The output file stays until the next start: what a dying worker printed is read after it died.
     const pid_t pid = pid_.exchange(-1);
     if (pid <= 0) return -1;
     int status = 0;
@@ -119,6 +138,16 @@ void WorkerClient::start() {
     int ends[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) throw SystemError("socketpair", errno, "the worker's socket");
     const std::string path = executable_.string();
+    // A fresh output file per worker; closed here once the child has its copy.
+    if (output_ >= 0) ::close(output_);
+    output_ = ::memfd_create("kernelpad-worker-output", MFD_CLOEXEC);
+    outputRead_ = 0;
+    if (output_ < 0) {
+        const int e = errno;
+        ::close(ends[0]);
+        ::close(ends[1]);
+        throw SystemError("memfd_create", e, "the worker's output");
+    }
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int e = errno;
@@ -128,7 +157,7 @@ void WorkerClient::start() {
     }
     if (pid == 0) {
         // Only async-signal-safe calls until exec: the app has threads.
-        if (::dup2(ends[1], 3) < 0) ::_exit(126);
+        if (::dup2(ends[1], 3) < 0 || ::dup2(output_, 1) < 0 || ::dup2(output_, 2) < 0) ::_exit(126);
         const char* argv[] = {"kernelpad-worker", "--socket", "3", nullptr};
         ::execv(path.c_str(), const_cast<char* const*>(argv));
         ::_exit(127);
@@ -168,6 +197,7 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
         result.outcome = outcome;
         result.message = std::move(message);
         result.seconds = millisecondsSince(started) / 1000;
+        result.output = takeOutput();
         stopRequested_ = false; // a stop() is for the run it met; the next run starts afresh
         return std::move(result);
     };

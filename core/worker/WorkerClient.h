@@ -55,6 +55,9 @@ struct WorkerResult {
     run::NamedArrays outputs;                   // Ok: out and inout arrays (shared memory, mapped)
     run::NamedArrays referenceOutputs;          // Ok: the reference's (or the CPU backend's), if any
     double seconds = 0;                         // wall time of the request
+    // What the kernel (printf), the compiler or the runtime printed during the request, on either stream,
+    // even when the worker died (an assert's text comes before its SIGABRT). At most kMaxOutputBytes.
+    std::string output;
     double receiveMs = 0;                       // Ok: reading the result and mapping its arrays
     std::optional<Inspection> inspection;       // Ok, for an Inspect request
     bool ok() const { return outcome == Outcome::Ok; }
@@ -62,6 +65,7 @@ struct WorkerResult {
 
 class WorkerClient {
 public:
+    static constexpr std::size_t kMaxOutputBytes = 1u << 20;
     explicit WorkerClient(std::filesystem::path executable = defaultExecutable());
     ~WorkerClient();
     WorkerClient(const WorkerClient&) = delete;
@@ -90,7 +94,10 @@ private:
 
     std::filesystem::path executable_;
     std::mutex runMutex_;
+    std::string takeOutput(); // what the worker printed since the last call
     int socket_ = -1;
+    int output_ = -1; // the worker's stdout and stderr: a memory file the client reads after each request
+    off_t outputRead_ = 0;
     std::atomic<pid_t> pid_{-1};
     std::atomic<bool> stopRequested_{false};
 };

@@ -182,6 +182,33 @@ private slots:
         validRunSucceeds("cpu");
     }
 
+    // printf from a kernel reaches the app, and so does the text of a failed assert, although the worker
+    // dies of it.
+    void printedOutputComesBack() {
+        const auto playground = [](const std::string& body) {
+            return nlohmann::json{{"format", "kernelpad/1"},
+                                  {"code", "#include <cassert>\n__global__ void k(int* x) {\n" + body + "\n}\n"},
+                                  {"kernel", "k"},
+                                  {"launch", {{"grid", {1}}, {"block", {2}}}},
+                                  {"args", {{{"name", "x"}, {"array", {{"dtype", "int32"}, {"shape", {2}}}}, {"direction", "inout"}}}}}
+                .dump();
+        };
+        const auto printed = client_.run({playground("printf(\"hello from thread %d\\n\", (int)threadIdx.x);"), kFaults + "p.kpad.json", "cpu"});
+        QVERIFY2(printed.ok(), printed.message.c_str());
+        QVERIFY2(printed.output.find("hello from thread 0") != std::string::npos, printed.output.c_str());
+        QVERIFY2(printed.output.find("hello from thread 1") != std::string::npos, printed.output.c_str());
+
+        const auto failed = client_.run({playground("assert(x[threadIdx.x] == 42);"), kFaults + "a.kpad.json", "cpu"});
+        QCOMPARE(failed.outcome, worker::Outcome::Crash);
+        // (The text is the condition as the CPU backend compiled it: the split kernel names threadIdx otherwise.)
+        QVERIFY2(failed.output.find("<code>:3") != std::string::npos && failed.output.find("== 42") != std::string::npos,
+                 failed.output.c_str());
+        // The next request prints only its own output.
+        const auto quiet = client_.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
+        QVERIFY2(quiet.ok(), quiet.message.c_str());
+        QVERIFY2(quiet.output.find("hello") == std::string::npos && quiet.output.find("42") == std::string::npos, quiet.output.c_str());
+    }
+
     void missingWorkerIsNamed() {
         worker::WorkerClient missing("/nonexistent/kernelpad-worker");
         const auto result = missing.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
