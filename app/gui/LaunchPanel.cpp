@@ -1,0 +1,267 @@
+#include "LaunchPanel.h"
+
+#include "GridDrawing.h"
+#include "ProblemFrame.h"
+#include "core/run/GridCoverage.h"
+#include "core/run/Occupancy.h"
+#include "core/run/RunSetup.h"
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <climits>
+
+namespace {
+
+constexpr int kMaxBlockField = 1 << 20; // far past any device's limit, so that typing 2048 is a message
+
+QSpinBox* sizeField(QWidget* parent, int maximum) {
+    auto* spin = new QSpinBox(parent);
+    // 0 is allowed so that validate() can say why it is wrong instead of the field refusing it silently.
+    spin->setRange(0, maximum);
+    spin->setAccelerated(true);
+    new ProblemFrame(spin); // shown while a problem names the field
+    return spin;
+}
+
+QLabel* wrappingLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
+}
+
+// Counts in the user's locale ("100,000,256"): launches run to hundreds of millions of threads.
+QString number(std::uint64_t value) {
+    return QLocale().toString(qulonglong(value));
+}
+
+QString counted(std::uint64_t value, const QString& one, const QString& many) {
+    return number(value) + QLatin1Char(' ') + (value == 1 ? one : many);
+}
+
+QString percent(double ratio, int decimals) {
+    return QString::number(ratio * 100.0, 'f', decimals) + QLatin1Char('%');
+}
+
+} // namespace
+
+LaunchPanel::LaunchPanel(QWidget* parent)
+    : QWidget(parent), autoGrid_(new QCheckBox(tr("auto"), this)), shared_(sizeField(this, INT_MAX)),
+      totalsLabel_(wrappingLabel(this)), problemsLabel_(wrappingLabel(this)),
+      occupancyLabel_(wrappingLabel(this)), drawing_(new GridDrawing(this)), idleLabel_(wrappingLabel(this)) {
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        block_[axis] = sizeField(this, kMaxBlockField);
+        grid_[axis] = sizeField(this, INT_MAX);
+    }
+    shared_->setSuffix(tr(" B"));
+    autoGrid_->setToolTip(tr("Enough blocks to cover the first array argument, x along its last dimension"));
+    problemsLabel_->setStyleSheet(QStringLiteral("QLabel { color: #b71c1c; }"));
+    auto* layout = new QGridLayout(this);
+    const char* axes[] = {"x", "y", "z"};
+    for (int axis = 0; axis < 3; ++axis)
+        layout->addWidget(new QLabel(QString::fromLatin1(axes[axis]), this), 0, axis + 1, Qt::AlignHCenter);
+    layout->addWidget(new QLabel(tr("Block"), this), 1, 0);
+    layout->addWidget(new QLabel(tr("Grid"), this), 2, 0);
+    for (int axis = 0; axis < 3; ++axis) {
+        layout->addWidget(block_[std::size_t(axis)], 1, axis + 1);
+        layout->addWidget(grid_[std::size_t(axis)], 2, axis + 1);
+    }
+    layout->addWidget(autoGrid_, 2, 4);
+    layout->addWidget(new QLabel(tr("Dynamic shared"), this), 3, 0);
+    layout->addWidget(shared_, 3, 1, 1, 2);
+    layout->addWidget(problemsLabel_, 4, 0, 1, 5);
+    layout->addWidget(totalsLabel_, 5, 0, 1, 5);
+    layout->addWidget(occupancyLabel_, 6, 0, 1, 5);
+    layout->addWidget(drawing_, 7, 0, 1, 5);
+    layout->addWidget(idleLabel_, 8, 0, 1, 5);
+    layout->setRowStretch(7, 1);
+    layout->setColumnStretch(1, 1);
+    layout->setColumnStretch(2, 1);
+    layout->setColumnStretch(3, 1);
+
+    for (QSpinBox* field : {block_[0], block_[1], block_[2], grid_[0], grid_[1], grid_[2], shared_})
+        connect(field, &QSpinBox::valueChanged, this, &LaunchPanel::userEdited);
+    connect(autoGrid_, &QCheckBox::toggled, this, [this](bool on) {
+        if (showing_) return;
+        // Turning "auto" off keeps the grid that was running, for the user to edit from there.
+        if (!on) spec_.grid = geometry().grid;
+        spec_.autoGrid = on;
+        showSpec();
+        userEdited();
+    });
+    showSpec();
+}
+
+void LaunchPanel::setLaunch(const kp::model::LaunchSpec& launch) {
+    spec_ = launch;
+    showSpec();
+}
+
+kp::model::LaunchSpec LaunchPanel::launch() const {
+    return spec_;
+}
+
+kp::run::LaunchGeometry LaunchPanel::geometry() const {
+    kp::run::LaunchGeometry geometry;
+    geometry.block = spec_.block;
+    geometry.grid = spec_.autoGrid ? kp::run::autoGrid(shape_, spec_.block) : spec_.grid;
+    geometry.sharedBytes = spec_.sharedBytes;
+    return geometry;
+}
+
+void LaunchPanel::setLimits(const kp::run::LaunchLimits& limits) {
+    limits_ = limits;
+    refresh();
+}
+
+void LaunchPanel::setDevice(std::optional<kp::cuda::DeviceProperties> device) {
+    device_ = std::move(device);
+    refresh();
+}
+
+void LaunchPanel::setKernelAttributes(std::optional<kp::cuda::KernelAttributes> attributes) {
+    attributes_ = attributes;
+    refresh();
+}
+
+void LaunchPanel::setDataShape(const kp::model::Shape& shape) {
+    shape_ = shape;
+    showSpec(); // an auto grid follows the shape
+}
+
+void LaunchPanel::userEdited() {
+    if (showing_) return;
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        spec_.block[axis] = static_cast<std::uint32_t>(block_[axis]->value());
+        if (!spec_.autoGrid) spec_.grid[axis] = static_cast<std::uint32_t>(grid_[axis]->value());
+    }
+    spec_.sharedBytes = static_cast<std::uint32_t>(shared_->value());
+    showSpec(); // an auto grid follows the block
+    emit launchChanged(spec_);
+}
+
+void LaunchPanel::showSpec() {
+    showing_ = true;
+    const auto grid = geometry().grid;
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        block_[axis]->setValue(int(std::min<std::uint32_t>(spec_.block[axis], kMaxBlockField)));
+        grid_[axis]->setValue(int(std::min<std::uint32_t>(grid[axis], INT_MAX)));
+        grid_[axis]->setEnabled(!spec_.autoGrid);
+    }
+    autoGrid_->setChecked(spec_.autoGrid);
+    shared_->setValue(int(std::min<std::uint32_t>(spec_.sharedBytes, INT_MAX)));
+    showing_ = false;
+    refresh();
+}
+
+void LaunchPanel::refresh() {
+    const auto launch = geometry();
+    problems_.clear();
+    if (spec_.autoGrid && shape_.empty())
+        problems_ << tr(
+            "launch.grid: \"auto\" covers the first array argument, but the kernel takes no array; "
+            "give the grid");
+    const auto staticShared = std::uint64_t(attributes_ ? std::max(attributes_->staticSharedBytes, 0) : 0);
+    const auto kernelMaxThreads =
+        std::uint32_t(attributes_ ? std::max(attributes_->maxThreadsPerBlock, 0) : 0);
+    for (const auto& problem : kp::run::validate(launch, limits_, staticShared, kernelMaxThreads,
+                                                 attributes_ ? attributes_->registersPerThread : 0))
+        problems_ << QString::fromStdString(problem);
+    problemsLabel_->setText(problems_.join(QLatin1Char('\n')));
+    problemsLabel_->setVisible(!problems_.isEmpty());
+    markProblemFields();
+    totalsLabel_->setText(totalsText());
+    occupancyLabel_->setText(occupancyText());
+    drawing_->setLaunch(shape_, launch);
+    idleLabel_->setText(idleText());
+}
+
+void LaunchPanel::markProblemFields() {
+    // validate() names the field by its JSON path and the axis when one axis is at fault ("launch.block:
+    // x = 2048 ...", "launch.grid: the y dimension is 0 ..."); a whole-block problem marks all three.
+    static const QRegularExpression named(
+        QStringLiteral("^launch\\.(block|grid|shared_bytes): (?:the )?([xyz](?= =| dimension))?"));
+    std::array<bool, 3> blockMarked{}, gridMarked{};
+    bool sharedMarked = false;
+    for (const QString& problem : problems_) {
+        const auto match = named.match(problem);
+        if (!match.hasMatch()) continue;
+        const QString field = match.captured(1);
+        if (field == QLatin1String("shared_bytes")) {
+            sharedMarked = true;
+            continue;
+        }
+        auto& marked = field == QLatin1String("block") ? blockMarked : gridMarked;
+        const QString axis = match.captured(2);
+        if (axis.isEmpty())
+            marked = {true, true, true};
+        else
+            marked[std::size_t(axis.at(0).unicode() - u'x')] = true;
+    }
+    const auto mark = [](QSpinBox* field, bool on) {
+        field->setProperty("problem", on);
+        field->findChild<ProblemFrame*>(QString(), Qt::FindDirectChildrenOnly)->setVisible(on);
+    };
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        mark(block_[axis], blockMarked[axis]);
+        mark(grid_[axis], gridMarked[axis]);
+    }
+    mark(shared_, sharedMarked);
+}
+
+QString LaunchPanel::totalsText() const {
+    const auto launch = geometry();
+    const std::uint64_t warpSize = device_ && device_->warpSize > 0 ? std::uint64_t(device_->warpSize) : 32;
+    const std::uint64_t threadsPerBlock = launch.threadsPerBlock();
+    const std::uint64_t warpsPerBlock = (threadsPerBlock + warpSize - 1) / warpSize;
+    return tr("%1 = %2 per block; %3, %4, %5 in all")
+        .arg(counted(threadsPerBlock, tr("thread"), tr("threads")),
+             counted(warpsPerBlock, tr("warp"), tr("warps")),
+             counted(launch.blocks(), tr("block"), tr("blocks")),
+             counted(times(launch.blocks(), threadsPerBlock), tr("thread"), tr("threads")),
+             counted(times(launch.blocks(), warpsPerBlock), tr("warp"), tr("warps")));
+}
+
+QString LaunchPanel::occupancyText() const {
+    if (!device_) return tr("Occupancy: n/a on the CPU backend");
+    if (!attributes_)
+        return tr("Occupancy on %1: known once the kernel is compiled")
+            .arg(QString::fromStdString(device_->name));
+    try {
+        const auto e = kp::run::estimateOccupancy(*device_, attributes_->registersPerThread,
+                                                  std::uint64_t(std::max(attributes_->staticSharedBytes, 0)),
+                                                  spec_.sharedBytes, geometry().threadsPerBlock());
+        const QString reason = QString::fromStdString(e.reason);
+        if (e.activeBlocksPerMultiprocessor == 0)
+            return tr("Occupancy 0%: not one block fits on an SM; %1").arg(reason);
+        const int blocks = e.activeBlocksPerMultiprocessor;
+        return tr("Occupancy %1: %2 of %3 warps, %4 per SM; limited by %5")
+            .arg(percent(e.ratio(), 0))
+            .arg(e.activeWarpsPerMultiprocessor)
+            .arg(e.maxWarpsPerMultiprocessor)
+            .arg(counted(std::uint64_t(blocks), tr("block"), tr("blocks")), reason);
+    } catch (const std::exception& error) {
+        return tr("Occupancy: %1").arg(QString::fromUtf8(error.what()));
+    }
+}
+
+QString LaunchPanel::idleText() const {
+    if (shape_.empty()) return {};
+    const auto coverage = kp::run::coverageOf(shape_, geometry());
+    QString text = tr("%1 (%2)").arg(counted(coverage.idle, tr("idle thread"), tr("idle threads")),
+                                     percent(coverage.idleRatio(), 1));
+    if (coverage.uncovered > 0)
+        text += tr("; %1 (%2) past the grid: no thread reaches them")
+                    .arg(counted(coverage.uncovered, tr("element"), tr("elements")),
+                         percent(coverage.uncoveredRatio(), 1));
+    return text;
+}

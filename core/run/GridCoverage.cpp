@@ -1,0 +1,61 @@
+#include "GridCoverage.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace kp::run {
+
+namespace {
+
+constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+    if (a != 0 && b > kMax / a) return kMax;
+    return a * b;
+}
+
+} // namespace
+
+std::uint64_t extentAlong(const model::Shape& shape, std::size_t axis) {
+    return axis < shape.size() ? std::uint64_t{shape[shape.size() - 1 - axis]} : 1;
+}
+
+GridCoverage coverageOf(const model::Shape& shape, const LaunchGeometry& geometry) {
+    GridCoverage c;
+    c.threads = times(geometry.blocks(), geometry.threadsPerBlock());
+    if (shape.empty()) return c;
+    // Per axis, threads reach min(extent, grid x block) positions: a thread lies over an element exactly
+    // when every one of its coordinates does.
+    std::uint64_t elements = 1;
+    std::uint64_t reached = 1;
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        const std::uint64_t extent = extentAlong(shape, axis);
+        const std::uint64_t span = times(geometry.grid[axis], geometry.block[axis]);
+        elements = times(elements, extent);
+        reached = times(reached, std::min(extent, span));
+    }
+    c.elements = elements;
+    c.busy = reached;
+    c.idle = c.threads - std::min(c.threads, reached);
+    c.uncovered = elements - reached;
+    return c;
+}
+
+std::vector<DrawnBlock> drawnBlocks(std::uint64_t extent, std::uint32_t blockDim, std::uint32_t gridDim,
+                                    std::size_t maxDrawn) {
+    std::vector<DrawnBlock> blocks;
+    if (gridDim == 0 || blockDim == 0 || maxDrawn < 2) return blocks;
+    const auto onData = [&](std::uint32_t index) {
+        const std::uint64_t start = std::uint64_t{index} * blockDim;
+        const std::uint64_t inside = extent > start ? std::min<std::uint64_t>(extent - start, blockDim) : 0;
+        return double(inside) / double(blockDim);
+    };
+    const bool summarised = gridDim > maxDrawn;
+    const std::uint32_t leading = summarised ? static_cast<std::uint32_t>(maxDrawn - 1) : gridDim;
+    for (std::uint32_t index = 0; index < leading; ++index)
+        blocks.push_back({index, onData(index), false});
+    if (summarised) blocks.push_back({gridDim - 1, onData(gridDim - 1), true});
+    return blocks;
+}
+
+} // namespace kp::run

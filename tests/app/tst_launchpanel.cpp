@@ -1,0 +1,332 @@
+// The launch panel, driven as a user would, offscreen: a block typed past the device's limit is a
+// message naming launch.block and the limit, on a red field, gone once fixed; "auto" follows the array
+// and the block; totals, idle threads and occupancy follow every keystroke; launchChanged comes once per
+// edit and never from the main window's set*() calls. Screenshots go to /tmp/launchpanel*.png.
+#include "GridDrawing.h"
+#include "LaunchPanel.h"
+#include "ProblemFrame.h"
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QtTest>
+
+using namespace kp;
+
+namespace {
+
+cuda::DeviceProperties h100() {
+    cuda::DeviceProperties p;
+    p.name = "NVIDIA H100 80GB HBM3";
+    p.ccMajor = 9;
+    p.multiprocessors = 132;
+    p.maxThreadsPerBlock = 1024;
+    p.maxBlockDim = {1024, 1024, 64};
+    p.maxGridDim = {2147483647, 65535, 65535};
+    p.sharedPerBlock = 48 * 1024;
+    p.sharedPerBlockOptin = 227 * 1024;
+    p.sharedPerMultiprocessor = 228 * 1024;
+    p.registersPerBlock = 65536;
+    p.registersPerMultiprocessor = 65536;
+    p.warpSize = 32;
+    p.maxThreadsPerMultiprocessor = 2048;
+    p.maxBlocksPerMultiprocessor = 32;
+    return p;
+}
+
+cuda::KernelAttributes kernelUsing(int registers, int maxThreads = 1024) {
+    cuda::KernelAttributes a;
+    a.registersPerThread = registers;
+    a.maxThreadsPerBlock = maxThreads;
+    return a;
+}
+
+model::LaunchSpec launchOf(std::array<std::uint32_t, 3> block, bool autoGrid = true,
+                           std::array<std::uint32_t, 3> grid = {1, 1, 1}) {
+    model::LaunchSpec spec;
+    spec.block = block;
+    spec.autoGrid = autoGrid;
+    spec.grid = grid;
+    return spec;
+}
+
+// Replaces the field's text with `text`, one keystroke at a time, as a user typing over a selection.
+void typeInto(QSpinBox* field, const QString& text) {
+    field->selectAll();
+    QTest::keyClicks(field, text);
+}
+
+// How many of the image's pixels are `colour` (the drawing's solid fills) or close to it.
+int pixelsOf(const QImage& image, const QColor& colour) {
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
+                    std::abs(c.blue() - colour.blue()) <
+                24)
+                ++count;
+        }
+    return count;
+}
+
+} // namespace
+
+class TestLaunchPanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
+
+    void typingABlockPastTheLimitShowsTheMessage() {
+        LaunchPanel panel;
+        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setDataShape({1000});
+        panel.show();
+        QVERIFY(panel.problems().isEmpty());
+        QVERIFY(!panel.problemsLabel()->isVisible());
+
+        typeInto(panel.blockSpin(0), QStringLiteral("2048"));
+        QCOMPARE(panel.blockSpin(0)->value(), 2048);
+        QCOMPARE(panel.problems().size(), 1);
+        const QString problem = panel.problems().front();
+        QVERIFY2(problem.startsWith(QStringLiteral("launch.block")), qPrintable(problem));
+        QVERIFY2(problem.contains(QStringLiteral("2048")) && problem.contains(QStringLiteral("1024")),
+                 qPrintable(problem));
+        QVERIFY(panel.problemsLabel()->isVisible());
+        QVERIFY(panel.problemsLabel()->text().contains(problem));
+        QVERIFY(panel.blockSpin(0)->property("problem").toBool());
+        QVERIFY(panel.blockSpin(0)->findChild<ProblemFrame*>()->isVisible()); // the red frame
+        QVERIFY(!panel.blockSpin(1)->property("problem").toBool());
+        QVERIFY(!panel.gridSpin(0)->property("problem").toBool());
+        panel.grab().save(QStringLiteral("/tmp/launchpanel_problem.png"));
+
+        typeInto(panel.blockSpin(0), QStringLiteral("512"));
+        QCOMPARE(panel.blockSpin(0)->value(), 512);
+        QVERIFY2(panel.problems().isEmpty(), qPrintable(panel.problems().join(QLatin1Char('\n'))));
+        QVERIFY(!panel.problemsLabel()->isVisible());
+        QVERIFY(!panel.blockSpin(0)->property("problem").toBool());
+        QVERIFY(!panel.blockSpin(0)->findChild<ProblemFrame*>()->isVisible());
+    }
+
+    void countsInTheSingular() {
+        LaunchPanel panel;
+        panel.setDataShape({1});
+        panel.setLaunch(launchOf({1, 1, 1}));
+        QCOMPARE(panel.totalsText(),
+                 QStringLiteral("1 thread = 1 warp per block; 1 block, 1 thread, 1 warp in all"));
+        panel.setDataShape({2});
+        panel.setLaunch(launchOf({3, 1, 1}));
+        QCOMPARE(panel.idleText(), QStringLiteral("1 idle thread (33.3%)"));
+    }
+
+    void marksEveryAxisWhenTheWholeBlockIsTooBig() {
+        LaunchPanel panel;
+        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setDataShape({64, 64});
+        panel.setLaunch(launchOf({32, 32, 1}));
+        QVERIFY(panel.problems().isEmpty());
+        typeInto(panel.blockSpin(2), QStringLiteral("2")); // 2048 threads, each axis within its own limit
+        QCOMPARE(panel.problems().size(), 1);
+        QVERIFY2(panel.problems().front().contains(QStringLiteral("2048 threads per block")),
+                 qPrintable(panel.problems().front()));
+        for (int axis = 0; axis < 3; ++axis)
+            QVERIFY(panel.blockSpin(axis)->property("problem").toBool());
+    }
+
+    void namesTheKernelsOwnThreadLimit() {
+        LaunchPanel panel;
+        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setDevice(h100());
+        panel.setDataShape({4096});
+        panel.setKernelAttributes(kernelUsing(128, 512));
+        panel.setLaunch(launchOf({1024, 1, 1}));
+        QCOMPARE(panel.problems().size(), 1);
+        QVERIFY2(
+            panel.problems().front().contains(QStringLiteral("at most 512 because it uses 128 registers")),
+            qPrintable(panel.problems().front()));
+    }
+
+    void autoGridFollowsTheShapeAndTheBlock() {
+        LaunchPanel panel;
+        panel.setLaunch(launchOf({256, 1, 1}));
+        panel.setDataShape({1000});
+        QVERIFY(panel.autoGridBox()->isChecked());
+        QCOMPARE(panel.gridSpin(0)->value(), 4);
+        QVERIFY(!panel.gridSpin(0)->isEnabled());
+        QCOMPARE(panel.idleText(), QStringLiteral("24 idle threads (2.3%)"));
+
+        typeInto(panel.blockSpin(0), QStringLiteral("500"));
+        QCOMPARE(panel.gridSpin(0)->value(), 2);
+        QCOMPARE(panel.idleText(), QStringLiteral("0 idle threads (0.0%)"));
+
+        panel.setDataShape({100, 100}); // x along the last dimension, y along the first
+        typeInto(panel.blockSpin(0), QStringLiteral("16"));
+        typeInto(panel.blockSpin(1), QStringLiteral("16"));
+        QCOMPARE(panel.geometry().grid, (std::array<std::uint32_t, 3>{7, 7, 1}));
+        QCOMPARE(panel.idleText(), QStringLiteral("2,544 idle threads (20.3%)"));
+    }
+
+    void turningAutoOffKeepsTheGridForEditing() {
+        LaunchPanel panel;
+        panel.setLaunch(launchOf({256, 1, 1}));
+        panel.setDataShape({1000});
+        panel.show();
+        QTest::mouseClick(panel.autoGridBox(), Qt::LeftButton);
+        QVERIFY(!panel.launch().autoGrid);
+        QCOMPARE(panel.launch().grid, (std::array<std::uint32_t, 3>{4, 1, 1}));
+        QVERIFY(panel.gridSpin(0)->isEnabled());
+
+        typeInto(panel.gridSpin(0), QStringLiteral("3"));
+        QCOMPARE(panel.launch().grid[0], 3u);
+        QCOMPARE(panel.idleText(),
+                 QStringLiteral("0 idle threads (0.0%); 232 elements (23.2%) past the grid: "
+                                "no thread reaches them"));
+    }
+
+    void asksForAGridWhenAutoHasNoArray() {
+        LaunchPanel panel;
+        panel.setLaunch(launchOf({256, 1, 1}));
+        panel.setDataShape({});
+        QCOMPARE(panel.problems().size(), 1);
+        QVERIFY(panel.problems().front().startsWith(QStringLiteral("launch.grid: \"auto\"")));
+        QVERIFY(panel.idleText().isEmpty());
+    }
+
+    void showsTotals_data() {
+        QTest::addColumn<model::LaunchSpec>("launch");
+        QTest::addColumn<QString>("totals");
+        QTest::newRow("1D") << launchOf({256, 1, 1}, false, {4, 1, 1})
+                            << "256 threads = 8 warps per block; 4 blocks, 1,024 threads, 32 warps in all";
+        QTest::newRow("2D") << launchOf({16, 16, 1}, false, {10, 5, 1})
+                            << "256 threads = 8 warps per block; 50 blocks, 12,800 threads, 400 warps in all";
+        // A partial warp is a whole warp.
+        QTest::newRow("partial warp")
+            << launchOf({100, 1, 1}, false, {3, 1, 1})
+            << "100 threads = 4 warps per block; 3 blocks, 300 threads, 12 warps in all";
+    }
+    void showsTotals() {
+        QFETCH(model::LaunchSpec, launch);
+        QFETCH(QString, totals);
+        LaunchPanel panel;
+        panel.setDataShape({1000});
+        panel.setLaunch(launch);
+        QCOMPARE(panel.totalsText(), totals);
+    }
+
+    void showsOccupancyFromTheKernelsAttributes() {
+        LaunchPanel panel;
+        panel.setDataShape({1 << 20});
+        panel.setLaunch(launchOf({256, 1, 1}));
+        QCOMPARE(panel.occupancyText(), QStringLiteral("Occupancy: n/a on the CPU backend"));
+        panel.setDevice(h100());
+        QCOMPARE(panel.occupancyText(),
+                 QStringLiteral("Occupancy on NVIDIA H100 80GB HBM3: known once the kernel is compiled"));
+        panel.setKernelAttributes(kernelUsing(64));
+        QCOMPARE(panel.occupancyText(),
+                 QStringLiteral("Occupancy 50%: 32 of 64 warps, 4 blocks per SM; limited by "
+                                "registers: 64 per thread allow 4 blocks of 256 threads per SM"));
+        // Live, as the user types: smaller blocks, then shared memory that crowds the SM.
+        typeInto(panel.blockSpin(0), QStringLiteral("128"));
+        QCOMPARE(panel.occupancyText(),
+                 QStringLiteral("Occupancy 50%: 32 of 64 warps, 8 blocks per SM; limited by "
+                                "registers: 64 per thread allow 8 blocks of 128 threads per SM"));
+        // 150000 B + 1 KiB reserved: one block per SM of 228 KiB.
+        typeInto(panel.sharedSpin(), QStringLiteral("150000"));
+        QVERIFY2(
+            panel.occupancyText().startsWith(QStringLiteral("Occupancy 6%: 4 of 64 warps, 1 block per SM")),
+            qPrintable(panel.occupancyText()));
+        QVERIFY2(panel.occupancyText().contains(QStringLiteral("limited by shared memory")),
+                 qPrintable(panel.occupancyText()));
+    }
+
+    void emitsLaunchChangedOncePerUserEdit() {
+        LaunchPanel panel;
+        QSignalSpy spy(&panel, &LaunchPanel::launchChanged);
+        panel.setLaunch(launchOf({256, 1, 1}));
+        panel.setDataShape({1000});
+        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setDevice(h100());
+        panel.setKernelAttributes(kernelUsing(32));
+        QCOMPARE(spy.count(), 0);
+        panel.show();
+
+        QTest::keyClick(panel.blockSpin(1), Qt::Key_Up);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.last().at(0).value<model::LaunchSpec>().block,
+                 (std::array<std::uint32_t, 3>{256, 2, 1}));
+
+        QTest::mouseClick(panel.autoGridBox(), Qt::LeftButton);
+        QCOMPARE(spy.count(), 2);
+        QVERIFY(!spy.last().at(0).value<model::LaunchSpec>().autoGrid);
+
+        typeInto(panel.blockSpin(0), QStringLiteral("64")); // two keystrokes, two values: 6, then 64
+        QCOMPARE(spy.count(), 4);
+        QCOMPARE(spy.last().at(0).value<model::LaunchSpec>(), panel.launch());
+        QCOMPARE(panel.launch().block[0], 64u);
+
+        panel.setLaunch(launchOf({128, 1, 1}));
+        panel.setDataShape({5000});
+        QCOMPARE(spy.count(), 4);
+    }
+
+    void drawsIdleThreadsOnlyWhereThereAreSome() {
+        LaunchPanel panel;
+        panel.setLaunch(launchOf({256, 1, 1}));
+        panel.setDataShape({1000});
+        panel.resize(420, 420);
+        panel.show();
+        const QImage partial = panel.drawing()->grab().toImage();
+        QVERIFY(pixelsOf(partial, GridDrawing::busyColour()) > 100);
+        QVERIFY(pixelsOf(partial, GridDrawing::idleColour()) >
+                20); // the hatch in the last block (and the legend's)
+        QCOMPARE(pixelsOf(partial, GridDrawing::uncoveredColour()), 0);
+
+        panel.setDataShape({1024});
+        const QImage exact = panel.drawing()->grab().toImage();
+        QVERIFY(pixelsOf(exact, GridDrawing::idleColour()) < pixelsOf(partial, GridDrawing::idleColour()));
+
+        QTest::mouseClick(panel.autoGridBox(), Qt::LeftButton);
+        typeInto(panel.gridSpin(0), QStringLiteral("3"));
+        const QImage short_ = panel.drawing()->grab().toImage();
+        QVERIFY(pixelsOf(short_, GridDrawing::uncoveredColour()) > 100);
+    }
+
+    void summarisesAHugeGridWithoutTouchingTheData() {
+        LaunchPanel panel;
+        panel.setLaunch(launchOf({256, 1, 1}));
+        panel.setDataShape({100'000'001}); // 100M elements: only their count is used
+        QCOMPARE(panel.gridSpin(0)->value(), 390626);
+        QCOMPARE(panel.idleText(), QStringLiteral("255 idle threads (0.0%)"));
+        panel.resize(420, 420);
+        QVERIFY(!panel.drawing()->grab().isNull());
+    }
+
+    void screenshot() {
+        LaunchPanel panel;
+        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setDevice(h100());
+        panel.setKernelAttributes(kernelUsing(64));
+        panel.setLaunch(launchOf({256, 1, 1}));
+        panel.setDataShape({1000});
+        panel.resize(440, 420);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QImage shot = panel.grab().toImage();
+        QVERIFY(!shot.isNull());
+        QVERIFY(shot.save(QStringLiteral("/tmp/launchpanel.png")));
+
+        panel.setDataShape({200, 300});
+        panel.setLaunch(launchOf({32, 8, 1}));
+        QCoreApplication::processEvents(); // the labels' new heights
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/launchpanel_2d.png")));
+        panel.setDataShape({100'000'001});
+        panel.setLaunch(launchOf({256, 1, 1}, false, {390'000, 1, 1}));
+        QCoreApplication::processEvents();
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/launchpanel_large.png")));
+    }
+};
+
+QTEST_MAIN(TestLaunchPanel)
+#include "tst_launchpanel.moc"

@@ -1,0 +1,107 @@
+// run::coverageOf and run::drawnBlocks: the idle threads past the data's end and the elements past the
+// grid's end, as the launch panel's caption and drawing show them. No GPU needed.
+#include "core/run/GridCoverage.h"
+#include "core/run/RunSetup.h"
+
+#include <QtTest>
+
+using namespace kp;
+
+Q_DECLARE_METATYPE(kp::model::Shape)
+
+namespace {
+run::LaunchGeometry geometry(std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block) {
+    run::LaunchGeometry g;
+    g.grid = grid;
+    g.block = block;
+    return g;
+}
+} // namespace
+
+class TestGridCoverage : public QObject {
+    Q_OBJECT
+
+private slots:
+    void countsIdleAndUncovered_data() {
+        QTest::addColumn<model::Shape>("shape");
+        QTest::addColumn<run::LaunchGeometry>("launch");
+        QTest::addColumn<quint64>("threads");
+        QTest::addColumn<quint64>("idle");
+        QTest::addColumn<quint64>("uncovered");
+        QTest::newRow("1000 elements, 4 blocks of 256")
+            << model::Shape{1000} << geometry({4, 1, 1}, {256, 1, 1}) << quint64(1024) << quint64(24)
+            << quint64(0);
+        QTest::newRow("exact fit") << model::Shape{1024} << geometry({4, 1, 1}, {256, 1, 1}) << quint64(1024)
+                                   << quint64(0) << quint64(0);
+        // 7 x 7 blocks of 16 x 16 cover 112 x 112 positions over 100 x 100 elements.
+        QTest::newRow("2D, 100 x 100 in 16 x 16 blocks")
+            << model::Shape{100, 100} << geometry({7, 7, 1}, {16, 16, 1}) << quint64(12544) << quint64(2544)
+            << quint64(0);
+        // x runs along the last dimension: 3 rows of 1000 with 1-row blocks need 3 blocks in y.
+        QTest::newRow("2D, rows along y") << model::Shape{3, 1000} << geometry({4, 3, 1}, {256, 1, 1})
+                                          << quint64(3072) << quint64(72) << quint64(0);
+        QTest::newRow("grid too small") << model::Shape{1000} << geometry({3, 1, 1}, {256, 1, 1})
+                                        << quint64(768) << quint64(0) << quint64(232);
+        // A second row of threads in each block has no second row of data to work on.
+        QTest::newRow("1D data, 2D block") << model::Shape{1000} << geometry({4, 1, 1}, {256, 2, 1})
+                                           << quint64(2048) << quint64(1048) << quint64(0);
+        QTest::newRow("3D") << model::Shape{2, 3, 5} << geometry({1, 1, 1}, {8, 4, 2}) << quint64(64)
+                            << quint64(34) << quint64(0);
+        QTest::newRow("no array") << model::Shape{} << geometry({4, 1, 1}, {256, 1, 1}) << quint64(1024)
+                                  << quint64(0) << quint64(0);
+    }
+    void countsIdleAndUncovered() {
+        QFETCH(model::Shape, shape);
+        QFETCH(run::LaunchGeometry, launch);
+        QFETCH(quint64, threads);
+        QFETCH(quint64, idle);
+        QFETCH(quint64, uncovered);
+        const run::GridCoverage c = run::coverageOf(shape, launch);
+        QCOMPARE(c.threads, threads);
+        QCOMPARE(c.idle, idle);
+        QCOMPARE(c.uncovered, uncovered);
+        if (shape.empty()) return; // no data: no thread is busy or idle
+        QCOMPARE(c.busy + c.idle, c.threads);
+        QCOMPARE(c.busy + c.uncovered, c.elements);
+    }
+
+    void autoGridLeavesOnlyTheLastBlockPartlyIdle() {
+        const model::Shape shape{1000};
+        const std::array<std::uint32_t, 3> block{256, 1, 1};
+        const auto c = run::coverageOf(shape, geometry(run::autoGrid(shape, block), block));
+        QCOMPARE(c.idle, quint64(24));
+        QCOMPARE(qRound(c.idleRatio() * 1000), 23); // 2.3%
+    }
+
+    void saturatesInsteadOfOverflowing() {
+        const auto c = run::coverageOf({10}, geometry({2147483647u, 65535u, 65535u}, {1024, 1024, 64}));
+        QCOMPARE(c.threads, std::numeric_limits<std::uint64_t>::max());
+        QCOMPARE(c.busy, quint64(10));
+    }
+
+    void drawsEveryBlockOfASmallGrid() {
+        const auto blocks = run::drawnBlocks(1000, 256, 4);
+        QCOMPARE(blocks.size(), std::size_t{4});
+        QCOMPARE(blocks[0].onData, 1.0);
+        QCOMPARE(blocks[3].onData, 232.0 / 256.0);
+        QVERIFY(!blocks[3].gapBefore);
+    }
+
+    void summarisesALargeGridKeepingTheLastBlock() {
+        const auto blocks = run::drawnBlocks(1000000, 256, 3907);
+        QCOMPARE(blocks.size(), std::size_t{64});
+        QCOMPARE(blocks[62].index, 62u);
+        QCOMPARE(blocks.back().index, 3906u);
+        QVERIFY(blocks.back().gapBefore);
+        QCOMPARE(blocks.back().onData, (1000000.0 - 3906.0 * 256) / 256.0);
+    }
+
+    void showsBlocksPastTheDataAsEmpty() {
+        const auto blocks = run::drawnBlocks(300, 256, 4);
+        QCOMPARE(blocks[2].onData, 0.0);
+        QCOMPARE(blocks[3].onData, 0.0);
+    }
+};
+
+QTEST_MAIN(TestGridCoverage)
+#include "tst_gridcoverage.moc"
