@@ -34,7 +34,8 @@ double milliseconds(const json& value, const std::string& path) {
 
 std::vector<double> samples(const json& report, const std::string& key) {
     const auto& value = report.at(key);
-    if (!value.is_array()) malformed(key, "expected an array of times in ms (one per repeat), found " + found(value));
+    if (!value.is_array())
+        malformed(key, "expected an array of times in ms (one per repeat), found " + found(value));
     std::vector<double> out;
     out.reserve(value.size());
     for (std::size_t i = 0; i < value.size(); ++i)
@@ -90,7 +91,7 @@ std::string percent(double fraction) {
 
 std::string rounded(double value) {
     char text[32];
-    std::snprintf(text, sizeof text, value >= 10 ? "%.0f" : "%.3g", value);
+    std::snprintf(text, sizeof text, value >= 100 ? "%.0f" : "%.3g", value);
     return text;
 }
 
@@ -118,7 +119,8 @@ RunTimings RunTimings::fromReport(const nlohmann::json& report) {
     run.bytesOut = bytesCopied(report, "d2h_by_argument");
     if (report.contains("cancelled")) {
         const auto& cancelled = report.at("cancelled");
-        if (!cancelled.is_boolean()) malformed("cancelled", "expected true or false, found " + found(cancelled));
+        if (!cancelled.is_boolean())
+            malformed("cancelled", "expected true or false, found " + found(cancelled));
         run.cancelled = cancelled.get<bool>();
     }
     return run;
@@ -136,7 +138,8 @@ Throughput throughputOf(const RunTimings& run, std::optional<double> flops, cons
     if (bytes > 0) out.bandwidthGBs = bytes / (ms * 1e6);
     if (flops && *flops > 0) out.gflops = *flops / (ms * 1e6);
     if (run.onCpu()) return out;
-    if (out.bandwidthGBs && peak.bandwidthGBs > 0) out.bandwidthOfPeak = *out.bandwidthGBs / peak.bandwidthGBs;
+    if (out.bandwidthGBs && peak.bandwidthGBs > 0)
+        out.bandwidthOfPeak = *out.bandwidthGBs / peak.bandwidthGBs;
     if (out.gflops && peak.gflops > 0) out.gflopsOfPeak = *out.gflops / peak.gflops;
     return out;
 }
@@ -152,7 +155,8 @@ std::string describe(const Throughput& throughput, const DevicePeak& peak) {
     if (throughput.gflops) {
         text += (text.empty() ? "" : ", ") + rounded(*throughput.gflops) + " GFLOP/s";
         if (throughput.gflopsOfPeak)
-            text += " (" + percent(*throughput.gflopsOfPeak) + " of the " + rounded(peak.gflops) + " GFLOP/s peak)";
+            text += " (" + percent(*throughput.gflopsOfPeak) + " of the " + rounded(peak.gflops) +
+                    " GFLOP/s peak)";
     }
     return text;
 }

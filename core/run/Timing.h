@@ -55,9 +55,9 @@ struct DevicePeak {
 
 // What a run achieved, in decimal GB/s and GFLOP/s over its median kernel time.
 struct Throughput {
-    std::optional<double> bandwidthGBs;      // none when nothing was copied or no time was measured
-    std::optional<double> gflops;            // none without a flop count
-    std::optional<double> bandwidthOfPeak;   // a fraction (0.25 = 25%), where the peak is known
+    std::optional<double> bandwidthGBs;    // none when nothing was copied or no time was measured
+    std::optional<double> gflops;          // none without a flop count
+    std::optional<double> bandwidthOfPeak; // a fraction (0.25 = 25%), where the peak is known
     std::optional<double> gflopsOfPeak;
     bool operator==(const Throughput&) const = default;
 };
