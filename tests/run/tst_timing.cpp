@@ -77,7 +77,8 @@ private slots:
     }
 
     void readsACpuBackendReportWithoutTheOptionalMembers() {
-        const auto run = RunTimings::fromReport(json::parse(R"j({"backend": "cpu (16 threads)", "kernel_ms": [3]})j"));
+        const auto run =
+            RunTimings::fromReport(json::parse(R"j({"backend": "cpu (16 threads)", "kernel_ms": [3]})j"));
         QVERIFY(run.onCpu());
         QVERIFY(run.h2dMs.empty());
         QVERIFY(!run.referenceMs && !run.cpuBackendMs);
@@ -87,23 +88,28 @@ private slots:
     void refusesMalformedReportsNamingTheKey_data() {
         QTest::addColumn<QString>("report");
         QTest::addColumn<QString>("message");
-        QTest::newRow("not an object") << "[1, 2]" << "run report: expected a JSON object, found an array";
-        QTest::newRow("no kernel_ms") << R"({"backend": "cpu"})" << "run report: kernel_ms: missing";
+        QTest::newRow("not an object") << "[1, 2]"
+                                       << "run report: expected a JSON object, found an array";
+        QTest::newRow("no kernel_ms") << R"({"backend": "cpu"})"
+                                      << "run report: kernel_ms: missing";
         QTest::newRow("kernel_ms a number") << R"({"kernel_ms": 3})"
                                             << "run report: kernel_ms: expected an array of times in ms";
         QTest::newRow("a repeat is text") << R"({"kernel_ms": [1, 2, "3"]})"
                                           << "run report: kernel_ms[2]: expected a time in ms, found \"3\"";
         QTest::newRow("negative copy") << R"({"kernel_ms": [1], "h2d_ms": [-0.5]})"
                                        << "run report: h2d_ms[0]: a time cannot be -0.5";
-        QTest::newRow("d2h_ms an object") << R"({"kernel_ms": [1], "d2h_ms": {}})"
-                                          << "run report: d2h_ms: expected an array of times in ms (one per repeat), "
-                                             "found an object";
-        QTest::newRow("reference_ms text") << R"({"kernel_ms": [1], "reference_ms": "fast"})"
-                                           << "run report: reference_ms: expected a time in ms, found \"fast\"";
+        QTest::newRow("d2h_ms an object")
+            << R"({"kernel_ms": [1], "d2h_ms": {}})"
+            << "run report: d2h_ms: expected an array of times in ms (one per repeat), "
+               "found an object";
+        QTest::newRow("reference_ms text")
+            << R"({"kernel_ms": [1], "reference_ms": "fast"})"
+            << "run report: reference_ms: expected a time in ms, found \"fast\"";
         QTest::newRow("cpu_backend_ms negative") << R"({"kernel_ms": [1], "cpu_backend_ms": -1})"
                                                  << "run report: cpu_backend_ms: a time cannot be -1";
-        QTest::newRow("bytes negative") << R"({"kernel_ms": [1], "h2d_by_argument": [{"argument": "x", "bytes": -4}]})"
-                                        << "run report: h2d_by_argument[0].bytes: expected a count of bytes";
+        QTest::newRow("bytes negative")
+            << R"({"kernel_ms": [1], "h2d_by_argument": [{"argument": "x", "bytes": -4}]})"
+            << "run report: h2d_by_argument[0].bytes: expected a count of bytes";
         QTest::newRow("bytes missing") << R"({"kernel_ms": [1], "d2h_by_argument": [{"argument": "y"}]})"
                                        << "run report: d2h_by_argument[0].bytes: missing";
         QTest::newRow("transfers not a list") << R"({"kernel_ms": [1], "h2d_by_argument": 4096})"
@@ -117,7 +123,8 @@ private slots:
         QFETCH(QString, report);
         QFETCH(QString, message);
         const json parsed = json::parse(report.toStdString());
-        const auto error = QString::fromStdString(kp::test::inputErrorOf([&] { RunTimings::fromReport(parsed); }));
+        const auto error =
+            QString::fromStdString(kp::test::inputErrorOf([&] { RunTimings::fromReport(parsed); }));
         QVERIFY2(error.startsWith(message), qPrintable(error));
     }
 
@@ -134,11 +141,14 @@ private slots:
         // 12 MB in and out over 1 ms is 12 GB/s; 2e9 flops in 1 ms are 2000 GFLOP/s.
         const QString gpu = QStringLiteral("cuda:0 NVIDIA H100 80GB HBM3");
         QTest::newRow("bandwidth only") << gpu << 1.0 << 0.0 << 0.0 << 0.0 << 12.0 << -1.0 << -1.0 << -1.0;
-        QTest::newRow("against the peak") << gpu << 1.0 << 2e9 << 48.0 << 8000.0 << 12.0 << 2000.0 << 0.25 << 0.25;
-        QTest::newRow("half the time, twice the rate") << gpu << 0.5 << 2e9 << 0.0 << 0.0 << 24.0 << 4000.0 << -1.0 << -1.0;
+        QTest::newRow("against the peak")
+            << gpu << 1.0 << 2e9 << 48.0 << 8000.0 << 12.0 << 2000.0 << 0.25 << 0.25;
+        QTest::newRow("half the time, twice the rate")
+            << gpu << 0.5 << 2e9 << 0.0 << 0.0 << 24.0 << 4000.0 << -1.0 << -1.0;
         QTest::newRow("the CPU is not held to the GPU's peak")
             << "cpu (16 threads)" << 1.0 << 2e9 << 48.0 << 8000.0 << 12.0 << 2000.0 << -1.0 << -1.0;
-        QTest::newRow("no kernel time: nothing") << gpu << 0.0 << 2e9 << 48.0 << 8000.0 << -1.0 << -1.0 << -1.0 << -1.0;
+        QTest::newRow("no kernel time: nothing")
+            << gpu << 0.0 << 2e9 << 48.0 << 8000.0 << -1.0 << -1.0 << -1.0 << -1.0;
     }
     void measuresThroughputAgainstThePeak() {
         QFETCH(QString, backend);
@@ -153,7 +163,8 @@ private slots:
         auto run = timed({kernelMs}, backend.toStdString());
         run.bytesIn = 8'000'000;
         run.bytesOut = 4'000'000;
-        const auto t = throughputOf(run, flops > 0 ? std::optional(flops) : std::nullopt, {peakGBs, peakGflops});
+        const auto t =
+            throughputOf(run, flops > 0 ? std::optional(flops) : std::nullopt, {peakGBs, peakGflops});
         const auto check = [](const std::optional<double>& actual, double expected) {
             if (expected < 0) return !actual.has_value();
             return actual.has_value() && qFuzzyCompare(*actual, expected);
@@ -167,7 +178,8 @@ private slots:
     void describesThroughputInWords() {
         const DevicePeak peak{3352, 51200};
         QCOMPARE(describe(Throughput{812.4, 101.2, 812.4 / 3352, 101.2 / 51200}, peak),
-                 std::string("812 GB/s effective (24% of the 3352 GB/s peak), 101 GFLOP/s (0.2% of the 51200 GFLOP/s peak)"));
+                 std::string("812 GB/s effective (24% of the 3352 GB/s peak), 101 GFLOP/s (0.2% of the 51200 "
+                             "GFLOP/s peak)"));
         QCOMPARE(describe(Throughput{2.346, {}, {}, {}}, {}), std::string("2.35 GB/s effective"));
         QCOMPARE(describe(Throughput{}, peak), std::string());
     }
@@ -189,7 +201,9 @@ private slots:
         QFETCH(double, before);
         QFETCH(double, after);
         QFETCH(QString, text);
-        const auto samples = [](double ms) { return ms > 0 ? std::vector<double>{ms * 1.1, ms, ms * 0.9} : std::vector<double>{}; };
+        const auto samples = [](double ms) {
+            return ms > 0 ? std::vector<double>{ms * 1.1, ms, ms * 0.9} : std::vector<double>{};
+        };
         QCOMPARE(QString::fromStdString(speedupText(timed(samples(before)), timed(samples(after)))), text);
     }
 
