@@ -9,12 +9,6 @@ namespace kp::run {
 
 namespace {
 
-bool close(double a, double e, const Tolerance& t) {
-    if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
-    if (std::isinf(a) || std::isinf(e)) return a == e;
-    return std::fabs(a - e) <= t.atol + t.rtol * std::fabs(e);
-}
-
 void requireComparable(const std::string& output, const model::Array& actual, const model::Array& expected) {
     if (actual.dtype() == expected.dtype() && actual.shape() == expected.shape()) return;
     throw InputError("cannot check '" + output + "': the output is " + std::string(model::name(actual.dtype())) +
@@ -23,6 +17,12 @@ void requireComparable(const std::string& output, const model::Array& actual, co
 }
 
 } // namespace
+
+bool matches(double a, double e, const Tolerance& t) {
+    if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
+    if (std::isinf(a) || std::isinf(e)) return a == e;
+    return std::fabs(a - e) <= t.atol + t.rtol * std::fabs(e);
+}
 
 std::vector<std::size_t> unravel(std::size_t flat, const model::Shape& shape) {
     std::vector<std::size_t> index(shape.size());
@@ -48,7 +48,7 @@ CheckResult check(const std::string& output, const model::Array& actual, const m
                 r.maxAbs = std::max(r.maxAbs, diff);
                 if (e != 0) r.maxRel = std::max(r.maxRel, diff / std::fabs(e));
             }
-            if (close(a, e, tolerance)) continue;
+            if (matches(a, e, tolerance)) continue;
             if (++r.mismatches <= CheckResult::kMaxListed) r.first.push_back({unravel(i, actual.shape()), a, e});
         }
     }

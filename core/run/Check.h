@@ -35,6 +35,11 @@ struct CheckResult {
     bool operator==(const CheckResult&) const = default;
 };
 
+// Whether one value of an output matches the reference's: |actual - expected| <= atol + rtol * |expected|;
+// NaN matches NaN only, an infinity only the same infinity. check() counts with it; the results view
+// highlights table cells and plot points with it.
+bool matches(double actual, double expected, const Tolerance& tolerance);
+
 // Throws InputError when dtypes or shapes differ (naming both). Both NaN is a match; NaN against a
 // number, or infinities of different sign, are mismatches.
 CheckResult check(const std::string& output, const model::Array& actual, const model::Array& expected,

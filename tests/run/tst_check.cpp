@@ -51,6 +51,7 @@ private slots:
         const auto r = check("x", vector({actual}, DType::Float64), vector({expected}, DType::Float64), {rtol, atol});
         QCOMPARE(r.passed, passes);
         QCOMPARE(r.mismatches, std::size_t(passes ? 0 : 1));
+        QCOMPARE(matches(actual, expected, {rtol, atol}), passes); // the per-value rule the results view uses
     }
 
     void reportsErrorStatisticsAndFirstMismatches() {

@@ -1,0 +1,63 @@
+#include "CheckSummary.h"
+
+#include <QCoreApplication>
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("CheckSummary", text);
+}
+
+QString number(double value) {
+    return QString::number(value, 'g', 4);
+}
+
+QString indexText(const nlohmann::json& index) {
+    QStringList parts;
+    for (const auto& i : index)
+        parts << QString::number(i.get<qulonglong>());
+    return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
+}
+
+CheckSummary fromOutput(const nlohmann::json& c, std::size_t values, bool vectorType) {
+    const QString maxima =
+        tr("max abs %1, max rel %2").arg(number(c.value("max_abs", 0.0)), number(c.value("max_rel", 0.0)));
+    if (c.value("passed", false))
+        return {CheckSummary::State::Passed, tr("Matches the reference (%1)").arg(maxima)};
+    const auto mismatches = c.value("mismatches", std::size_t(0));
+    QString text = (vectorType ? tr("%L1 of %L2 values differ (%3)") : tr("%L1 of %L2 elements differ (%3)"))
+                       .arg(mismatches)
+                       .arg(values)
+                       .arg(maxima);
+    const auto first = c.find("first");
+    if (first != c.end() && first->is_array() && !first->empty()) {
+        const auto& m = first->front();
+        text += tr("; first at %1: %2 where the reference has %3")
+                    .arg(indexText(m.at("index")), number(m.at("actual").get<double>()),
+                         number(m.at("expected").get<double>()));
+    }
+    return {CheckSummary::State::Failed, text};
+}
+
+} // namespace
+
+CheckSummary CheckSummary::of(const nlohmann::json& report, const std::string& output, std::size_t values,
+                              bool vectorType) {
+    const auto check = report.find("check");
+    if (check == report.end() || !check->is_object()) {
+        const auto why = report.find("unchecked_because");
+        if (why != report.end() && why->is_string())
+            return {State::NotChecked,
+                    tr("Not checked: %1").arg(QString::fromStdString(why->get<std::string>()))};
+        return {State::NotChecked, tr("Not checked: the run had no reference to compare with")};
+    }
+    try {
+        for (const auto& c : check->value("outputs", nlohmann::json::array()))
+            if (c.value("output", std::string()) == output) return fromOutput(c, values, vectorType);
+    } catch (const nlohmann::json::exception& e) {
+        return {
+            State::NotChecked,
+            tr("Not checked: the run report's check is unreadable (%1)").arg(QString::fromUtf8(e.what()))};
+    }
+    return {State::NotChecked, tr("Not checked: the playground's check does not include this output")};
+}
