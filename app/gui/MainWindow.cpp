@@ -1,72 +1,378 @@
 #include "MainWindow.h"
 
-#include "core/cuda/Device.h"
-#include "core/cuda/Driver.h"
+#include "ArgumentPanel.h"
+#include "BackendChooser.h"
+#include "KernelEditor.h"
+#include "LaunchPanel.h"
+#include "ProblemsView.h"
+#include "ResultsView.h"
+#include "SamplesBrowser.h"
+#include "TimingsView.h"
+
 #include "core/io/FileBytes.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/model/Playground.h"
+#include "core/model/SignatureParser.h"
+#include "core/run/Check.h"
+#include "core/run/LaunchGeometry.h"
 
-#include <optional>
-
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSettings>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <Qsci/qscilexer.h>
 #include <span>
 
-#include <QFile>
-#include <QDir>
-#include <QFileInfo>
-#include <QFont>
-#include <QLabel>
-#include <QVBoxLayout>
-#include <QCloseEvent>
-#include <QMessageBox>
-#include <QStatusBar>
-#include <Qsci/qscilexercpp.h>
-#include <Qsci/qsciscintilla.h>
+using namespace kp;
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+
+QString fromUtf8(const std::string& text) { return QString::fromStdString(text); }
+
+// The kernel the playground names, by its base name ("scale" for "scale<float>"), else the only one.
+const model::KernelSignature* chooseKernel(const model::ParseResult& parsed, const std::string& name) {
+    const std::string base = name.substr(0, name.find('<'));
+    if (const auto* kernel = model::findKernel(parsed, base)) return kernel;
+    return parsed.kernels.size() == 1 ? &parsed.kernels.front() : nullptr;
+}
+
+model::Shape firstArrayShape(const std::vector<model::ArgumentSpec>& args) {
+    for (const auto& arg : args)
+        if (arg.isArray()) return arg.array().shape;
+    return {};
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), editor_(new QsciScintilla(this)), compileNotice_(new QLabel(this)) {
+    : QMainWindow(parent), editor_(new KernelEditor(this)), compileNotice_(new QLabel(this)), findBar_(new QLineEdit(this)),
+      problems_(new ProblemsView(this)), arguments_(new ArgumentPanel(this)), launch_(new LaunchPanel(this)),
+      results_(new ResultsView(this)), timings_(new TimingsView(this)), samples_(new SamplesBrowser(this)),
+      output_(new QPlainTextEdit(this)), backends_(new BackendChooser(this)), repeat_(new QSpinBox(this)),
+      state_(new QLabel(this)), busy_(new QProgressBar(this)) {
     setWindowTitle(tr("Kernelpad"));
-    auto* lexer = new QsciLexerCPP(editor_);
-    QFont mono(QStringLiteral("DejaVu Sans Mono"));
-    mono.setStyleHint(QFont::Monospace);
-    lexer->setDefaultFont(mono);
-    editor_->setLexer(lexer);
-    editor_->setMarginType(0, QsciScintilla::NumberMargin);
-    editor_->setMarginWidth(0, QStringLiteral("00000"));
-    editor_->setBraceMatching(QsciScintilla::SloppyBraceMatch);
     // A playground from someone else chooses its own compile options: they are shown when it opens,
-    // before anything is compiled or run (opening never does either).
+    // before anything is compiled or run (opening never runs anything).
     compileNotice_->setWordWrap(true);
     compileNotice_->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #3b2f00; padding: 6px; }"));
     compileNotice_->hide();
+    findBar_->setPlaceholderText(tr("Find (Enter: next, Esc: close)"));
+    findBar_->hide();
+    connect(findBar_, &QLineEdit::returnPressed, this, &MainWindow::findNext);
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(compileNotice_);
     layout->addWidget(editor_);
+    layout->addWidget(findBar_);
     setCentralWidget(central);
-    resize(1100, 720);
-    showBackendStatus();
+    output_->setReadOnly(true);
+    output_->setMaximumBlockCount(20000);
+    output_->setFont(editor_->lexer()->defaultFont(0));
+    repeat_->setRange(1, 1000);
+    repeat_->setValue(5);
+    repeat_->setPrefix(tr("repeat "));
+    repeat_->setToolTip(tr("Timed runs: the timings show their spread"));
+    busy_->setRange(0, 0);
+    busy_->setMaximumWidth(120);
+    busy_->hide();
+    statusBar()->addPermanentWidget(state_);
+    statusBar()->addPermanentWidget(busy_);
+
+    createActions();
+    createDocks();
+    resize(1400, 900);
+    const QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    timeLimitSeconds_ = settings.value(QStringLiteral("run/timeLimitSeconds"), 30.0).toDouble();
+    backends_->setBackend(settings.value(QStringLiteral("run/backend")).toString());
+    rebuildRecentMenu();
+
+    samples_->load(SamplesBrowser::defaultFolder());
+    connect(samples_, &SamplesBrowser::openRequested, this, [this](const QString& path) {
+        if (maybeSave()) openFile(path);
+    });
+    connect(problems_, &ProblemsView::jumpRequested, editor_, &KernelEditor::jumpTo);
+    connect(&runTask_, &WorkerTask::finished, this, &MainWindow::runDone);
+    connect(&inspectTask_, &WorkerTask::finished, this, &MainWindow::inspectFinished);
+    connect(backends_, &QComboBox::currentIndexChanged, this, &MainWindow::backendChanged);
+    connect(arguments_, &ArgumentPanel::argumentsChanged, this, [this] {
+        launch_->setDataShape(firstArrayShape(arguments_->arguments()));
+        setModifiedPanels(true);
+    });
+    connect(launch_, &LaunchPanel::launchChanged, this, [this] { setModifiedPanels(true); });
+    connect(editor_, &QsciScintilla::textChanged, this, &MainWindow::textEdited);
+    connect(editor_, &QsciScintilla::modificationChanged, this, &MainWindow::updateTitle);
+    // Compiles when the typing pauses; an answer for an older text is dropped (inspectFinished).
+    compileTimer_.setSingleShot(true);
+    compileTimer_.setInterval(700);
+    connect(&compileTimer_, &QTimer::timeout, this, &MainWindow::compileNow);
     // Every few seconds, if the text changed: a crash or a kill loses at most that much.
-    connect(editor_, &QsciScintilla::textChanged, this, [this] { changedSinceAutosave_ = true; });
     autosave_.setInterval(3000);
     connect(&autosave_, &QTimer::timeout, this, &MainWindow::autosave);
     autosave_.start();
+    backendChanged();
+    updateRunState();
+    updateTitle();
 }
 
-void MainWindow::autosave() {
-    if (!changedSinceAutosave_) return;
-    QString error;
-    if (recovery_.save(sourcePath_, editor_->text(), &error))
-        changedSinceAutosave_ = false;
-    else
-        statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 5000);
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+        if (!maybeSave()) return;
+        model::Playground blank;
+        blank.code = "__global__ void kernel(float* out, const float* in, int n) {\n"
+                     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i < n) out[i] = 2 * in[i];\n}\n";
+        blank.kernel = "kernel";
+        playgroundPath_.clear();
+        sourcePath_.clear();
+        showPlayground(blank);
+    });
+    file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+        if (!maybeSave()) return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open"), QFileInfo(currentFile()).absolutePath(),
+                                                          tr("Playgrounds and CUDA sources (*.kpad.json *.cu);;All files (*)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save As"), currentFile(),
+                                                          tr("Playgrounds (*.kpad.json);;CUDA source (*.cu)"));
+        if (!path.isEmpty()) saveAs(path);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Undo"), QKeySequence::Undo, editor_, &QsciScintilla::undo);
+    edit->addAction(tr("&Redo"), QKeySequence::Redo, editor_, &QsciScintilla::redo);
+    edit->addSeparator();
+    edit->addAction(tr("&Find..."), QKeySequence::Find, this, &MainWindow::showFindBar);
+    edit->addAction(tr("Find &Next"), QKeySequence::FindNext, this, &MainWindow::findNext);
+    edit->addSeparator();
+    edit->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, editor_, [this] { editor_->zoomIn(); });
+    edit->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, editor_, [this] { editor_->zoomOut(); });
+    edit->addAction(tr("&Reset Zoom"), QKeySequence(Qt::CTRL | Qt::Key_0), editor_, [this] { editor_->zoomTo(0); });
+
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    runAction_ = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run"), this, &MainWindow::startRun);
+    runAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    runAction_->setToolTip(tr("Run the kernel (F5, Ctrl+R)"));
+    stopAction_ = runMenu->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Stop"), this, &MainWindow::stopRun);
+    stopAction_->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(Qt::SHIFT | Qt::Key_F5)});
+    stopAction_->setToolTip(tr("Stop the run (Esc, Shift+F5)"));
+    compileAction_ = runMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Compile"), this, &MainWindow::compileNow);
+    compileAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    compileAction_->setToolTip(tr("Compile now (Ctrl+B); it also compiles when you pause typing"));
+    runMenu->addSeparator();
+    boundsAction_ = runMenu->addAction(tr("Check &Bounds on the CPU"));
+    boundsAction_->setCheckable(true);
+    boundsAction_->setToolTip(tr("The CPU backend checks every array index and names the thread and line of the first out-of-bounds access"));
+    runMenu->addAction(tr("&Time Limit..."), this, [this] {
+        bool ok = false;
+        const double seconds = QInputDialog::getDouble(this, tr("Time limit"), tr("Stop a run after this many seconds:"), timeLimitSeconds_,
+                                                       0.5, 3600, 1, &ok);
+        if (!ok) return;
+        timeLimitSeconds_ = seconds;
+        QSettings().setValue(QStringLiteral("run/timeLimitSeconds"), seconds);
+    });
+
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("runToolBar"));
+    bar->addAction(runAction_);
+    bar->addAction(stopAction_);
+    bar->addAction(compileAction_);
+    bar->addSeparator();
+    bar->addWidget(backends_);
+    bar->addWidget(repeat_);
+    bar->addAction(boundsAction_);
 }
 
-void MainWindow::closeEvent(QCloseEvent* event) {
-    autosave_.stop();
-    recovery_.clear();
-    QMainWindow::closeEvent(event);
+QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name); // saveState() remembers docks by name
+    d->setWidget(widget);
+    addDockWidget(area, d);
+    return d;
+}
+
+void MainWindow::createDocks() {
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    auto* samples = dock(tr("Samples"), QStringLiteral("samplesDock"), samples_, Qt::LeftDockWidgetArea);
+    auto* args = dock(tr("Arguments"), QStringLiteral("argumentsDock"), arguments_, Qt::RightDockWidgetArea);
+    auto* launch = dock(tr("Launch"), QStringLiteral("launchDock"), launch_, Qt::RightDockWidgetArea);
+    auto* problems = dock(tr("Problems"), QStringLiteral("problemsDock"), problems_, Qt::BottomDockWidgetArea);
+    auto* output = dock(tr("Output"), QStringLiteral("outputDock"), output_, Qt::BottomDockWidgetArea);
+    auto* results = dock(tr("Results"), QStringLiteral("resultsDock"), results_, Qt::BottomDockWidgetArea);
+    auto* timings = dock(tr("Timings"), QStringLiteral("timingsDock"), timings_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(problems, output);
+    tabifyDockWidget(output, results);
+    tabifyDockWidget(results, timings);
+    results->raise();
+    resizeDocks({samples}, {200}, Qt::Horizontal);
+    resizeDocks({args, launch}, {420, 420}, Qt::Horizontal);
+    arguments_->setMinimumHeight(300); // the launch panel would otherwise take the column's height
+    resizeDocks({results}, {330}, Qt::Vertical);
+    for (auto* d : {samples, args, launch, problems, output, results, timings}) view->addAction(d->toggleViewAction());
+}
+
+bool MainWindow::isModified() const { return editor_->isModified() || panelsModified_; }
+
+void MainWindow::setModifiedPanels(bool modified) {
+    panelsModified_ = modified;
+    updateTitle();
+}
+
+void MainWindow::updateTitle() {
+    const QString name = !playground_.title.empty() ? fromUtf8(playground_.title)
+                         : currentFile().isEmpty()  ? tr("untitled")
+                                                    : QFileInfo(currentFile()).fileName();
+    setWindowTitle(tr("%1%2 — Kernelpad").arg(name, isModified() ? QStringLiteral(" *") : QString()));
+}
+
+void MainWindow::log(const QString& text) {
+    output_->appendPlainText(QStringLiteral("[%1] %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
+}
+
+// ---- files
+
+bool MainWindow::openFile(const QString& path) {
+    model::Playground playground;
+    QString sourcePath = path;
+    QString playgroundPath;
+    if (path.endsWith(QStringLiteral(".kpad.json"))) {
+        // Read and checked by the core, as a run would read it; nothing is compiled or run.
+        try {
+            playground = io::readPlayground(path.toStdString());
+        } catch (const std::exception& e) {
+            QMessageBox::warning(this, tr("Open"), QString::fromUtf8(e.what()));
+            return false;
+        }
+        playgroundPath = QFileInfo(path).absoluteFilePath();
+        sourcePath = playground.source ? fromUtf8(playground.resolve(*playground.source).string()) : QString();
+    } else {
+        playground.folder = QFileInfo(path).absolutePath().toStdString();
+    }
+    if (!sourcePath.isEmpty()) {
+        QFile source(sourcePath);
+        if (!source.open(QIODevice::ReadOnly)) {
+            QMessageBox::warning(this, tr("Open"), tr("Cannot open %1: %2").arg(sourcePath, source.errorString()));
+            return false;
+        }
+        playground.code = source.readAll().toStdString();
+    }
+    playgroundPath_ = playgroundPath;
+    sourcePath_ = sourcePath;
+    const std::string notice = model::describe(playground.compile);
+    compileNotice_->setVisible(!notice.empty());
+    compileNotice_->setText(tr("This playground compiles its kernel with options it chose: %1. They take effect when you run it.")
+                                .arg(fromUtf8(notice).toHtmlEscaped()));
+    showPlayground(playground);
+    addRecent(QFileInfo(path).absoluteFilePath());
+    log(tr("Opened %1").arg(path));
+    return true;
+}
+
+void MainWindow::showPlayground(const model::Playground& playground) {
+    playground_ = playground;
+    if (playground_.code) {
+        const QSignalBlocker block(editor_);
+        editor_->setText(fromUtf8(*playground_.code));
+    }
+    editor_->setModified(false);
+    editor_->setDiagnostics({});
+    problems_->setDiagnostics({});
+    if (playground_.folder.empty()) playground_.folder = QDir::currentPath().toStdString();
+    launch_->setLaunch(playground_.launch);
+    launch_->setKernelAttributes(std::nullopt);
+    results_->clear();
+    if (!playground.compile.options.empty() || !playground.compile.defines.empty()) compileNotice_->show();
+    // The panels follow the kernel's signature; the playground's own arguments come first.
+    const auto parsed = model::parseKernels(editor_->text().toStdString(), "kernel.cu");
+    if (const auto* kernel = chooseKernel(parsed, playground_.kernel)) {
+        if (playground_.kernel.empty()) playground_.kernel = kernel->name;
+        arguments_->setKernel(*kernel, playground_.args, playground_.folder);
+    }
+    launch_->setDataShape(firstArrayShape(arguments_->arguments()));
+    changedSinceAutosave_ = false;
+    setModifiedPanels(false);
+    compileNow();
+}
+
+model::Playground MainWindow::currentPlayground() const {
+    model::Playground playground = playground_;
+    playground.code = editor_->text().toStdString();
+    playground.source.reset();
+    playground.args = arguments_->arguments();
+    playground.launch = launch_->launch();
+    return playground;
+}
+
+bool MainWindow::save() {
+    if (currentFile().isEmpty()) {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save As"), QString(), tr("Playgrounds (*.kpad.json);;CUDA source (*.cu)"));
+        return !path.isEmpty() && saveAs(path);
+    }
+    return saveAs(currentFile());
+}
+
+bool MainWindow::saveAs(const QString& path) {
+    if (!path.endsWith(QStringLiteral(".kpad.json"))) {
+        if (!saveSource(path)) return false;
+        sourcePath_ = path;
+        if (!playgroundPath_.isEmpty() && QFileInfo(playgroundPath_).absolutePath() != QFileInfo(path).absolutePath()) playgroundPath_.clear();
+    } else {
+        model::Playground playground = currentPlayground();
+        // A playground that names its .cu keeps it beside itself; one with inline code keeps it inline.
+        if (playground_.source && !sourcePath_.isEmpty()) {
+            const QString source = QFileInfo(path).dir().filePath(QFileInfo(sourcePath_).fileName());
+            if (!saveSource(source)) return false;
+            playground.source = QFileInfo(source).fileName().toStdString();
+            playground.code.reset();
+            sourcePath_ = source;
+        }
+        try {
+            io::writePlayground(playground, path.toStdString());
+        } catch (const std::exception& e) {
+            statusBar()->showMessage(tr("Could not save %1: %2. The file on disk is unchanged.").arg(path, QString::fromUtf8(e.what())));
+            log(statusBar()->currentMessage());
+            return false;
+        }
+        playgroundPath_ = QFileInfo(path).absoluteFilePath();
+        playground.folder = QFileInfo(path).absolutePath().toStdString();
+        playground_ = playground;
+        if (playground.source) playground_.code = editor_->text().toStdString();
+    }
+    editor_->setModified(false);
+    setModifiedPanels(false);
+    addRecent(QFileInfo(path).absoluteFilePath());
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
 }
 
 bool MainWindow::saveSource(const QString& path) {
@@ -74,13 +380,258 @@ bool MainWindow::saveSource(const QString& path) {
     // commits a file cut short when the disk takes only part of a write (found by the test).
     const QByteArray bytes = editor_->text().toUtf8();
     try {
-        kp::io::writeFileAtomically(path.toStdString(), std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
+        io::writeFileAtomically(path.toStdString(), std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Could not save %1: %2. The file on disk is unchanged.").arg(path, QString::fromUtf8(e.what())));
         return false;
     }
-    sourcePath_ = path;
+    if (playgroundPath_.isEmpty()) sourcePath_ = path;
     return true;
+}
+
+bool MainWindow::maybeSave() {
+    if (!isModified()) return true;
+    const auto answer = askSave_ ? askSave_()
+                                 : QMessageBox::question(this, tr("Unsaved changes"),
+                                                         tr("%1 has changes that are not saved. Save them?").arg(currentFile().isEmpty() ? tr("The playground") : currentFile()),
+                                                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save) return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& path : recent)
+        recentMenu_->addAction(path, this, [this, path] {
+            if (maybeSave()) openFile(path);
+        });
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("run/backend"), backends_->backend());
+    runTask_.stop();
+    autosave_.stop();
+    recovery_.clear();
+    QMainWindow::closeEvent(event);
+}
+
+// ---- find
+
+void MainWindow::showFindBar() {
+    findBar_->show();
+    findBar_->setFocus();
+    findBar_->selectAll();
+}
+
+void MainWindow::findNext() {
+    const QString text = findBar_->text();
+    if (text.isEmpty()) return;
+    if (!editor_->findFirst(text, false, false, false, true, true))
+        statusBar()->showMessage(tr("\"%1\" is not in the text").arg(text), 3000);
+}
+
+// ---- compiling as you type
+
+void MainWindow::textEdited() {
+    changedSinceAutosave_ = true;
+    compileTimer_.start();
+}
+
+void MainWindow::reparse() {
+    const std::string text = editor_->text().toStdString();
+    const auto parsed = model::parseKernels(text, "kernel.cu");
+    parseProblems_ = parsed.problems;
+    const auto* kernel = chooseKernel(parsed, playground_.kernel);
+    if (!kernel) {
+        QString known;
+        for (const auto& k : parsed.kernels) known += (known.isEmpty() ? "" : ", ") + fromUtf8(k.name);
+        const QString why = parsed.kernels.empty()
+                                ? tr("No __global__ function in the text yet.")
+                                : tr("The playground runs \"%1\", which the text no longer declares (it declares %2).").arg(fromUtf8(playground_.kernel), known);
+        arguments_->setUnavailable(why);
+        parseProblems_.push_back({"kernel.cu", 0, 0, model::Diagnostic::Severity::Error, why.toStdString()});
+        return;
+    }
+    if (playground_.kernel.substr(0, playground_.kernel.find('<')) != kernel->name) playground_.kernel = kernel->name; // renamed
+    arguments_->setKernel(*kernel, {}, playground_.folder);
+    launch_->setDataShape(firstArrayShape(arguments_->arguments()));
+}
+
+void MainWindow::compileNow() {
+    compileTimer_.stop();
+    reparse();
+    launch_->setKernelAttributes(std::nullopt); // stale until the compile answers
+    auto playground = currentPlayground();
+    // Only the kernel is compiled: arguments the user is still typing (and what refers to them) do not matter.
+    playground.args.clear();
+    playground.check.reset();
+    playground.reference.reset();
+    worker::WorkerRequest request;
+    request.playground = io::serializePlayground(playground);
+    request.path = (std::filesystem::path(playground.folder) / "playground.kpad.json").string();
+    request.backend = backends_->backend().toStdString();
+    request.kind = worker::WorkerRequest::Kind::Inspect;
+    request.timeLimitSeconds = 60;
+    inspectId_ = inspectTask_.submit(request, true);
+    state_->setText(tr("Compiling..."));
+}
+
+void MainWindow::inspectFinished(quint64 id, const WorkerResultPtr& result) {
+    if (id != inspectId_) return; // an older text's answer
+    inspectId_ = 0;
+    std::vector<model::Diagnostic> all = parseProblems_;
+    all.insert(all.end(), result->diagnostics.begin(), result->diagnostics.end());
+    if (!result->ok() && result->outcome != worker::Outcome::Compile && !result->message.empty())
+        all.push_back({"kernel.cu", 0, 0, model::Diagnostic::Severity::Error, result->message});
+    editor_->setDiagnostics(all);
+    problems_->setDiagnostics(all);
+    if (result->inspection) {
+        launch_->setLimits(result->inspection->limits);
+        launch_->setDevice(result->inspection->device);
+        launch_->setKernelAttributes(result->inspection->attributes);
+        if (result->inspection->device)
+            timings_->setDevicePeak(result->inspection->device->peakBandwidthGBs(), 0);
+    }
+    const int errors = problems_->errorCount(), warnings = problems_->warningCount();
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("problemsDock")))
+        d->setWindowTitle(errors + warnings ? tr("Problems (%1)").arg(errors + warnings) : tr("Problems"));
+    state_->setText(errors ? tr("%n error(s)", nullptr, errors)
+                    : warnings ? tr("Compiled, %n warning(s)", nullptr, warnings)
+                               : tr("Compiled"));
+    updateRunState();
+    emit compileFinished();
+}
+
+void MainWindow::backendChanged() {
+    if (const auto device = backends_->device()) {
+        launch_->setLimits(run::LaunchLimits::of(*device));
+        launch_->setDevice(device);
+        timings_->setDevicePeak(device->peakBandwidthGBs(), 0);
+    } else {
+        launch_->setLimits(run::LaunchLimits::cpu());
+        launch_->setDevice(std::nullopt);
+        timings_->setDevicePeak(0, 0);
+    }
+    launch_->setKernelAttributes(std::nullopt);
+    if (!editor_->text().isEmpty()) compileNow();
+}
+
+// ---- runs
+
+void MainWindow::updateRunState() {
+    runAction_->setEnabled(runId_ == 0);
+    stopAction_->setEnabled(runId_ != 0);
+    busy_->setVisible(runId_ != 0);
+}
+
+bool MainWindow::startRun() {
+    if (runId_ != 0) return false;
+    QStringList problems = arguments_->problems();
+    problems += launch_->problems();
+    if (!problems.isEmpty()) {
+        log(tr("Not run: %1").arg(problems.join(QStringLiteral("; "))));
+        statusBar()->showMessage(tr("Not run: %1").arg(problems.first()), 8000);
+        return false;
+    }
+    const auto playground = currentPlayground();
+    worker::WorkerRequest request;
+    request.playground = io::serializePlayground(playground);
+    // Relative .npy files and the reference resolve beside the playground file.
+    request.path = playgroundPath_.isEmpty() ? (std::filesystem::path(playground.folder) / "untitled.kpad.json").string()
+                                             : playgroundPath_.toStdString();
+    request.backend = backends_->backend().toStdString();
+    request.repeat = repeat_->value();
+    request.warmup = request.backend == "cpu" ? 0 : 1;
+    request.checkBounds = boundsAction_->isChecked() && request.backend == "cpu";
+    request.timeLimitSeconds = timeLimitSeconds_;
+    runId_ = runTask_.submit(request);
+    state_->setText(tr("Running on %1...").arg(backends_->currentText()));
+    log(tr("Run %1 on %2, %3 repeat(s), %4").arg(fromUtf8(playground.kernel), backends_->currentText()).arg(request.repeat)
+            .arg(fromUtf8(run::toString(launch_->geometry()))));
+    updateRunState();
+    return true;
+}
+
+void MainWindow::stopRun() {
+    if (runId_ == 0) {
+        findBar_->hide(); // Esc also closes the find bar
+        return;
+    }
+    runTask_.stop();
+    state_->setText(tr("Stopping..."));
+}
+
+void MainWindow::runDone(quint64 id, const WorkerResultPtr& result) {
+    if (id != runId_) return;
+    runId_ = 0;
+    updateRunState();
+    if (!result->output.empty()) output_->appendPlainText(fromUtf8(result->output).trimmed());
+    if (!result->ok()) {
+        const QString message = fromUtf8(result->message);
+        log(tr("%1: %2").arg(fromUtf8(std::string(worker::name(result->outcome))), message));
+        state_->setText(tr("Run failed"));
+        statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+        if (result->outcome == worker::Outcome::Compile) {
+            auto all = parseProblems_;
+            all.insert(all.end(), result->diagnostics.begin(), result->diagnostics.end());
+            editor_->setDiagnostics(all);
+            problems_->setDiagnostics(all);
+        }
+        if (auto* d = findChild<QDockWidget*>(result->outcome == worker::Outcome::Compile ? QStringLiteral("problemsDock") : QStringLiteral("outputDock")))
+            d->raise();
+        emit runFinished(false);
+        return;
+    }
+    const auto& report = result->report;
+    const auto checkSpec = playground_.check.value_or(model::CheckSpec{});
+    results_->showRun(std::move(result->outputs), std::move(result->referenceOutputs), run::Tolerance{checkSpec.rtol, checkSpec.atol}, report);
+    // The label says what a student usually changes between runs: the launch.
+    const auto g = launch_->geometry();
+    timings_->addRun(report, tr("grid %1×%2×%3, block %4×%5×%6").arg(g.grid[0]).arg(g.grid[1]).arg(g.grid[2]).arg(g.block[0]).arg(g.block[1]).arg(g.block[2]));
+    const auto kernelMs = report.value("kernel_ms", std::vector<double>{});
+    QString checkText = tr("not checked: the playground has no reference function, and the CPU backend is what a GPU run is compared with");
+    if (report.contains("check")) checkText = report["check"].value("passed", false) ? tr("check passed") : tr("CHECK FAILED");
+    if (report.contains("unchecked_because")) checkText = tr("not checked: %1").arg(fromUtf8(report.value("unchecked_because", std::string())));
+    log(tr("%1: kernel %2 ms (median of %3), %4. %5")
+            .arg(fromUtf8(report.value("backend", std::string())))
+            .arg(run::median(kernelMs), 0, 'g', 4)
+            .arg(kernelMs.size())
+            .arg(checkText, fromUtf8(result->execution)));
+    state_->setText(tr("Ran in %1 s, %2")
+                        .arg(result->seconds, 0, 'f', 2)
+                        .arg(report.contains("check") ? checkText : tr("not checked")));
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("resultsDock"))) d->raise();
+    emit runFinished(true);
+}
+
+// ---- recovery
+
+void MainWindow::autosave() {
+    if (!changedSinceAutosave_) return;
+    QString error;
+    if (recovery_.save(currentFile(), editor_->text(), &error))
+        changedSinceAutosave_ = false;
+    else
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 5000);
 }
 
 int MainWindow::offerRecovery(const std::function<bool(const RecoveredSession&)>& ask) {
@@ -97,62 +648,14 @@ int MainWindow::offerRecovery(const std::function<bool(const RecoveredSession&)>
                                     QMessageBox::Yes);
         if (yes) {
             editor_->setText(session.text);
-            sourcePath_ = session.documentPath;
+            if (session.documentPath.endsWith(QStringLiteral(".kpad.json")))
+                playgroundPath_ = session.documentPath;
+            else
+                sourcePath_ = session.documentPath;
             ++restored;
             autosave(); // this session now holds the text
         }
         RecoveryStore::discard(session);
     }
     return restored;
-}
-
-void MainWindow::showBackendStatus() {
-    if (!kp::cuda::Driver::available()) {
-        statusBar()->showMessage(tr("CUDA unavailable: %1").arg(QString::fromStdString(kp::cuda::Driver::unavailableReason())));
-        return;
-    }
-    try {
-        const auto props = kp::cuda::Device::get(0).properties();
-        statusBar()->showMessage(tr("CUDA device 0: %1").arg(QString::fromStdString(props.name)));
-    } catch (const std::exception& e) {
-        statusBar()->showMessage(tr("CUDA unavailable: %1").arg(QString::fromUtf8(e.what())));
-    }
-}
-
-bool MainWindow::openFile(const QString& path) {
-    QString sourcePath = path;
-    std::string notice;
-    std::optional<std::string> inlineCode;
-    if (path.endsWith(QStringLiteral(".kpad.json"))) {
-        // Read and checked by the core, as a run would read it; nothing is compiled or run.
-        kp::model::Playground playground;
-        try {
-            playground = kp::io::readPlayground(path.toStdString());
-        } catch (const std::exception& e) {
-            QMessageBox::warning(this, tr("Open"), QString::fromUtf8(e.what()));
-            return false;
-        }
-        if (playground.source) sourcePath = QString::fromStdString(playground.resolve(*playground.source).string());
-        inlineCode = playground.code;
-        notice = kp::model::describe(playground.compile);
-        setWindowTitle(tr("%1 — Kernelpad").arg(QString::fromStdString(playground.title.empty() ? playground.kernel : playground.title)));
-    }
-    compileNotice_->setVisible(!notice.empty());
-    compileNotice_->setText(tr("This playground compiles its kernel with options it chose: %1. They take effect when you run it.")
-                                .arg(QString::fromStdString(notice).toHtmlEscaped()));
-    if (inlineCode) {
-        editor_->setText(QString::fromStdString(*inlineCode));
-        sourcePath_.clear();
-        changedSinceAutosave_ = false;
-        return true;
-    }
-    QFile source(sourcePath);
-    if (!source.open(QIODevice::ReadOnly)) {
-        QMessageBox::warning(this, tr("Open"), tr("Cannot open %1: %2").arg(sourcePath, source.errorString()));
-        return false;
-    }
-    editor_->setText(QString::fromUtf8(source.readAll()));
-    sourcePath_ = sourcePath;
-    changedSinceAutosave_ = false;
-    return true;
 }

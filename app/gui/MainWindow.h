@@ -1,45 +1,150 @@
-// Kernelpad's main window: wiring only. It places the editor and, as later panels land, the argument,
-// launch, results and timing views; logic lives in core/ and in the widgets themselves.
+// Kernelpad's main window: wiring only. The editor in the middle; arguments and launch beside it;
+// problems, output, results and timings below; samples on the left. Compiles as you type and runs
+// through the worker (WorkerTask), so the GUI thread never waits for a compiler or a kernel; the
+// panels hold their own logic and MainWindow moves values between them and the playground.
 #pragma once
 
 #include "RecoveryStore.h"
+#include "WorkerTask.h"
+
+#include "core/model/Playground.h"
 
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QTimer>
 #include <functional>
 
+class ArgumentPanel;
+class BackendChooser;
+class KernelEditor;
+class LaunchPanel;
+class ProblemsView;
+class QAction;
+class QDockWidget;
 class QLabel;
-class QsciScintilla;
+class QLineEdit;
+class QMenu;
+class QPlainTextEdit;
+class QProgressBar;
+class QSpinBox;
+class ResultsView;
+class SamplesBrowser;
+class TimingsView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
     // Shows a playground (*.kpad.json, its kernel source) or a .cu file; false with a message on failure.
     bool openFile(const QString& path);
-    // Writes the editor's text to `path` atomically (temporary file, fsync, rename): a failed save leaves the old file as
-    // it was and says why. False on failure.
+    // Saves to the current file (Save As when there is none); false when it was not saved.
+    bool save();
+    // Writes the playground (with its source beside it, or inline code) or the .cu file to `path`
+    // atomically: a failed save leaves the old file as it was and says why. False on failure.
+    bool saveAs(const QString& path);
+    // Writes the editor's text to `path` atomically. False on failure (the status bar says why).
     bool saveSource(const QString& path);
+    // The playground as the panels show it now: the editor's text as its code, their arguments and launch.
+    kp::model::Playground currentPlayground() const;
+
+    // Starts a run on the chosen backend (returns false, saying why, when one cannot start: a run in
+    // progress, problems in the panels). runFinished() follows; the GUI stays responsive meanwhile.
+    bool startRun();
+    void stopRun();
+    bool running() const { return runId_ != 0; }
+    // Compiles the text now instead of after the typing pause.
+    void compileNow();
+    bool compiling() const { return inspectId_ != 0; }
 
     // After a crash or a kill: offers to restore the text of sessions that did not end normally.
     // `ask` decides for each (default: a question box); returns how many were restored (at most one).
     int offerRecovery(const std::function<bool(const RecoveredSession&)>& ask = {});
     void setAutosaveInterval(int milliseconds) { autosave_.setInterval(milliseconds); }
-    QsciScintilla* editor() const { return editor_; }
-    // The notice naming the compile options an opened playground carries (hidden when it has none).
+    // Replaces the "save your changes?" question (tests answer it without a dialog).
+    void setSaveQuestion(std::function<QMessageBox::StandardButton()> ask) { askSave_ = std::move(ask); }
+    void setTimeLimit(double seconds) { timeLimitSeconds_ = seconds; }
+
+    KernelEditor* editor() const { return editor_; }
     QLabel* compileNotice() const { return compileNotice_; }
+    ProblemsView* problems() const { return problems_; }
+    ArgumentPanel* arguments() const { return arguments_; }
+    LaunchPanel* launch() const { return launch_; }
+    ResultsView* results() const { return results_; }
+    TimingsView* timings() const { return timings_; }
+    BackendChooser* backends() const { return backends_; }
+    SamplesBrowser* samples() const { return samples_; }
+    QPlainTextEdit* output() const { return output_; }
+    QAction* runAction() const { return runAction_; }
+    QAction* stopAction() const { return stopAction_; }
     const RecoveryStore& recovery() const { return recovery_; }
+    QString currentFile() const { return playgroundPath_.isEmpty() ? sourcePath_ : playgroundPath_; }
+    bool isModified() const;
+
+signals:
+    void runFinished(bool ok);
+    void compileFinished();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void showBackendStatus();
+    void createActions();
+    void createDocks();
+    QDockWidget* dock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void autosave();
-    QsciScintilla* editor_;
+    void textEdited();
+    void reparse();
+    void inspectFinished(quint64 id, const WorkerResultPtr& result);
+    void runDone(quint64 id, const WorkerResultPtr& result);
+    void backendChanged();
+    void showPlayground(const kp::model::Playground& playground);
+    void setModifiedPanels(bool modified);
+    void updateTitle();
+    void updateRunState();
+    bool maybeSave();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void log(const QString& text);
+    void showFindBar();
+    void findNext();
+
+    KernelEditor* editor_;
     QLabel* compileNotice_;
+    QLineEdit* findBar_;
+    ProblemsView* problems_;
+    ArgumentPanel* arguments_;
+    LaunchPanel* launch_;
+    ResultsView* results_;
+    TimingsView* timings_;
+    SamplesBrowser* samples_;
+    QPlainTextEdit* output_;
+    BackendChooser* backends_;
+    QSpinBox* repeat_;
+    QAction* boundsAction_ = nullptr;
+    QAction* runAction_ = nullptr;
+    QAction* stopAction_ = nullptr;
+    QAction* compileAction_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QLabel* state_;
+    QProgressBar* busy_;
+
+    WorkerTask runTask_;
+    WorkerTask inspectTask_;
+    quint64 runId_ = 0;     // the run in progress, 0 when none
+    quint64 inspectId_ = 0; // the newest compile asked for; answers to older ones are dropped
+    std::vector<kp::model::Diagnostic> parseProblems_;
+
+    kp::model::Playground playground_; // as opened (or new), before the panels' edits
+    QString playgroundPath_;           // the *.kpad.json, empty for a lone .cu file or a new playground
+    QString sourcePath_;               // the kernel's .cu file, empty for inline code
+    bool panelsModified_ = false;
+    double timeLimitSeconds_ = 30;
+    std::function<QMessageBox::StandardButton()> askSave_;
+
     RecoveryStore recovery_;
     QTimer autosave_;
+    QTimer compileTimer_;
     bool changedSinceAutosave_ = false;
-    QString sourcePath_;
 };

@@ -1,10 +1,14 @@
 // kernelpad: the desktop application. Opens the file given on the command line, else the
-// multiply_them sample.
+// multiply_them sample (after offering to restore a text a crash left behind).
 #include "MainWindow.h"
+#include "SamplesBrowser.h"
+#include "ScreenshotTour.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QStandardPaths>
+#include <cstdio>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -17,12 +21,38 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A playground (*.kpad.json) or .cu file"));
+    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
+                                         QStringLiteral("Save the README's screenshots into DIR (runs the multiply_them sample on the CPU), then quit"),
+                                         QStringLiteral("DIR"));
+    parser.addOption(screenshots);
     parser.process(app);
+    // The pictures show the default layout, not this user's, and leave their settings alone.
+    if (parser.isSet(screenshots)) QStandardPaths::setTestModeEnabled(true);
 
     MainWindow window;
     const QStringList files = parser.positionalArguments();
-    if (!files.isEmpty()) window.openFile(files.first());
     window.show();
-    window.offerRecovery();
+    if (parser.isSet(screenshots)) {
+        auto* tour = new ScreenshotTour(window, parser.value(screenshots), &window);
+        int status = 0;
+        QObject::connect(tour, &ScreenshotTour::finished, &app, [&](const QStringList& written, const QString& failure) {
+            std::fprintf(stderr, "%s\n", qPrintable(failure.isEmpty() ? written.join(QLatin1Char('\n')) : "kernelpad: " + failure));
+            status = failure.isEmpty() ? 0 : 1;
+            window.setSaveQuestion([] { return QMessageBox::Discard; });
+            QApplication::quit();
+        });
+        tour->start(window.samples()->pathOf(QStringLiteral("multiply_them")));
+        QApplication::exec();
+        return status;
+    }
+    // A text lost in a crash comes first; else the file asked for; else the sample a first start shows,
+    // ready to run.
+    if (window.offerRecovery() == 0) {
+        const QString sample = window.samples()->pathOf(QStringLiteral("multiply_them"));
+        if (!files.isEmpty())
+            window.openFile(files.first());
+        else if (!sample.isEmpty())
+            window.openFile(sample);
+    }
     return QApplication::exec();
 }

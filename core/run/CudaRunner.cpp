@@ -93,7 +93,9 @@ RunResult CudaRunner::run(const RunSetup& setup, const RunOptions& options) cons
                                  static_cast<std::uint32_t>(attributes.maxThreadsPerBlock), attributes.registersPerThread);
         !problems.empty())
         throw SetupError(problems);
-    if (setup.launch.sharedBytes > 48 * 1024) kernel.setMaxDynamicSharedBytes(static_cast<int>(setup.launch.sharedBytes));
+    // Past 48 KiB of static and dynamic together, a block needs the opt-in (its default dynamic limit is 48 KiB - static).
+    if (setup.launch.sharedBytes + static_cast<std::uint64_t>(attributes.staticSharedBytes) > 48 * 1024)
+        kernel.setMaxDynamicSharedBytes(static_cast<int>(setup.launch.sharedBytes));
 
     // Device memory and the launch's parameter buffer, once for every repeat.
     std::vector<cuda::DeviceBuffer> buffers;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <poll.h>
 #include <sys/mman.h>
@@ -73,6 +74,7 @@ std::string_view name(Outcome outcome) {
 }
 
 std::filesystem::path WorkerClient::defaultExecutable() {
+    if (const char* chosen = std::getenv("KERNELPAD_WORKER"); chosen && *chosen) return chosen;
     std::error_code error;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
     return (error ? std::filesystem::path(".") : self.parent_path()) / "kernelpad-worker";

@@ -81,7 +81,8 @@ public:
     pid_t pid() const noexcept { return pid_.load(); } // the worker's, or -1 when none runs
     const std::filesystem::path& executable() const noexcept { return executable_; }
 
-    // kernelpad-worker in the folder of the running program.
+    // $KERNELPAD_WORKER when set (tests, unusual installs), else kernelpad-worker in the folder of the
+    // running program.
     static std::filesystem::path defaultExecutable();
 
 private:

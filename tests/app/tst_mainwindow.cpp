@@ -1,6 +1,7 @@
 // Opening files in the main window: a playground is read and checked by the core and nothing is
 // compiled or run; the compile options a shared playground carries are shown before any run; a broken
 // playground is refused with the reason and the editor keeps its text. Drives the real window offscreen.
+#include "KernelEditor.h"
 #include "MainWindow.h"
 
 #include <QFile>
@@ -35,6 +36,7 @@ private slots:
             "launch": {"grid": [1], "block": [4]},
             "args": [{"name": "x", "array": {"dtype": "float32", "shape": [4]}, "direction": "out"}]})");
         MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.show();
         QVERIFY(window.openFile(path));
         QVERIFY(window.editor()->text().contains(QStringLiteral("x[threadIdx.x] = N")));
@@ -56,6 +58,7 @@ private slots:
     void refusesABrokenPlaygroundAndKeepsTheText() {
         const QString path = write(QStringLiteral("broken.kpad.json"), R"({"format": "kernelpad/1", "code": "x", "kernel": 5})");
         MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.editor()->setText(QStringLiteral("my work\n"));
         QTimer::singleShot(0, [] {
             // The refusal is a message box: close it as a user would, after reading it.

@@ -2,6 +2,7 @@
 // app is killed (kill -9, simulated by a child process that saves and is SIGKILLed) the next start
 // offers the text back; a normal close leaves nothing to recover; a failed save of the user's file
 // leaves the old file intact. Drives the real MainWindow offscreen.
+#include "KernelEditor.h"
 #include "MainWindow.h"
 #include "RecoveryStore.h"
 
@@ -29,6 +30,7 @@ private slots:
 
     void autosavesTheEditorsText() {
         MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.setAutosaveInterval(50);
         window.show();
         window.editor()->setText(QStringLiteral("__global__ void typed_just_now() {}\n"));
@@ -57,6 +59,7 @@ private slots:
         QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 
         MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.show();
         QString offeredFor;
         const int restored = window.offerRecovery([&](const RecoveredSession& s) {
@@ -68,6 +71,7 @@ private slots:
         QCOMPARE(window.editor()->text(), QStringLiteral("__global__ void unsaved_work() {}\n"));
         // Offered once: the next start does not ask again for the same text.
         MainWindow second;
+        second.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         QCOMPARE(second.offerRecovery([](const RecoveredSession&) { return true; }), 0);
         const QImage shot = window.grab().toImage();
         QVERIFY(!shot.isNull());
@@ -88,6 +92,7 @@ private slots:
         int status = 0;
         ::waitpid(child, &status, 0);
         MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         QCOMPARE(window.offerRecovery([](const RecoveredSession&) { return false; }), 0);
         QVERIFY(window.editor()->text() != QStringLiteral("never saved"));
         QCOMPARE(RecoveryStore(recoveryDir()).orphaned().size(), 0);
@@ -103,6 +108,7 @@ private slots:
             old.write("old contents\n");
         }
         MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.editor()->setText(QStringLiteral("new contents\n"));
         QVERIFY(window.saveSource(path));
         QFile check(path);

@@ -1,0 +1,49 @@
+#include "CudaLexer.h"
+
+#include <QColor>
+#include <QFile>
+#include <QFont>
+#include <QRegularExpression>
+
+namespace {
+
+// Built-in variables and types: the second keyword set (KeywordSet2's colour).
+constexpr const char* kBuiltins =
+    "threadIdx blockIdx blockDim gridDim warpSize dim3 uint3 int2 int3 int4 uint2 uint4 float2 float3 float4 double2 "
+    "char2 char4 uchar2 uchar4 short2 short4 longlong2 __half __half2 __nv_bfloat16 size_t";
+constexpr const char* kQualifiers =
+    " __global__ __device__ __host__ __shared__ __constant__ __managed__ __restrict__ __forceinline__ __noinline__ "
+    "__launch_bounds__ __align__ __grid_constant__";
+
+} // namespace
+
+CudaLexer::CudaLexer(QObject* parent) : QsciLexerCPP(parent) {
+    primary_ = QByteArray(QsciLexerCPP::keywords(1)) + kQualifiers;
+    builtins_ = kBuiltins;
+    // Every function of the autocompletion list is a known function here: one list to keep up to date.
+    QFile api(QStringLiteral(":/editor/cuda.api"));
+    if (api.open(QIODevice::ReadOnly)) {
+        static const QRegularExpression name(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)\\("));
+        for (const QByteArray& line : api.readAll().split('\n'))
+            if (const auto match = name.match(QString::fromUtf8(line)); match.hasMatch())
+                functions_ += match.captured(1).toUtf8() + ' ';
+    }
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setStyleHint(QFont::Monospace);
+    setDefaultFont(mono);
+    for (int style = 0; style <= 127; ++style) setFont(mono, style);
+    setColor(QColor(0x00, 0x00, 0xa0), Keyword);
+    setColor(QColor(0x8a, 0x2b, 0xe2), KeywordSet2);
+    setColor(QColor(0x00, 0x70, 0x70), GlobalClass);
+    setFoldComments(true);
+    setFoldCompact(false);
+}
+
+const char* CudaLexer::keywords(int set) const {
+    switch (set) {
+    case 1: return primary_.constData();
+    case 2: return builtins_.constData();
+    case 4: return functions_.constData(); // GlobalClass: the intrinsics, atomics and math functions
+    default: return QsciLexerCPP::keywords(set);
+    }
+}

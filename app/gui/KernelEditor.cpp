@@ -1,0 +1,147 @@
+#include "KernelEditor.h"
+
+#include "CudaLexer.h"
+
+#include <QColor>
+#include <QToolTip>
+#include <Qsci/qsciapis.h>
+#include <Qsci/qscistyle.h>
+
+using kp::model::Diagnostic;
+
+KernelEditor::KernelEditor(QWidget* parent) : QsciScintilla(parent) {
+    auto* lexer = new CudaLexer(this);
+    setLexer(lexer);
+    setUtf8(true);
+    setMarginType(0, NumberMargin);
+    setMarginWidth(0, QStringLiteral("00000"));
+    setMarginType(1, SymbolMargin);
+    setMarginWidth(1, 16);
+    setMarginMarkerMask(1, (1 << kErrorMarker) | (1 << kWarningMarker));
+    setMarginSensitivity(1, false);
+    setFolding(BoxedTreeFoldStyle, 2);
+    setBraceMatching(SloppyBraceMatch);
+    setAutoIndent(true);
+    setIndentationsUseTabs(false);
+    setTabWidth(4);
+    setCaretLineVisible(true);
+    setCaretLineBackgroundColor(QColor(0xf4, 0xf7, 0xfb));
+
+    // Autocompletion and call tips from the built-ins' list, after two typed characters.
+    apis_ = new QsciAPIs(lexer);
+    apis_->load(QStringLiteral(":/editor/cuda.api"));
+    apis_->prepare();
+    setAutoCompletionSource(AcsAll);
+    setAutoCompletionThreshold(2);
+    setAutoCompletionCaseSensitivity(true);
+    setCallTipsStyle(CallTipsNoContext);
+    setCallTipsVisible(0);
+
+    markerDefine(Circle, kErrorMarker);
+    setMarkerBackgroundColor(QColor(0xd0, 0x21, 0x21), kErrorMarker);
+    setMarkerForegroundColor(QColor(0x80, 0x10, 0x10), kErrorMarker);
+    markerDefine(Circle, kWarningMarker);
+    setMarkerBackgroundColor(QColor(0xe0, 0x9a, 0x10), kWarningMarker);
+    setMarkerForegroundColor(QColor(0x80, 0x58, 0x00), kWarningMarker);
+    indicatorDefine(SquiggleIndicator, kErrorIndicator);
+    setIndicatorForegroundColor(QColor(0xd0, 0x21, 0x21), kErrorIndicator);
+    indicatorDefine(SquiggleIndicator, kWarningIndicator);
+    setIndicatorForegroundColor(QColor(0xc0, 0x80, 0x00), kWarningIndicator);
+
+    // Annotation styles live past the lexer's styles (QsciStyle numbers them from the top down).
+    QFont annotationFont = lexer->defaultFont(0);
+    annotationFont.setItalic(true);
+    const QsciStyle error(-1, QStringLiteral("error"), QColor(0x8a, 0x10, 0x10), QColor(0xfd, 0xe8, 0xe8), annotationFont);
+    const QsciStyle warning(-1, QStringLiteral("warning"), QColor(0x6a, 0x48, 0x00), QColor(0xfd, 0xf4, 0xdc), annotationFont);
+    errorStyle_ = error.style();
+    warningStyle_ = warning.style();
+    setAnnotationDisplay(AnnotationBoxed);
+
+    SendScintilla(SCI_SETMOUSEDWELLTIME, 400);
+    connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &KernelEditor::showHover);
+    connect(this, &QsciScintillaBase::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
+}
+
+int KernelEditor::lineFor(const Diagnostic& diagnostic) const {
+    return std::clamp(diagnostic.line - 1, 0, std::max(0, lines() - 1));
+}
+
+void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+    diagnostics_ = diagnostics;
+    markerDeleteAll(kErrorMarker);
+    markerDeleteAll(kWarningMarker);
+    clearAnnotations();
+    const int lastLine = std::max(0, lines() - 1);
+    clearIndicatorRange(0, 0, lastLine, lineLength(lastLine), kErrorIndicator);
+    clearIndicatorRange(0, 0, lastLine, lineLength(lastLine), kWarningIndicator);
+
+    // One annotation per line, holding every message of that line, errors first.
+    std::map<int, QStringList> annotations;
+    std::map<int, bool> lineHasError;
+    for (const auto& d : diagnostics_) {
+        if (d.line <= 0) continue;
+        const int line = lineFor(d);
+        const bool error = d.severity == Diagnostic::Severity::Error;
+        markerAdd(line, error ? kErrorMarker : kWarningMarker);
+        // The squiggle runs from the column to the end of the word there (at least one character).
+        const int length = lineLength(line);
+        int start = std::clamp(d.column - 1, 0, std::max(0, length - 1));
+        const QString text = this->text(line);
+        if (d.column <= 0) { // no column: the line's text, without its indentation
+            while (start < text.size() && text[start].isSpace()) ++start;
+        }
+        int end = start;
+        while (end < text.size() && (text[end].isLetterOrNumber() || text[end] == QLatin1Char('_'))) ++end;
+        if (end == start) end = std::min<int>(start + 1, static_cast<int>(text.trimmed().isEmpty() ? start + 1 : text.size()));
+        if (d.column <= 0) end = static_cast<int>(text.trimmed().isEmpty() ? start + 1 : text.size() - (text.endsWith('\n') ? 1 : 0));
+        fillIndicatorRange(line, start, line, end, error ? kErrorIndicator : kWarningIndicator);
+        const QString message = QStringLiteral("%1: %2").arg(QString::fromUtf8(kp::model::toString(d.severity)),
+                                                               QString::fromStdString(d.message));
+        if (error) {
+            annotations[line].prepend(message);
+            lineHasError[line] = true;
+        } else {
+            annotations[line].append(message);
+        }
+    }
+    for (const auto& [line, messages] : annotations)
+        annotate(line, messages.join(QLatin1Char('\n')), lineHasError[line] ? errorStyle_ : warningStyle_);
+}
+
+bool KernelEditor::hasErrorMarker(int line) const { return (markersAtLine(line - 1) & (1 << kErrorMarker)) != 0; }
+bool KernelEditor::hasWarningMarker(int line) const { return (markersAtLine(line - 1) & (1 << kWarningMarker)) != 0; }
+QString KernelEditor::annotationText(int line) const { return annotation(line - 1); }
+
+QString KernelEditor::hoverText(int line) const {
+    QStringList messages;
+    for (const auto& d : diagnostics_)
+        if (d.line > 0 && lineFor(d) == line - 1)
+            messages << QStringLiteral("%1:%2: %3: %4")
+                            .arg(d.line)
+                            .arg(d.column)
+                            .arg(QString::fromUtf8(kp::model::toString(d.severity)), QString::fromStdString(d.message));
+    return messages.join(QLatin1Char('\n'));
+}
+
+bool KernelEditor::hasSquiggle(int line, int column) const {
+    const long position = positionFromLineIndex(line - 1, column - 1);
+    auto* self = const_cast<KernelEditor*>(this); // SendScintilla is not const; reading an indicator changes nothing
+    const auto at = [&](int indicator) {
+        return self->SendScintilla(SCI_INDICATORVALUEAT, static_cast<unsigned long>(indicator), position) != 0;
+    };
+    return at(kErrorIndicator) || at(kWarningIndicator);
+}
+
+void KernelEditor::jumpTo(int line, int column) {
+    setCursorPosition(std::max(0, line - 1), std::max(0, column - 1));
+    ensureLineVisible(std::max(0, line - 1));
+    setFocus();
+}
+
+void KernelEditor::showHover(int position, int x, int y) {
+    if (position < 0) return;
+    int line = 0, index = 0;
+    lineIndexFromPosition(position, &line, &index);
+    const QString text = hoverText(line + 1);
+    if (!text.isEmpty()) QToolTip::showText(mapToGlobal(QPoint(x, y)), text, this);
+}

@@ -1,0 +1,49 @@
+// The CUDA editor: QScintilla with the CUDA lexer, line numbers, folding, brace matching,
+// autocompletion and call tips for the built-ins (resources/editor/cuda.api), and the compiler's
+// diagnostics drawn where they belong: a marker in the margin, a squiggle at the column, the message as
+// an annotation under the line and as hover text. Editing concerns only; MainWindow decides what to show.
+#pragma once
+
+#include "core/model/Diagnostic.h"
+
+#include <Qsci/qsciscintilla.h>
+#include <vector>
+
+class QsciAPIs;
+
+class KernelEditor : public QsciScintilla {
+    Q_OBJECT
+public:
+    explicit KernelEditor(QWidget* parent = nullptr);
+
+    // Replaces the diagnostics shown (an empty list clears them). Lines past the end are shown on the
+    // last line; a diagnostic without a line is not drawn in the text (the problems list has it).
+    void setDiagnostics(const std::vector<kp::model::Diagnostic>& diagnostics);
+    const std::vector<kp::model::Diagnostic>& diagnostics() const { return diagnostics_; }
+
+    // What the editor draws, for tests and for the hover text. `line` is 1-based.
+    bool hasErrorMarker(int line) const;
+    bool hasWarningMarker(int line) const;
+    QString annotationText(int line) const;
+    QString hoverText(int line) const;
+    // Whether the squiggle covers the character at (line, column), both 1-based.
+    bool hasSquiggle(int line, int column) const;
+
+    // Puts the cursor at the start of `line` (1-based), column `column` (1-based, 0: first), and shows it.
+    void jumpTo(int line, int column = 0);
+
+    QsciAPIs* apis() const { return apis_; }
+
+    static constexpr int kErrorMarker = 1;
+    static constexpr int kWarningMarker = 2;
+    static constexpr int kErrorIndicator = 8;
+    static constexpr int kWarningIndicator = 9;
+
+private:
+    void showHover(int position, int x, int y);
+    int lineFor(const kp::model::Diagnostic& diagnostic) const; // 0-based, clamped to the text
+
+    QsciAPIs* apis_;
+    std::vector<kp::model::Diagnostic> diagnostics_;
+    int errorStyle_ = 0, warningStyle_ = 0;
+};

@@ -1,0 +1,54 @@
+#include "ScreenshotTour.h"
+
+#include "BackendChooser.h"
+#include "KernelEditor.h"
+#include "MainWindow.h"
+
+#include <QDir>
+#include <QDockWidget>
+#include <QTimer>
+
+ScreenshotTour::ScreenshotTour(MainWindow& window, QString folder, QObject* parent)
+    : QObject(parent), window_(window), folder_(std::move(folder)) {}
+
+void ScreenshotTour::fail(const QString& why) { emit finished({}, why); }
+
+bool ScreenshotTour::save(const QString& name) {
+    const QString path = QDir(folder_).filePath(name);
+    if (!window_.grab().save(path)) {
+        fail(tr("cannot write %1").arg(path));
+        return false;
+    }
+    files_ << path;
+    return true;
+}
+
+void ScreenshotTour::start(const QString& sample) {
+    if (!QDir().mkpath(folder_)) return fail(tr("cannot create %1").arg(folder_));
+    window_.resize(1400, 880);
+    window_.backends()->setBackend(QStringLiteral("cpu"));
+    // Open -> compiled -> run -> results and timings -> an error typed -> compiled -> done.
+    auto step = std::make_shared<int>(0);
+    connect(&window_, &MainWindow::compileFinished, this, [this, step] {
+        if (*step == 0) {
+            *step = 1;
+            if (!window_.startRun()) fail(tr("the sample did not start"));
+        } else if (*step == 2) {
+            *step = 3;
+            if (save(QStringLiteral("kernelpad-diagnostics.png"))) emit finished(files_, {});
+        }
+    });
+    connect(&window_, &MainWindow::runFinished, this, [this, step](bool ok) {
+        if (*step != 1) return;
+        if (!ok) return fail(tr("the sample's run failed"));
+        if (!save(QStringLiteral("kernelpad-results.png"))) return;
+        if (auto* timings = window_.findChild<QDockWidget*>(QStringLiteral("timingsDock"))) timings->raise();
+        if (!save(QStringLiteral("kernelpad-timings.png"))) return;
+        *step = 2;
+        if (auto* results = window_.findChild<QDockWidget*>(QStringLiteral("problemsDock"))) results->raise();
+        window_.editor()->setCursorPosition(4, 18);
+        window_.editor()->insert(QStringLiteral("* scale "));
+        window_.compileNow();
+    });
+    if (!window_.openFile(sample)) fail(tr("cannot open %1").arg(sample));
+}
