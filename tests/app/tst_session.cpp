@@ -144,6 +144,28 @@ private slots:
         window.grab().save(QStringLiteral("/tmp/kernelpad_run.png"));
     }
 
+    // On the GPU machine: the device is in the chooser, the launch panel shows occupancy from the kernel's
+    // real attributes (compiled in the worker), and the run is checked against the CPU backend.
+    void runsTheSampleOnCudaWithOccupancy() {
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        if (!window.backends()->setBackend(QStringLiteral("cuda:0")))
+            QSKIP(qPrintable(QStringLiteral("no CUDA device here (%1): this runs on the GPU machine").arg(window.backends()->cudaUnavailableReason())));
+        window.show();
+        QSignalSpy compiled(&window, &MainWindow::compileFinished);
+        QVERIFY(window.openFile(kSample));
+        QVERIFY(waitFor(compiled, 1, 120000));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.compiling(), 60000);
+        QVERIFY2(window.launch()->occupancyText().contains(QLatin1Char('%')), qPrintable(window.launch()->occupancyText()));
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        QVERIFY(window.startRun());
+        QVERIFY(waitFor(finished, 1, 120000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(window.output()->toPlainText()));
+        QVERIFY2(window.output()->toPlainText().contains(QStringLiteral("check passed")), qPrintable(window.output()->toPlainText()));
+        QVERIFY(window.timings()->summaryText().contains(QStringLiteral("cuda:0")));
+        window.grab().save(QStringLiteral("/tmp/kernelpad_cuda.png"));
+    }
+
     void blockPastTheLimitIsRefusedWithTheMessage() {
         MainWindow window;
         window.setSaveQuestion([] { return QMessageBox::Discard; });
