@@ -299,6 +299,12 @@ void ArrayPlot::prepare(bool rescale) {
     if (colorMap_) colorMap_->data()->clear();
     if (mismatchMap_) mismatchMap_->data()->clear();
     if (!array_) return;
+    if (valuesToPrepare() == 0) {
+        status_->setText(tr("An empty array: nothing to plot"));
+        ready_ = true;
+        emit ready();
+        return;
+    }
     const Input input{array_, reference_, tolerance_, component_, std::size_t(slice_)};
     if (valuesToPrepare() < kBackgroundFrom) {
         adopt(prepareData(input, nullptr), rescale);
@@ -369,7 +375,7 @@ void ArrayPlot::adopt(const std::shared_ptr<Prepared>& prepared, bool rescale) {
 }
 
 void ArrayPlot::resetZoom() {
-    if (!array_) return;
+    if (!array_ || valuesToPrepare() == 0) return;
     if (!isLine()) {
         const auto& shape = array_->shape();
         plot_->xAxis->setRange(-0.5, double(shape.back()) - 0.5);
