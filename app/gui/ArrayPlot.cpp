@@ -102,6 +102,9 @@ ArrayPlot::ArrayPlot(QWidget* parent)
     layout->addWidget(plot_, 1);
 
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // Wide pens on a dense min/max zigzag went through Qt's path stroker: 5 s per replot for 4000
+    // points. Separate line segments draw it in milliseconds.
+    plot_->setPlottingHint(QCP::phFastPolylines, true);
     plot_->setMinimumSize(240, 180);
     // The legend in a row of its own under the axes: inside them it hides the data at the array's end.
     auto* legendRow = new QCPLayoutGrid;
@@ -204,7 +207,7 @@ void ArrayPlot::rebuildPlottables() {
         plot_->yAxis->setLabel(tr("value"));
         if (reference_) {
             referenceGraph_ = plot_->addGraph();
-            referenceGraph_->setPen(QPen(kReferenceColor, 3));
+            referenceGraph_->setPen(QPen(kReferenceColor, 1));
             referenceGraph_->setName(tr("reference"));
         }
         values_ = plot_->addGraph();
@@ -411,6 +414,9 @@ void ArrayPlot::resample() {
     show(referenceGraph_, shown_->reference);
     show(mismatchGraph_, shown_->mismatches);
     const double span = shown_->values->elementsPerBucket(range.lower, range.upper, kBuckets);
+    // Wide under the output where each element is a point, so that both show; 1 px over an envelope,
+    // which a wide pen takes 3-4 times as long to draw (43 against 12 ms for 4000 points).
+    if (referenceGraph_) referenceGraph_->setPen(QPen(kReferenceColor, span > 1 ? 1 : 3));
     status_->setText(span > 1 ? tr("Each point: the min and max of %L1 elements").arg(qRound64(span))
                               : QString());
 }
