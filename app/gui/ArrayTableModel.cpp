@@ -65,9 +65,10 @@ void ArrayTableModel::setArray(std::shared_ptr<const kp::model::Array> array,
     totalRows_ = totalColumns_ = 0;
     components_ = array_ ? kp::model::components(array_->dtype()) : 1;
     if (array_) {
+        // Products of dimensions, not the size divided by one: a dimension may be 0.
         const auto& shape = array_->shape();
         const auto lastDimension = static_cast<qint64>(shape.back());
-        totalRows_ = shape.size() == 1 ? lastDimension : static_cast<qint64>(array_->size() / shape.back());
+        totalRows_ = static_cast<qint64>(shape.size() == 3 ? shape[0] * shape[1] : shape[0]);
         totalColumns_ = shape.size() == 1 ? components_ : lastDimension * components_;
     }
     endResetModel();
@@ -148,6 +149,7 @@ QVariant ArrayTableModel::data(const QModelIndex& index, int role) const {
 QString ArrayTableModel::rowLabel(qint64 row) const {
     if (!array_ || array_->shape().size() < 3) return QString::number(row);
     const auto d1 = static_cast<qint64>(array_->shape()[1]);
+    if (d1 == 0) return QString::number(row);
     return QStringLiteral("[%1, %2]").arg(row / d1).arg(row % d1);
 }
 

@@ -43,10 +43,15 @@ std::optional<Envelope> Envelope::build(std::size_t size, const Value& value,
 
 std::optional<Envelope> Envelope::ofValues(std::shared_ptr<const kp::model::Array> array, int component,
                                            const std::atomic<bool>* cancel) {
-    auto e =
-        withValueReader(*array, component, [&](auto read) { return build(array->size(), read, cancel); });
-    if (e) e->element_ = [array, component](std::size_t i) { return array->value(i, component); };
-    return e;
+    return withValueReader(*array, component, [&](auto read) {
+        auto e = build(array->size(), read, cancel);
+        if (e)
+            e->elements_ = [array, read](std::size_t first, std::size_t count, double* out) {
+                for (std::size_t i = 0; i < count; ++i)
+                    out[i] = read(first + i);
+            };
+        return e;
+    });
 }
 
 std::optional<Envelope> Envelope::ofMismatches(std::shared_ptr<const kp::model::Array> actual,
@@ -57,15 +62,17 @@ std::optional<Envelope> Envelope::ofMismatches(std::shared_ptr<const kp::model::
         if (kp::run::matches(a, x, tolerance)) return kNaN;
         return std::isnan(a) ? x : a;
     };
-    auto e = withValueReaders(*actual, *expected, component, [&](auto readActual, auto readExpected) {
-        return build(
+    return withValueReaders(*actual, *expected, component, [&](auto readActual, auto readExpected) {
+        auto e = build(
             actual->size(), [&](std::size_t i) { return marker(readActual(i), readExpected(i)); }, cancel);
+        if (e)
+            e->elements_ = [actual, expected, readActual, readExpected,
+                            marker](std::size_t first, std::size_t count, double* out) {
+                for (std::size_t i = 0; i < count; ++i)
+                    out[i] = marker(readActual(first + i), readExpected(first + i));
+            };
+        return e;
     });
-    if (e)
-        e->element_ = [actual, expected, component, marker](std::size_t i) {
-            return marker(actual->value(i, component), expected->value(i, component));
-        };
-    return e;
 }
 
 std::size_t Envelope::bucketSize(std::size_t level) const {
@@ -73,14 +80,6 @@ std::size_t Envelope::bucketSize(std::size_t level) const {
     for (std::size_t l = 1; l <= level; ++l)
         elements *= l == 1 ? kFirstBucket : kFactor;
     return elements;
-}
-
-Envelope::MinMax Envelope::bucket(std::size_t level, std::size_t index) const {
-    if (level > 0) return levels_[level - 1][index];
-    MinMax m;
-    const double v = element_(index);
-    if (std::isfinite(v)) m.add(v);
-    return m;
 }
 
 double Envelope::elementsPerBucket(double from, double to, int buckets) const {
@@ -97,18 +96,26 @@ Envelope::Samples Envelope::sample(double from, double to, int buckets) const {
     const auto first = static_cast<std::size_t>(std::clamp(std::floor(from) - 1, 0.0, double(size_ - 1)));
     const auto last = static_cast<std::size_t>(std::clamp(std::ceil(to) + 1, 0.0, double(size_ - 1)));
     const double span = elementsPerBucket(from, to, buckets);
+    std::size_t level = 0;
+    while (span > 1 && level < levels_.size() && double(bucketSize(level + 1)) <= span)
+        ++level;
+    // Level 0: the elements themselves, read in one call (up to 128 per bucket).
+    std::vector<double> elements(level == 0 ? last - first + 1 : 0);
+    if (level == 0) elements_(first, elements.size(), elements.data());
     if (span == 1) {
-        for (std::size_t i = first; i <= last; ++i) {
-            const double v = element_(i);
-            s.keys.push_back(double(i));
-            s.values.push_back(std::isfinite(v) ? v : kNaN);
+        for (std::size_t i = 0; i < elements.size(); ++i) {
+            s.keys.push_back(double(first + i));
+            s.values.push_back(std::isfinite(elements[i]) ? elements[i] : kNaN);
         }
         return s;
     }
-    std::size_t level = 0;
-    while (level < levels_.size() && double(bucketSize(level + 1)) <= span)
-        ++level;
-    const std::size_t elements = bucketSize(level);
+    auto bucket = [&](std::size_t b) {
+        if (level > 0) return levels_[level - 1][b];
+        MinMax m;
+        if (std::isfinite(elements[b - first])) m.add(elements[b - first]);
+        return m;
+    };
+    const std::size_t size = bucketSize(level);
     auto flush = [&](std::size_t group, const MinMax& m) {
         const double key = double(first) + (double(group) + 0.5) * span;
         s.keys.push_back(key);
@@ -119,15 +126,15 @@ Envelope::Samples Envelope::sample(double from, double to, int buckets) const {
     };
     std::size_t group = 0;
     MinMax current;
-    for (std::size_t b = first / elements; b <= last / elements; ++b) {
-        const std::size_t start = std::max(b * elements, first);
+    for (std::size_t b = first / size; b <= last / size; ++b) {
+        const std::size_t start = std::max(b * size, first);
         const auto g = static_cast<std::size_t>(double(start - first) / span);
         if (g != group) {
             flush(group, current);
             group = g;
             current = MinMax{};
         }
-        current.add(bucket(level, b));
+        current.add(bucket(b));
     }
     flush(group, current);
     return s;

@@ -63,9 +63,9 @@ private:
     static std::optional<Envelope> build(std::size_t size, const Value& value,
                                          const std::atomic<bool>* cancel);
     std::size_t bucketSize(std::size_t level) const;
-    MinMax bucket(std::size_t level, std::size_t index) const;
 
     std::size_t size_ = 0;
-    std::function<double(std::size_t)> element_; // level 0, read from the array when zoomed in
-    std::vector<std::vector<MinMax>> levels_;    // levels_[0]: buckets of kFirstBucket elements
+    // Level 0: elements [first, first + count) into out, read from the array when zoomed in.
+    std::function<void(std::size_t first, std::size_t count, double* out)> elements_;
+    std::vector<std::vector<MinMax>> levels_; // levels_[0]: buckets of kFirstBucket elements
 };
