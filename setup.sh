@@ -2,6 +2,7 @@
 # Kernelpad's quick start on Debian 12: installs the Debian packages that are missing, builds, then
 #   ./setup.sh app [FILE]   opens Kernelpad (on the multiply_them sample unless FILE is given)
 #   ./setup.sh test         runs every test through CTest
+#   ./setup.sh screenshots  remakes the README's pictures in resources/screenshots (offscreen)
 # Environment: BUILD_DIR (default build), CUDAToolkit_ROOT (default /usr/local/cuda), CI=true turns
 # compiler warnings into errors.
 set -euo pipefail
@@ -9,8 +10,8 @@ cd "$(dirname "$(realpath "$0")")"
 
 mode=${1:-}
 case $mode in
-  app | test) shift ;;
-  *) echo "usage: $0 app [FILE] | test" >&2; exit 2 ;;
+  app | test | screenshots) shift ;;
+  *) echo "usage: $0 app [FILE] | test | screenshots" >&2; exit 2 ;;
 esac
 
 packages=(cmake ninja-build g++ pkg-config xz-utils fonts-dejavu-core
@@ -62,6 +63,9 @@ build
 dir=${BUILD_DIR:-build}
 if [[ $mode == test ]]; then
   exec ctest --test-dir "$dir" --output-on-failure -j "$(nproc)"
+fi
+if [[ $mode == screenshots ]]; then
+  QT_QPA_PLATFORM=offscreen exec "$dir/app/kernelpad" --screenshots resources/screenshots
 fi
 if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} && -z ${QT_QPA_PLATFORM:-} ]]; then
   echo "setup.sh: built $dir/app/kernelpad, but there is no display to open it on (DISPLAY and WAYLAND_DISPLAY are unset)." >&2

@@ -165,6 +165,18 @@ void MainWindow::createActions() {
                                                           tr("Playgrounds (*.kpad.json);;CUDA source (*.cu)"));
         if (!path.isEmpty()) saveAs(path);
     });
+    // Arrays and result plots are saved from their own tab in the Results view.
+    QMenu* exports = file->addMenu(tr("&Export"));
+    exports->addAction(tr("Timings &Plot..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export timings plot"), QString(), tr("Images (*.png *.svg *.pdf)"));
+        QString error;
+        if (!path.isEmpty() && !timings_->exportPlot(path, &error)) statusBar()->showMessage(error, 8000);
+    });
+    exports->addAction(tr("Run &History (CSV)..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export run history"), QString(), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !timings_->exportHistoryCsv(path, &error)) statusBar()->showMessage(error, 8000);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

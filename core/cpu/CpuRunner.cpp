@@ -245,7 +245,7 @@ CpuRunner::Compiled CpuRunner::compile(const run::RunSetup& setup) const {
         if (program.notSplitBecause.empty()) {
             out.compiled = compiler_.compile({{setup.sourceName, program.text}}, hostKernelOptions());
             split = out.compiled.ok;
-            out.execution = split && program.barriers == 0 ? "threads of a block run in a loop"
+            out.execution = split && program.barriers == 0 ? "threads of a block run in one loop (the kernel has no barriers)"
                             : split ? "threads of a block run as loops between its " + std::to_string(program.barriers) + " barriers"
                                      : "threads of a block run as fibers (the host compiler rejected the kernel split at its barriers)";
         } else {
