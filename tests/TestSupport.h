@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/Error.h"
+#include "core/cuda/Device.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/model/DType.h"
 #include "core/run/RunSetup.h"
@@ -17,6 +18,27 @@
 #include <vector>
 
 namespace kp::test {
+
+// An NVIDIA H100's properties as the driver reports them: occupancy and launch checks without a GPU.
+inline cuda::DeviceProperties h100() {
+    cuda::DeviceProperties p;
+    p.name = "NVIDIA H100 80GB HBM3";
+    p.ccMajor = 9;
+    p.ccMinor = 0;
+    p.multiprocessors = 132;
+    p.maxThreadsPerBlock = 1024;
+    p.maxBlockDim = {1024, 1024, 64};
+    p.maxGridDim = {2147483647, 65535, 65535};
+    p.sharedPerBlock = 48 * 1024;
+    p.sharedPerBlockOptin = 227 * 1024;
+    p.sharedPerMultiprocessor = 228 * 1024;
+    p.registersPerBlock = 65536;
+    p.registersPerMultiprocessor = 65536;
+    p.warpSize = 32;
+    p.maxThreadsPerMultiprocessor = 2048;
+    p.maxBlocksPerMultiprocessor = 32;
+    return p;
+}
 
 inline std::string readText(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);

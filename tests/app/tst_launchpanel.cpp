@@ -4,6 +4,7 @@
 // edit and never from the main window's set*() calls. Screenshots go to /tmp/launchpanel*.png.
 #include "GridDrawing.h"
 #include "LaunchPanel.h"
+#include "../TestSupport.h"
 #include "ProblemFrame.h"
 
 #include <QCheckBox>
@@ -16,24 +17,7 @@ using namespace kp;
 
 namespace {
 
-cuda::DeviceProperties h100() {
-    cuda::DeviceProperties p;
-    p.name = "NVIDIA H100 80GB HBM3";
-    p.ccMajor = 9;
-    p.multiprocessors = 132;
-    p.maxThreadsPerBlock = 1024;
-    p.maxBlockDim = {1024, 1024, 64};
-    p.maxGridDim = {2147483647, 65535, 65535};
-    p.sharedPerBlock = 48 * 1024;
-    p.sharedPerBlockOptin = 227 * 1024;
-    p.sharedPerMultiprocessor = 228 * 1024;
-    p.registersPerBlock = 65536;
-    p.registersPerMultiprocessor = 65536;
-    p.warpSize = 32;
-    p.maxThreadsPerMultiprocessor = 2048;
-    p.maxBlocksPerMultiprocessor = 32;
-    return p;
-}
+using test::h100;
 
 cuda::KernelAttributes kernelUsing(int registers, int maxThreads = 1024) {
     cuda::KernelAttributes a;

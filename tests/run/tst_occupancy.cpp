@@ -2,6 +2,7 @@
 // stresses one rule (warp rounding, register allocation unit and sub-partitions, the shared memory unit
 // and the driver's 1 KiB per block, the block limit) and would come out differently without it.
 // tests/cuda/tst_occupancy.cpp checks the same rules against the driver on a real GPU.
+#include "../TestSupport.h"
 #include "core/Error.h"
 #include "core/cuda/Device.h"
 #include "core/run/Occupancy.h"
@@ -14,25 +15,7 @@ Q_DECLARE_METATYPE(kp::run::OccupancyLimit)
 
 namespace {
 
-cuda::DeviceProperties h100() {
-    cuda::DeviceProperties p;
-    p.name = "NVIDIA H100 80GB HBM3";
-    p.ccMajor = 9;
-    p.ccMinor = 0;
-    p.multiprocessors = 132;
-    p.maxThreadsPerBlock = 1024;
-    p.maxBlockDim = {1024, 1024, 64};
-    p.maxGridDim = {2147483647, 65535, 65535};
-    p.sharedPerBlock = 48 * 1024;
-    p.sharedPerBlockOptin = 227 * 1024;
-    p.sharedPerMultiprocessor = 228 * 1024;
-    p.registersPerBlock = 65536;
-    p.registersPerMultiprocessor = 65536;
-    p.warpSize = 32;
-    p.maxThreadsPerMultiprocessor = 2048;
-    p.maxBlocksPerMultiprocessor = 32;
-    return p;
-}
+using test::h100;
 
 } // namespace
 
