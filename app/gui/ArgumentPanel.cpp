@@ -37,7 +37,8 @@ ArgumentPanel::ArgumentPanel(QWidget* parent) : QWidget(parent) {
 
 void ArgumentPanel::setKernel(const KernelSignature& kernel, const std::vector<ArgumentSpec>& current,
                               const std::filesystem::path& folder) {
-    if (!editors_.empty() && sameParameters(kernel.parameters, parameters_) && status_->isHidden()) return;
+    // Given arguments (a playground opened) always show; otherwise an unchanged signature keeps the editors.
+    if (current.empty() && !editors_.empty() && sameParameters(kernel.parameters, parameters_) && status_->isHidden()) return;
     const auto fitted = fitArguments(kernel, current.empty() ? arguments() : current);
     for (auto* editor : editors_) editor->deleteLater();
     editors_.clear();

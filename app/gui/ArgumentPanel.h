@@ -20,7 +20,8 @@ public:
     explicit ArgumentPanel(QWidget* parent = nullptr);
 
     // Fits `current` (the playground's arguments, or what the panel holds) to `kernel` and shows them.
-    // Editors are rebuilt only when the parameters changed, so typing in the code does not disturb them.
+    // With `current` empty, editors are rebuilt only when the parameters changed, so typing in the code
+    // does not disturb them.
     void setKernel(const kp::model::KernelSignature& kernel, const std::vector<kp::model::ArgumentSpec>& current,
                    const std::filesystem::path& folder);
     // No kernel to show (none parsed yet): says why, keeps the last arguments for when it comes back.

@@ -300,10 +300,6 @@ bool MainWindow::openFile(const QString& path) {
     }
     playgroundPath_ = playgroundPath;
     sourcePath_ = sourcePath;
-    const std::string notice = model::describe(playground.compile);
-    compileNotice_->setVisible(!notice.empty());
-    compileNotice_->setText(tr("This playground compiles its kernel with options it chose: %1. They take effect when you run it.")
-                                .arg(fromUtf8(notice).toHtmlEscaped()));
     showPlayground(playground);
     addRecent(QFileInfo(path).absoluteFilePath());
     log(tr("Opened %1").arg(path));
@@ -323,14 +319,13 @@ void MainWindow::showPlayground(const model::Playground& playground) {
     launch_->setLaunch(playground_.launch);
     launch_->setKernelAttributes(std::nullopt);
     results_->clear();
-    if (!playground.compile.options.empty() || !playground.compile.defines.empty()) compileNotice_->show();
-    // The panels follow the kernel's signature; the playground's own arguments come first.
-    const auto parsed = model::parseKernels(editor_->text().toStdString(), "kernel.cu");
-    if (const auto* kernel = chooseKernel(parsed, playground_.kernel)) {
-        if (playground_.kernel.empty()) playground_.kernel = kernel->name;
-        arguments_->setKernel(*kernel, playground_.args, playground_.folder);
-    }
-    launch_->setDataShape(firstArrayShape(arguments_->arguments()));
+    // A playground from someone else chooses its own compile options: shown before anything runs.
+    const std::string notice = model::describe(playground_.compile);
+    compileNotice_->setVisible(!notice.empty());
+    compileNotice_->setText(tr("This playground compiles its kernel with options it chose: %1. They take effect when you run it.")
+                                .arg(fromUtf8(notice).toHtmlEscaped()));
+    // The panels follow the kernel's signature, starting from the playground's own arguments.
+    reparse(playground_.args);
     changedSinceAutosave_ = false;
     setModifiedPanels(false);
     compileNow();
@@ -468,7 +463,7 @@ void MainWindow::textEdited() {
     compileTimer_.start();
 }
 
-void MainWindow::reparse() {
+void MainWindow::reparse(const std::vector<model::ArgumentSpec>& arguments) {
     const std::string text = editor_->text().toStdString();
     const auto parsed = model::parseKernels(text, "kernel.cu");
     parseProblems_ = parsed.problems;
@@ -484,7 +479,7 @@ void MainWindow::reparse() {
         return;
     }
     if (playground_.kernel.substr(0, playground_.kernel.find('<')) != kernel->name) playground_.kernel = kernel->name; // renamed
-    arguments_->setKernel(*kernel, {}, playground_.folder);
+    arguments_->setKernel(*kernel, arguments, playground_.folder);
     launch_->setDataShape(firstArrayShape(arguments_->arguments()));
 }
 

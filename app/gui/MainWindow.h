@@ -95,7 +95,8 @@ private:
     QDockWidget* dock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void autosave();
     void textEdited();
-    void reparse();
+    // Parses the text and fits the argument panel to its kernel, from `arguments` (empty: the panel's own).
+    void reparse(const std::vector<kp::model::ArgumentSpec>& arguments = {});
     void inspectFinished(quint64 id, const WorkerResultPtr& result);
     void runDone(quint64 id, const WorkerResultPtr& result);
     void backendChanged();

@@ -3,6 +3,7 @@
 // error and says why while keeping the last valid value, and previews the values an init makes.
 #include "ArgumentPanel.h"
 
+#include "core/model/ArgumentFit.h"
 #include "core/model/SignatureParser.h"
 
 #include <QComboBox>
@@ -108,6 +109,17 @@ private slots:
         QCOMPARE(panel.count(), 3);
         QCOMPARE(panel.arguments()[0].array().shape, (Shape{77}));
         QCOMPARE(toString(*panel.arguments()[1].value), std::string("size(data)"));
+    }
+
+    void anotherPlaygroundsArgumentsReplaceTheShownOnes() {
+        // Two playgrounds with the same signature: opening the second shows its arguments, not the first's.
+        ArgumentPanel panel;
+        const auto kernel = kernelOf("__global__ void k(float* x) {}");
+        panel.setKernel(kernel, fitArguments(kernel, {}, 10), ".");
+        panel.setKernel(kernel, fitArguments(kernel, {}, 20), ".");
+        QCOMPARE(panel.arguments()[0].array().shape, (Shape{20}));
+        panel.setKernel(kernel, {}, "."); // a reparse of the same text keeps them
+        QCOMPARE(panel.arguments()[0].array().shape, (Shape{20}));
     }
 
     void previewShowsTheInitsValues() {
