@@ -13,30 +13,6 @@ namespace kp::cli {
 
 namespace {
 
-nlohmann::json toJson(const cuda::DeviceProperties& p) {
-    return {{"ordinal", p.ordinal},
-            {"name", p.name},
-            {"compute_capability", std::to_string(p.ccMajor) + "." + std::to_string(p.ccMinor)},
-            {"multiprocessors", p.multiprocessors},
-            {"total_memory_bytes", p.totalMemory},
-            {"clock_khz", p.clockKHz},
-            {"memory_clock_khz", p.memoryClockKHz},
-            {"memory_bus_width_bits", p.memoryBusWidthBits},
-            {"peak_bandwidth_gbs", p.peakBandwidthGBs()},
-            {"l2_cache_bytes", p.l2CacheBytes},
-            {"max_threads_per_block", p.maxThreadsPerBlock},
-            {"max_block_dim", p.maxBlockDim},
-            {"max_grid_dim", p.maxGridDim},
-            {"shared_per_block", p.sharedPerBlock},
-            {"shared_per_block_optin", p.sharedPerBlockOptin},
-            {"shared_per_multiprocessor", p.sharedPerMultiprocessor},
-            {"registers_per_block", p.registersPerBlock},
-            {"registers_per_multiprocessor", p.registersPerMultiprocessor},
-            {"warp_size", p.warpSize},
-            {"max_threads_per_multiprocessor", p.maxThreadsPerMultiprocessor},
-            {"max_blocks_per_multiprocessor", p.maxBlocksPerMultiprocessor}};
-}
-
 void printDevice(const cuda::DeviceProperties& p) {
     const double gib = static_cast<double>(p.totalMemory) / (1024.0 * 1024.0 * 1024.0);
     std::cout << "cuda:" << p.ordinal << "  " << p.name << "\n"

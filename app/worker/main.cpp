@@ -52,11 +52,7 @@ worker::Frame serve(const nlohmann::json& request, bool& fatal) {
     } catch (const run::CompileError& e) {
         auto header = failure("compile", e.what());
         for (const auto& d : e.diagnostics())
-            header["diagnostics"].push_back({{"file", d.file},
-                                             {"line", d.line},
-                                             {"column", d.column},
-                                             {"severity", model::toString(d.severity)},
-                                             {"message", d.message}});
+            header["diagnostics"].push_back(model::toJson(d));
         return {header, {}};
     } catch (const run::SetupError& e) {
         return {failure("setup", e.what()), {}};

@@ -75,4 +75,58 @@ std::pair<std::size_t, std::size_t> Device::memoryInfo() const {
     return {freeBytes, totalBytes};
 }
 
+nlohmann::json toJson(const DeviceProperties& p) {
+    return {{"ordinal", p.ordinal},
+            {"name", p.name},
+            {"compute_capability", std::to_string(p.ccMajor) + "." + std::to_string(p.ccMinor)},
+            {"multiprocessors", p.multiprocessors},
+            {"total_memory_bytes", p.totalMemory},
+            {"clock_khz", p.clockKHz},
+            {"memory_clock_khz", p.memoryClockKHz},
+            {"memory_bus_width_bits", p.memoryBusWidthBits},
+            {"peak_bandwidth_gbs", p.peakBandwidthGBs()},
+            {"l2_cache_bytes", p.l2CacheBytes},
+            {"max_threads_per_block", p.maxThreadsPerBlock},
+            {"max_block_dim", p.maxBlockDim},
+            {"max_grid_dim", p.maxGridDim},
+            {"shared_per_block", p.sharedPerBlock},
+            {"shared_per_block_optin", p.sharedPerBlockOptin},
+            {"shared_per_multiprocessor", p.sharedPerMultiprocessor},
+            {"registers_per_block", p.registersPerBlock},
+            {"registers_per_multiprocessor", p.registersPerMultiprocessor},
+            {"warp_size", p.warpSize},
+            {"max_threads_per_multiprocessor", p.maxThreadsPerMultiprocessor},
+            {"max_blocks_per_multiprocessor", p.maxBlocksPerMultiprocessor}};
+}
+
+
+DeviceProperties devicePropertiesFromJson(const nlohmann::json& j) {
+    DeviceProperties d;
+    d.ordinal = j.at("ordinal").get<int>();
+    d.name = j.at("name").get<std::string>();
+    const auto cc = j.at("compute_capability").get<std::string>();
+    const auto dot = cc.find('.');
+    if (dot == std::string::npos) throw nlohmann::json::other_error::create(501, "compute_capability \"" + cc + "\" is not MAJOR.MINOR", &j);
+    d.ccMajor = std::stoi(cc.substr(0, dot));
+    d.ccMinor = std::stoi(cc.substr(dot + 1));
+    d.multiprocessors = j.at("multiprocessors").get<int>();
+    d.totalMemory = j.at("total_memory_bytes").get<std::size_t>();
+    d.clockKHz = j.at("clock_khz").get<int>();
+    d.memoryClockKHz = j.at("memory_clock_khz").get<int>();
+    d.memoryBusWidthBits = j.at("memory_bus_width_bits").get<int>();
+    d.l2CacheBytes = j.at("l2_cache_bytes").get<int>();
+    d.maxThreadsPerBlock = j.at("max_threads_per_block").get<int>();
+    d.maxBlockDim = j.at("max_block_dim").get<std::array<int, 3>>();
+    d.maxGridDim = j.at("max_grid_dim").get<std::array<int, 3>>();
+    d.sharedPerBlock = j.at("shared_per_block").get<int>();
+    d.sharedPerBlockOptin = j.at("shared_per_block_optin").get<int>();
+    d.sharedPerMultiprocessor = j.at("shared_per_multiprocessor").get<int>();
+    d.registersPerBlock = j.at("registers_per_block").get<int>();
+    d.registersPerMultiprocessor = j.at("registers_per_multiprocessor").get<int>();
+    d.warpSize = j.at("warp_size").get<int>();
+    d.maxThreadsPerMultiprocessor = j.at("max_threads_per_multiprocessor").get<int>();
+    d.maxBlocksPerMultiprocessor = j.at("max_blocks_per_multiprocessor").get<int>();
+    return d;
+}
+
 } // namespace kp::cuda

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <nlohmann/json.hpp>
 #include <cstddef>
 #include <cuda.h>
 #include <string>
@@ -39,6 +40,12 @@ struct DeviceProperties {
     double peakBandwidthGBs() const;
     bool operator==(const DeviceProperties&) const = default;
 };
+
+// The properties as `kernelpad-cli devices --json` prints them and the worker sends them to the app
+// (peak_bandwidth_gbs is derived, written for people, ignored on reading). fromJson throws
+// nlohmann::json::exception for a missing or mistyped member.
+nlohmann::json toJson(const DeviceProperties& properties);
+DeviceProperties devicePropertiesFromJson(const nlohmann::json& json);
 
 class Device {
 public:

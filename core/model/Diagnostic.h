@@ -2,6 +2,7 @@
 // editor draws them inline, the CLI prints them as FILE:LINE:COLUMN: severity: message.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
@@ -23,5 +24,10 @@ const char* toString(Diagnostic::Severity severity);
 // "FILE:LINE:COLUMN: error: MESSAGE", the format of `kernelpad-cli compile` (project-format.md).
 std::string toString(const Diagnostic& diagnostic);
 std::ostream& operator<<(std::ostream& out, const Diagnostic& diagnostic);
+
+// {"file", "line", "column", "severity": "error"|"warning"|"note", "message"}: how the worker sends them.
+nlohmann::json toJson(const Diagnostic& diagnostic);
+// Throws nlohmann::json::exception for a missing or mistyped member.
+Diagnostic diagnosticFromJson(const nlohmann::json& json);
 
 } // namespace kp::model

@@ -17,23 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-json diagnosticJson(const model::Diagnostic& d) {
-    return {{"file", d.file},
-            {"line", d.line},
-            {"column", d.column},
-            {"severity", model::toString(d.severity)},
-            {"message", d.message}};
-}
-
-model::Diagnostic diagnosticFrom(const json& d) {
-    const auto severity = d.at("severity").get<std::string>();
-    return {d.at("file").get<std::string>(), d.at("line").get<int>(), d.at("column").get<int>(),
-            severity == "warning" ? model::Diagnostic::Severity::Warning
-            : severity == "note"  ? model::Diagnostic::Severity::Note
-                                  : model::Diagnostic::Severity::Error,
-            d.at("message").get<std::string>()};
-}
-
 json attributesJson(const cuda::KernelAttributes& a) {
     return {{"registers_per_thread", a.registersPerThread},
             {"static_shared_bytes", a.staticSharedBytes},
@@ -54,55 +37,6 @@ cuda::KernelAttributes attributesFrom(const json& j) {
             j.at("max_dynamic_shared_bytes").get<int>(),
             j.at("ptx_version").get<int>(),
             j.at("binary_version").get<int>()};
-}
-
-json deviceJson(const cuda::DeviceProperties& d) {
-    return {{"ordinal", d.ordinal},
-            {"name", d.name},
-            {"cc", {d.ccMajor, d.ccMinor}},
-            {"multiprocessors", d.multiprocessors},
-            {"total_memory", d.totalMemory},
-            {"clock_khz", d.clockKHz},
-            {"memory_clock_khz", d.memoryClockKHz},
-            {"memory_bus_width_bits", d.memoryBusWidthBits},
-            {"l2_cache_bytes", d.l2CacheBytes},
-            {"max_threads_per_block", d.maxThreadsPerBlock},
-            {"max_block_dim", d.maxBlockDim},
-            {"max_grid_dim", d.maxGridDim},
-            {"shared_per_block", d.sharedPerBlock},
-            {"shared_per_block_optin", d.sharedPerBlockOptin},
-            {"shared_per_multiprocessor", d.sharedPerMultiprocessor},
-            {"registers_per_block", d.registersPerBlock},
-            {"registers_per_multiprocessor", d.registersPerMultiprocessor},
-            {"warp_size", d.warpSize},
-            {"max_threads_per_multiprocessor", d.maxThreadsPerMultiprocessor},
-            {"max_blocks_per_multiprocessor", d.maxBlocksPerMultiprocessor}};
-}
-
-cuda::DeviceProperties deviceFrom(const json& j) {
-    cuda::DeviceProperties d;
-    d.ordinal = j.at("ordinal").get<int>();
-    d.name = j.at("name").get<std::string>();
-    d.ccMajor = j.at("cc").at(0).get<int>();
-    d.ccMinor = j.at("cc").at(1).get<int>();
-    d.multiprocessors = j.at("multiprocessors").get<int>();
-    d.totalMemory = j.at("total_memory").get<std::size_t>();
-    d.clockKHz = j.at("clock_khz").get<int>();
-    d.memoryClockKHz = j.at("memory_clock_khz").get<int>();
-    d.memoryBusWidthBits = j.at("memory_bus_width_bits").get<int>();
-    d.l2CacheBytes = j.at("l2_cache_bytes").get<int>();
-    d.maxThreadsPerBlock = j.at("max_threads_per_block").get<int>();
-    d.maxBlockDim = j.at("max_block_dim").get<std::array<int, 3>>();
-    d.maxGridDim = j.at("max_grid_dim").get<std::array<int, 3>>();
-    d.sharedPerBlock = j.at("shared_per_block").get<int>();
-    d.sharedPerBlockOptin = j.at("shared_per_block_optin").get<int>();
-    d.sharedPerMultiprocessor = j.at("shared_per_multiprocessor").get<int>();
-    d.registersPerBlock = j.at("registers_per_block").get<int>();
-    d.registersPerMultiprocessor = j.at("registers_per_multiprocessor").get<int>();
-    d.warpSize = j.at("warp_size").get<int>();
-    d.maxThreadsPerMultiprocessor = j.at("max_threads_per_multiprocessor").get<int>();
-    d.maxBlocksPerMultiprocessor = j.at("max_blocks_per_multiprocessor").get<int>();
-    return d;
 }
 
 json limitsJson(const run::LaunchLimits& l) {
@@ -134,11 +68,11 @@ const run::CudaRunner& runnerFor(int ordinal) {
 json Inspection::toJson() const {
     json diagnosticsJson = json::array();
     for (const auto& d : diagnostics)
-        diagnosticsJson.push_back(diagnosticJson(d));
+        diagnosticsJson.push_back(model::toJson(d));
     return {{"backend", backend},
             {"diagnostics", diagnosticsJson},
             {"attributes", attributes ? attributesJson(*attributes) : json()},
-            {"device", device ? deviceJson(*device) : json()},
+            {"device", device ? cuda::toJson(*device) : json()},
             {"limits", limitsJson(limits)},
             {"execution", execution},
             {"compile_ms", compileMs}};
@@ -149,9 +83,9 @@ Inspection Inspection::fromJson(const json& j) {
         Inspection inspection;
         inspection.backend = j.at("backend").get<std::string>();
         for (const auto& d : j.at("diagnostics"))
-            inspection.diagnostics.push_back(diagnosticFrom(d));
+            inspection.diagnostics.push_back(model::diagnosticFromJson(d));
         if (!j.at("attributes").is_null()) inspection.attributes = attributesFrom(j.at("attributes"));
-        if (!j.at("device").is_null()) inspection.device = deviceFrom(j.at("device"));
+        if (!j.at("device").is_null()) inspection.device = cuda::devicePropertiesFromJson(j.at("device"));
         inspection.limits = limitsFrom(j.at("limits"));
         inspection.execution = j.at("execution").get<std::string>();
         inspection.compileMs = j.at("compile_ms").get<double>();

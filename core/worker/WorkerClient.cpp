@@ -279,10 +279,7 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
         closeAll(reply.fds);
         if (type != "error") throw WorkerBroken("the worker answered with a message of type \"" + type + "\"");
         for (const auto& d : reply.header.value("diagnostics", nlohmann::json::array()))
-            result.diagnostics.push_back({d.value("file", std::string()), d.value("line", 0), d.value("column", 0),
-                                          d.value("severity", std::string()) == "warning" ? model::Diagnostic::Severity::Warning
-                                                                                          : model::Diagnostic::Severity::Error,
-                                          d.value("message", std::string())});
+            result.diagnostics.push_back(model::diagnosticFromJson(d));
         if (reply.header.value("fatal", false)) reap(); // its CUDA context is gone: the next run gets a new one
         return finish(outcomeOf(reply.header.value("kind", std::string())), reply.header.value("message", std::string()));
     } catch (const WorkerBroken& e) {

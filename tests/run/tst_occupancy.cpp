@@ -23,6 +23,14 @@ class TestOccupancy : public QObject {
     Q_OBJECT
 
 private slots:
+    // The worker sends the device to the app as `kernelpad-cli devices --json` prints it.
+    void devicePropertiesSurviveJson() {
+        QCOMPARE(cuda::devicePropertiesFromJson(cuda::toJson(h100())), h100());
+        auto broken = cuda::toJson(h100());
+        broken.erase("warp_size");
+        QVERIFY_THROWS_EXCEPTION(nlohmann::json::exception, cuda::devicePropertiesFromJson(broken));
+    }
+
     void derivesAllocationRulesFromTheComputeCapability_data() {
         QTest::addColumn<int>("major");
         QTest::addColumn<int>("minor");
