@@ -1,6 +1,7 @@
 #include "RunCommand.h"
 
 #include "ExitCode.h"
+#include "SamplesCommand.h"
 #include "core/cuda/CudaError.h"
 #include "core/io/FileBytes.h"
 #include "core/io/NpyFile.h"
@@ -100,7 +101,7 @@ void writeOutputs(const fs::path& dir, const run::RunResult& result, const run::
 
 int execute(const RunCommandOptions& options) {
     (void)worker::cudaOrdinal(options.backend); // a bad --backend before the file is read
-    const auto playground = io::readPlayground(options.file);
+    const auto playground = io::readPlayground(samplePlayground(options.file));
     const Watchdog watchdog(options.timeoutSeconds);
     const auto execution =
         worker::execute(playground, {options.backend, options.repeat, options.warmup, options.checkBounds, nullptr});
@@ -117,7 +118,7 @@ int execute(const RunCommandOptions& options) {
 
 CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options) {
     auto* cmd = root.add_subcommand("run", "Run a playground (*.kpad.json) and check it against its reference");
-    cmd->add_option("file", options.file, "The playground file")->required();
+    cmd->add_option("file", options.file, "The playground file, or a sample's name (kernelpad-cli samples)")->required();
     cmd->add_option("--backend", options.backend, "cuda, cuda:N or cpu")->capture_default_str();
     cmd->add_option("--repeat", options.repeat, "Timed runs (each copies in, launches, copies back)")->capture_default_str();
     cmd->add_option("--warmup", options.warmup, "Untimed runs first")->capture_default_str();

@@ -1,6 +1,7 @@
 // `kernelpad-cli run FILE.kpad.json [--backend cuda[:N]|cpu] [--repeat R] [--warmup W] [--out DIR] [--json]
 // [--timeout SECONDS]`: runs a playground through the core's Runner and checks it against its reference,
-// as project-format.md specifies (NAME.npy and timings.json in --out, exit codes 0 to 5).
+// as project-format.md specifies (NAME.npy and timings.json in --out, exit codes 0 to 5). FILE may also be
+// a sample's name (`kernelpad-cli run sum_squares_reduction`).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,13 +1,34 @@
-// kernelpad-cli: Kernelpad's core without a window (run, compile, devices). Exceptions stop here and
+// kernelpad-cli: Kernelpad's core without a window (run, compile, devices, samples). Exceptions stop here and
 // become a message and an exit code (ExitCode.h).
 #include "CompileCommand.h"
 #include "DevicesCommand.h"
 #include "ExitCode.h"
 #include "RunCommand.h"
+#include "SamplesCommand.h"
 #include "core/Error.h"
 
 #include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstring>
 #include <iostream>
+#include <unistd.h>
+
+namespace {
+
+// On the CPU backend the kernel runs inside this process, so a wild write or a failed device assert
+// ends it. Say so, and exit with the code for a faulted kernel rather than the shell's 128 + signal.
+// Only async-signal-safe calls here.
+void kernelCrashed(int signal) {
+    const char* name = signal == SIGABRT ? "SIGABRT" : signal == SIGSEGV ? "SIGSEGV" : signal == SIGBUS ? "SIGBUS" : "SIGFPE";
+    const char* lines[] = {"kernelpad-cli: the run crashed the process (", name,
+                           "). On the CPU backend the kernel runs inside kernelpad-cli: an index out of range or a "
+                           "failed assert ends it. Run again with --check-bounds to find the index.\n"};
+    for (const char* line : lines)
+        if (::write(STDERR_FILENO, line, std::strlen(line)) < 0) break;
+    ::_exit(kp::cli::ExitCode::KernelFault);
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"Kernelpad: run, compile and inspect CUDA kernels from the command line", "kernelpad-cli"};
@@ -20,6 +41,8 @@ int main(int argc, char** argv) {
     auto* runCmd = kp::cli::addRunCommand(app, run);
     kp::cli::CompileCommandOptions compile;
     auto* compileCmd = kp::cli::addCompileCommand(app, compile);
+    kp::cli::SamplesCommandOptions samples;
+    auto* samplesCmd = kp::cli::addSamplesCommand(app, samples);
 
     try {
         app.parse(argc, argv);
@@ -27,10 +50,12 @@ int main(int argc, char** argv) {
         const int code = app.exit(e);
         return code == 0 ? kp::cli::ExitCode::Ok : kp::cli::ExitCode::BadInput;
     }
+    for (const int signal : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE}) std::signal(signal, kernelCrashed);
     try {
         if (devicesCmd->parsed()) return kp::cli::runDevicesCommand(devices);
         if (runCmd->parsed()) return kp::cli::runRunCommand(run);
         if (compileCmd->parsed()) return kp::cli::runCompileCommand(compile);
+        if (samplesCmd->parsed()) return kp::cli::runSamplesCommand(samples);
     } catch (const kp::InputError& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";
         return kp::cli::ExitCode::BadInput;

@@ -104,6 +104,22 @@ private slots:
         EXPECT_OUTPUT(r, "at <code>:3");
     }
 
+    // The CPU backend runs the kernel in kernelpad-cli's own process: a failed assert ends it, and that is
+    // still exit 4 with the assert's text and what to do, not the shell's 134.
+    void aFailedAssertOnTheCpuIsAKernelFault() {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("assert.kpad.json").toStdString();
+        std::ofstream(file) << R"({"format":"kernelpad/1","kernel":"k",
+            "code":"__global__ void k(float* a) {\n    assert(a[threadIdx.x] == 1.0f);\n}\n",
+            "launch":{"grid":[1],"block":[4]},
+            "args":[{"name":"a","array":{"dtype":"float32","shape":[4]},"direction":"inout","init":"zeros"}]})";
+        const auto r = cli({"run", file, "--backend", "cpu"});
+        EXPECT_EXIT(r, 4);
+        EXPECT_OUTPUT(r, "Assertion");
+        EXPECT_OUTPUT(r, "the run crashed the process (SIGABRT)");
+        EXPECT_OUTPUT(r, "--check-bounds");
+    }
+
     // The GPU machine.
     void writesOutputsAndTimings() {
         KP_REQUIRE_GPU();
