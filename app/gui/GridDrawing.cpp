@@ -8,6 +8,7 @@
 namespace {
 
 constexpr int kMaxBlocksPerAxis = 64;
+constexpr double kMinCell = 6; // smaller cells would be all border: fewer blocks are drawn instead
 constexpr int kLegendHeight = 18;
 constexpr int kGapWidth = 10; // the summarised blocks between the first ones and the last
 
@@ -22,7 +23,8 @@ struct AxisCells {
 AxisCells cellsAlong(std::uint64_t extent, std::uint32_t blockDim, std::uint32_t gridDim, double length,
                      double maxCell, double uncoveredCell) {
     AxisCells axis;
-    axis.blocks = kp::run::drawnBlocks(extent, blockDim, gridDim, kMaxBlocksPerAxis);
+    const auto fitting = static_cast<std::size_t>(std::clamp(length / kMinCell, 2.0, double(kMaxBlocksPerAxis)));
+    axis.blocks = kp::run::drawnBlocks(extent, blockDim, gridDim, fitting);
     const auto gaps =
         std::count_if(axis.blocks.begin(), axis.blocks.end(), [](const auto& b) { return b.gapBefore; });
     const double available = length - double(gaps) * kGapWidth - uncoveredCell;
@@ -53,6 +55,10 @@ QColor GridDrawing::uncoveredColour() {
     return QColor(0xc6, 0x28, 0x28);
 }
 
+QColor GridDrawing::strideColour() {
+    return QColor(0x9c, 0xc3, 0xec);
+}
+
 QSize GridDrawing::sizeHint() const {
     return {360, 150};
 }
@@ -60,10 +66,11 @@ QSize GridDrawing::minimumSizeHint() const {
     return {160, 80};
 }
 
-void GridDrawing::setLaunch(const kp::model::Shape& shape, const kp::run::LaunchGeometry& geometry) {
-    if (shape == shape_ && geometry == geometry_) return;
+void GridDrawing::setLaunch(const kp::model::Shape& shape, const kp::run::LaunchGeometry& geometry, bool gridStride) {
+    if (shape == shape_ && geometry == geometry_ && gridStride == gridStride_) return;
     shape_ = shape;
     geometry_ = geometry;
+    gridStride_ = gridStride;
     update();
 }
 
@@ -118,10 +125,10 @@ void GridDrawing::paintEvent(QPaintEvent*) {
                 QRectF(origin.x(), origin.y() + ys.starts[row] - kGapWidth, xs.extent, kGapWidth),
                 Qt::AlignCenter, QStringLiteral("⋮"));
     if (uncoveredX)
-        painter.fillRect(QRectF(origin.x() + xs.extent, origin.y(), 24, ys.extent), uncoveredColour());
+        painter.fillRect(QRectF(origin.x() + xs.extent, origin.y(), 24, ys.extent), pastGridColour());
     if (uncoveredY)
         painter.fillRect(QRectF(origin.x(), origin.y() + ys.extent, xs.extent + (uncoveredX ? 24 : 0), 16),
-                         uncoveredColour());
+                         pastGridColour());
     paintLegend(painter,
                 QRect(rect().left() + 6, rect().bottom() - kLegendHeight, width() - 12, kLegendHeight),
                 coverage.uncovered > 0);
@@ -134,7 +141,9 @@ void GridDrawing::paintLegend(QPainter& painter, const QRect& area, bool withUnc
     };
     std::vector<Entry> entries{{busyColour(), tr("threads on data")},
                                {QBrush(idleColour(), Qt::BDiagPattern), tr("idle threads")}};
-    if (withUncovered) entries.push_back({uncoveredColour(), tr("data no thread reaches")});
+    if (withUncovered)
+        entries.push_back(gridStride_ ? Entry{strideColour(), tr("data the loop reaches later")}
+                                      : Entry{uncoveredColour(), tr("data no thread reaches")});
     int x = area.left();
     const QFontMetrics metrics(font());
     for (const auto& entry : entries) {

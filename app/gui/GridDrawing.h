@@ -15,8 +15,9 @@ class GridDrawing : public QWidget {
 public:
     explicit GridDrawing(QWidget* parent = nullptr);
 
-    // An empty shape: no array to draw over, and the drawing says so.
-    void setLaunch(const kp::model::Shape& shape, const kp::run::LaunchGeometry& geometry);
+    // An empty shape: no array to draw over, and the drawing says so. With `gridStride`, the data past
+    // the grid is drawn as reached by the loop's later turns rather than as data no thread reaches.
+    void setLaunch(const kp::model::Shape& shape, const kp::run::LaunchGeometry& geometry, bool gridStride = false);
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -24,12 +25,15 @@ public:
     static QColor busyColour();
     static QColor idleColour();
     static QColor uncoveredColour();
+    static QColor strideColour();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
     void paintLegend(QPainter& painter, const QRect& area, bool withUncovered) const;
+    QColor pastGridColour() const { return gridStride_ ? strideColour() : uncoveredColour(); }
     kp::model::Shape shape_;
     kp::run::LaunchGeometry geometry_;
+    bool gridStride_ = false;
 };

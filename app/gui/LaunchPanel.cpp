@@ -138,6 +138,12 @@ void LaunchPanel::setDataShape(const kp::model::Shape& shape) {
     showSpec(); // an auto grid follows the shape
 }
 
+void LaunchPanel::setGridStride(bool gridStride) {
+    if (gridStride == gridStride_) return;
+    gridStride_ = gridStride;
+    refresh();
+}
+
 void LaunchPanel::userEdited() {
     if (showing_) return;
     for (std::size_t axis = 0; axis < 3; ++axis) {
@@ -181,7 +187,9 @@ void LaunchPanel::refresh() {
     markProblemFields();
     totalsLabel_->setText(totalsText());
     occupancyLabel_->setText(occupancyText());
-    drawing_->setLaunch(shape_, launch);
+    // A grid-stride loop runs over the flattened array: drawn as one strip that the loop wraps around.
+    drawing_->setLaunch(gridStride_ && !shape_.empty() ? kp::model::Shape{kp::run::strideCoverageOf(shape_, launch).elements} : shape_,
+                        launch, gridStride_);
     idleLabel_->setText(idleText());
 }
 
@@ -256,6 +264,18 @@ QString LaunchPanel::occupancyText() const {
 
 QString LaunchPanel::idleText() const {
     if (shape_.empty()) return {};
+    if (gridStride_) {
+        const auto c = kp::run::strideCoverageOf(shape_, geometry());
+        const QString threads = counted(c.threads, tr("thread"), tr("threads"));
+        const QString elements = counted(c.elements, tr("element"), tr("elements"));
+        QString text = c.elements <= c.threads
+                           ? tr("The kernel reads gridDim: a grid-stride loop, so its %1 reach all %2 in one turn").arg(threads, elements)
+                           : tr("The kernel reads gridDim: a grid-stride loop, so its %1 reach all %2, about %3 each")
+                                 .arg(threads, elements, QLocale().toString(qulonglong((c.elements + c.busy / 2) / c.busy)));
+        if (c.idle > 0)
+            text += tr("; %1 (%2)").arg(counted(c.idle, tr("idle thread"), tr("idle threads")), percent(c.idleRatio(), 1));
+        return text;
+    }
     const auto coverage = kp::run::coverageOf(shape_, geometry());
     QString text = tr("%1 (%2)").arg(counted(coverage.idle, tr("idle thread"), tr("idle threads")),
                                      percent(coverage.idleRatio(), 1));

@@ -38,12 +38,17 @@ public:
     void setKernelAttributes(std::optional<kp::cuda::KernelAttributes> attributes);
     // The first array argument's shape (empty: the kernel takes no array): what "auto" covers.
     void setDataShape(const kp::model::Shape& shape);
+    // Whether the kernel loops over its data with the grid as the stride (it reads gridDim): then every
+    // element is reached whatever the grid, and the caption and drawing say so.
+    void setGridStride(bool gridStride);
+    bool gridStride() const { return gridStride_; }
 
     // Every problem of the launch, one sentence each starting with its JSON path ("launch.block: ...").
     QStringList problems() const { return problems_; }
     // "Occupancy 50%: 32 of 64 warps per SM, 4 blocks of 256 threads; registers: ...".
     QString occupancyText() const;
-    // "24 idle threads (2.3%)", and the data no thread reaches if any; empty without an array.
+    // "24 idle threads (2.3%)", and the data no thread reaches if any (for a grid-stride kernel, how many
+    // elements each thread takes); empty without an array.
     QString idleText() const;
     // "256 threads = 8 warps per block; 4 blocks, 1024 threads, 32 warps in all".
     QString totalsText() const;
@@ -71,6 +76,7 @@ private:
     std::optional<kp::cuda::DeviceProperties> device_;
     std::optional<kp::cuda::KernelAttributes> attributes_;
     kp::model::Shape shape_;
+    bool gridStride_ = false;
     QStringList problems_;
     bool showing_ = false; // set while the fields are filled from spec_: their signals are not edits
 

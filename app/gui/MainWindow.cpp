@@ -4,6 +4,7 @@
 #include "BackendChooser.h"
 #include "KernelEditor.h"
 #include "LaunchPanel.h"
+#include "LessonView.h"
 #include "ProblemsView.h"
 #include "ResultsView.h"
 #include "SamplesBrowser.h"
@@ -13,6 +14,7 @@
 #include "core/io/PlaygroundFile.h"
 #include "core/model/SignatureParser.h"
 #include "core/run/Check.h"
+#include "core/run/GridCoverage.h"
 #include "core/run/LaunchGeometry.h"
 
 #include <QAction>
@@ -66,7 +68,7 @@ model::Shape firstArrayShape(const std::vector<model::ArgumentSpec>& args) {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), editor_(new KernelEditor(this)), compileNotice_(new QLabel(this)), findBar_(new QLineEdit(this)),
       problems_(new ProblemsView(this)), arguments_(new ArgumentPanel(this)), launch_(new LaunchPanel(this)),
-      results_(new ResultsView(this)), timings_(new TimingsView(this)), samples_(new SamplesBrowser(this)),
+      results_(new ResultsView(this)), timings_(new TimingsView(this)), samples_(new SamplesBrowser(this)), lesson_(new LessonView(this)),
       output_(new QPlainTextEdit(this)), backends_(new BackendChooser(this)), repeat_(new QSpinBox(this)),
       state_(new QLabel(this)), busy_(new QProgressBar(this)) {
     setWindowTitle(tr("Kernelpad"));
@@ -236,6 +238,7 @@ QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget
 void MainWindow::createDocks() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto* samples = dock(tr("Samples"), QStringLiteral("samplesDock"), samples_, Qt::LeftDockWidgetArea);
+    auto* lesson = dock(tr("Lesson"), QStringLiteral("lessonDock"), lesson_, Qt::LeftDockWidgetArea);
     auto* args = dock(tr("Arguments"), QStringLiteral("argumentsDock"), arguments_, Qt::RightDockWidgetArea);
     auto* launch = dock(tr("Launch"), QStringLiteral("launchDock"), launch_, Qt::RightDockWidgetArea);
     auto* problems = dock(tr("Problems"), QStringLiteral("problemsDock"), problems_, Qt::BottomDockWidgetArea);
@@ -246,11 +249,12 @@ void MainWindow::createDocks() {
     tabifyDockWidget(output, results);
     tabifyDockWidget(results, timings);
     results->raise();
-    resizeDocks({samples}, {200}, Qt::Horizontal);
+    resizeDocks({samples}, {300}, Qt::Horizontal);
+    resizeDocks({samples, lesson}, {300, 500}, Qt::Vertical);
     resizeDocks({args, launch}, {420, 420}, Qt::Horizontal);
     arguments_->setMinimumHeight(300); // the launch panel would otherwise take the column's height
     resizeDocks({results}, {330}, Qt::Vertical);
-    for (auto* d : {samples, args, launch, problems, output, results, timings}) view->addAction(d->toggleViewAction());
+    for (auto* d : {samples, lesson, args, launch, problems, output, results, timings}) view->addAction(d->toggleViewAction());
 }
 
 bool MainWindow::isModified() const { return editor_->isModified() || panelsModified_; }
@@ -324,6 +328,11 @@ void MainWindow::showPlayground(const model::Playground& playground) {
     compileNotice_->setVisible(!notice.empty());
     compileNotice_->setText(tr("This playground compiles its kernel with options it chose: %1. They take effect when you run it.")
                                 .arg(fromUtf8(notice).toHtmlEscaped()));
+    // A playground's lesson is beside it (project-format.md); a sample is also picked out in the browser.
+    lesson_->showLesson(playground_.lesson.empty()
+                            ? QString()
+                            : QDir(QString::fromStdString(playground_.folder.string())).filePath(fromUtf8(playground_.lesson)));
+    samples_->select(playgroundPath_);
     // The panels follow the kernel's signature, starting from the playground's own arguments.
     reparse(playground_.args);
     changedSinceAutosave_ = false;
@@ -481,6 +490,7 @@ void MainWindow::reparse(const std::vector<model::ArgumentSpec>& arguments) {
     if (playground_.kernel.substr(0, playground_.kernel.find('<')) != kernel->name) playground_.kernel = kernel->name; // renamed
     arguments_->setKernel(*kernel, arguments, playground_.folder);
     launch_->setDataShape(firstArrayShape(arguments_->arguments()));
+    launch_->setGridStride(run::readsGridDim(text, kernel->line));
 }
 
 void MainWindow::compileNow() {

@@ -1,5 +1,5 @@
 // Kernelpad's main window: wiring only. The editor in the middle; arguments and launch beside it;
-// problems, output, results and timings below; samples on the left. Compiles as you type and runs
+// problems, output, results and timings below; samples and the lesson on the left. Compiles as you type and runs
 // through the worker (WorkerTask), so the GUI thread never waits for a compiler or a kernel; the
 // panels hold their own logic and MainWindow moves values between them and the playground.
 #pragma once
@@ -18,6 +18,7 @@ class ArgumentPanel;
 class BackendChooser;
 class KernelEditor;
 class LaunchPanel;
+class LessonView;
 class ProblemsView;
 class QAction;
 class QDockWidget;
@@ -75,6 +76,9 @@ public:
     TimingsView* timings() const { return timings_; }
     BackendChooser* backends() const { return backends_; }
     SamplesBrowser* samples() const { return samples_; }
+    LessonView* lesson() const { return lesson_; }
+    // The open playground's file, empty for a lone .cu file or a new playground.
+    QString playgroundPath() const { return playgroundPath_; }
     QPlainTextEdit* output() const { return output_; }
     QAction* runAction() const { return runAction_; }
     QAction* stopAction() const { return stopAction_; }
@@ -120,6 +124,7 @@ private:
     ResultsView* results_;
     TimingsView* timings_;
     SamplesBrowser* samples_;
+    LessonView* lesson_;
     QPlainTextEdit* output_;
     BackendChooser* backends_;
     QSpinBox* repeat_;

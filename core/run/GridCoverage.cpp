@@ -1,6 +1,7 @@
 #include "GridCoverage.h"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 
 namespace kp::run {
@@ -39,6 +40,65 @@ GridCoverage coverageOf(const model::Shape& shape, const LaunchGeometry& geometr
     c.idle = c.threads - std::min(c.threads, reached);
     c.uncovered = elements - reached;
     return c;
+}
+
+GridCoverage strideCoverageOf(const model::Shape& shape, const LaunchGeometry& geometry) {
+    GridCoverage c;
+    c.threads = times(geometry.blocks(), geometry.threadsPerBlock());
+    if (shape.empty()) return c;
+    c.elements = 1;
+    for (const auto extent : shape) c.elements = times(c.elements, extent);
+    c.busy = std::min(c.threads, c.elements);
+    c.idle = c.threads - c.busy;
+    return c;
+}
+
+namespace {
+
+bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Where the comment or literal starting at `i` ends (one past it), or `i` when none starts there.
+std::size_t skipCommentOrLiteral(std::string_view text, std::size_t i) {
+    if (text.compare(i, 2, "//") == 0) return std::min(text.find('\n', i), text.size());
+    if (text.compare(i, 2, "/*") == 0) {
+        const auto end = text.find("*/", i + 2);
+        return end == std::string_view::npos ? text.size() : end + 2;
+    }
+    if (text[i] != '"' && text[i] != '\'') return i;
+    for (std::size_t j = i + 1; j < text.size(); ++j) {
+        if (text[j] == '\\') ++j;
+        else if (text[j] == text[i] || text[j] == '\n') return j + 1;
+    }
+    return text.size();
+}
+
+} // namespace
+
+bool readsGridDim(std::string_view source, int line) {
+    std::size_t i = 0;
+    for (int l = 1; l < line && i < source.size(); ++l) i = std::min(source.find('\n', i), source.size()) + 1;
+    int depth = 0;
+    bool inBody = false;
+    while (i < source.size()) {
+        if (const auto next = skipCommentOrLiteral(source, i); next != i) {
+            i = next;
+            continue;
+        }
+        const char c = source[i];
+        if (c == '{') {
+            ++depth;
+            inBody = true;
+        } else if (c == '}' && inBody && --depth == 0) {
+            return false;
+        } else if (c == ';' && !inBody) {
+            return false; // a declaration without a body
+        } else if (inBody && source.compare(i, 7, "gridDim") == 0 && (i == 0 || !isIdentifierChar(source[i - 1])) &&
+                   (i + 7 >= source.size() || !isIdentifierChar(source[i + 7]))) {
+            return true;
+        }
+        ++i;
+    }
+    return false;
 }
 
 std::vector<DrawnBlock> drawnBlocks(std::uint64_t extent, std::uint32_t blockDim, std::uint32_t gridDim,

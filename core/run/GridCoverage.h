@@ -7,6 +7,7 @@
 #include "core/model/Array.h"
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace kp::run {
@@ -25,6 +26,15 @@ struct GridCoverage {
 
 // Counts saturate at 2^64 - 1 for grids no device accepts. An empty shape has no elements.
 GridCoverage coverageOf(const model::Shape& shape, const LaunchGeometry& geometry);
+
+// The same for a kernel that loops over its data with the whole grid as the stride (a grid-stride
+// loop over the flattened array): every element is reached whatever the grid, and only threads past
+// the element count are idle.
+GridCoverage strideCoverageOf(const model::Shape& shape, const LaunchGeometry& geometry);
+
+// Whether the body of the kernel whose name is on 1-based `line` of `source` reads gridDim, as a
+// grid-stride loop does; comments and string literals do not count. False when no body follows.
+bool readsGridDim(std::string_view source, int line);
 
 // The extent of `shape` along launch axis 0 (x), 1 (y) or 2 (z): 1 where the shape has no such dimension.
 std::uint64_t extentAlong(const model::Shape& shape, std::size_t axis);

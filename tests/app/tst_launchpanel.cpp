@@ -169,6 +169,33 @@ private slots:
                                 "no thread reaches them"));
     }
 
+    void aGridStrideKernelReachesTheDataPastTheGrid() {
+        LaunchPanel panel;
+        panel.resize(420, 260);
+        panel.setLaunch(launchOf({256, 1, 1}, false, {1024, 1, 1}));
+        panel.setDataShape({4000, 4000});
+        QVERIFY(panel.idleText().contains(QStringLiteral("no thread reaches them")));
+        panel.setGridStride(true);
+        QCOMPARE(panel.idleText(), QStringLiteral("The kernel reads gridDim: a grid-stride loop, so its 262,144 threads reach "
+                                                  "all 16,000,000 elements, about 61 each"));
+        // The drawing shows the rest of the data as reached later, not as out of reach.
+        const QImage picture = panel.drawing()->grab().toImage();
+        picture.save(QStringLiteral("/tmp/kernelpad_launch_gridstride.png"));
+        bool stride = false, unreached = false;
+        for (int y = 0; y < picture.height(); ++y)
+            for (int x = 0; x < picture.width(); ++x) {
+                stride |= picture.pixelColor(x, y) == GridDrawing::strideColour();
+                unreached |= picture.pixelColor(x, y) == GridDrawing::uncoveredColour();
+            }
+        QVERIFY(stride);
+        QVERIFY(!unreached);
+
+        // More threads than elements: the extra ones idle.
+        panel.setDataShape({1000});
+        QCOMPARE(panel.idleText(), QStringLiteral("The kernel reads gridDim: a grid-stride loop, so its 262,144 threads reach "
+                                                  "all 1,000 elements in one turn; 261,144 idle threads (99.6%)"));
+    }
+
     void asksForAGridWhenAutoHasNoArray() {
         LaunchPanel panel;
         panel.setLaunch(launchOf({256, 1, 1}));

@@ -1,5 +1,6 @@
 // run::coverageOf and run::drawnBlocks: the idle threads past the data's end and the elements past the
-// grid's end, as the launch panel's caption and drawing show them. No GPU needed.
+// grid's end, as the launch panel's caption and drawing show them; for grid-stride kernels (readsGridDim)
+// strideCoverageOf, where the loop reaches every element. No GPU needed.
 #include "core/run/GridCoverage.h"
 #include "core/run/RunSetup.h"
 
@@ -100,6 +101,64 @@ private slots:
         const auto blocks = run::drawnBlocks(300, 256, 4);
         QCOMPARE(blocks[2].onData, 0.0);
         QCOMPARE(blocks[3].onData, 0.0);
+    }
+    void aGridStrideLoopReachesEveryElement_data() {
+        QTest::addColumn<model::Shape>("shape");
+        QTest::addColumn<run::LaunchGeometry>("launch");
+        QTest::addColumn<quint64>("busy");
+        QTest::addColumn<quint64>("idle");
+        // sum_squares_reduction: 1024 x 256 threads over 4000 x 4000 ones, about 61 elements each.
+        QTest::newRow("more data than threads") << model::Shape{4000, 4000} << geometry({1024, 1, 1}, {256, 1, 1})
+                                                << quint64(262144) << quint64(0);
+        QTest::newRow("more threads than data") << model::Shape{1000} << geometry({8, 1, 1}, {256, 1, 1})
+                                                << quint64(1000) << quint64(1048);
+        QTest::newRow("2-D block, flattened") << model::Shape{10, 10} << geometry({1, 1, 1}, {8, 8, 1})
+                                              << quint64(64) << quint64(0);
+    }
+    void aGridStrideLoopReachesEveryElement() {
+        QFETCH(model::Shape, shape);
+        QFETCH(run::LaunchGeometry, launch);
+        QFETCH(quint64, busy);
+        QFETCH(quint64, idle);
+        const auto c = run::strideCoverageOf(shape, launch);
+        QCOMPARE(c.uncovered, quint64(0));
+        QCOMPARE(c.busy, busy);
+        QCOMPARE(c.idle, idle);
+        QCOMPARE(c.threads, launch.blocks() * launch.threadsPerBlock());
+        QCOMPARE(c.elements, shape.size() == 2 ? shape[0] * shape[1] : shape[0]);
+        QCOMPARE(run::strideCoverageOf({}, launch).elements, quint64(0));
+    }
+
+    void findsKernelsThatReadGridDim_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<bool>("reads");
+        const QString strided = QStringLiteral(
+            "__global__ void sum(const float* a, float* t, int n)\n"
+            "{\n"
+            "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {}\n"
+            "}\n");
+        QTest::newRow("grid-stride loop") << strided << 1 << true;
+        QTest::newRow("one thread per element")
+            << QStringLiteral("__global__ void k(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }") << 1 << false;
+        QTest::newRow("only in a comment")
+            << QStringLiteral("__global__ void k(float* a) {\n  // no gridDim here\n  /* nor gridDim.x */ a[0] = 1; }") << 1 << false;
+        QTest::newRow("only in a string") << QStringLiteral("__global__ void k() { printf(\"gridDim {\"); }") << 1 << false;
+        QTest::newRow("a longer name") << QStringLiteral("__global__ void k(int myGridDim) { int gridDims = myGridDim; }") << 1
+                                       << false;
+        QTest::newRow("the first of two kernels")
+            << QStringLiteral("__global__ void a(float* x) { x[0] = 1; }\n") + strided << 1 << false;
+        QTest::newRow("the second of two kernels")
+            << QStringLiteral("__global__ void a(float* x) { x[0] = 1; }\n") + strided << 2 << true;
+        QTest::newRow("a declaration") << QStringLiteral("__global__ void k(float*);\n") + strided << 1 << false;
+        QTest::newRow("no body") << QStringLiteral("__global__ void k(float* a)") << 1 << false;
+        QTest::newRow("line past the end") << strided << 40 << false;
+    }
+    void findsKernelsThatReadGridDim() {
+        QFETCH(QString, source);
+        QFETCH(int, line);
+        QFETCH(bool, reads);
+        QCOMPARE(run::readsGridDim(source.toStdString(), line), reads);
     }
 };
 
