@@ -3,6 +3,7 @@
 #include "core/Error.h"
 
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 namespace kp::run {
@@ -56,6 +57,24 @@ CheckResult check(const std::string& output, const model::Array& actual, const m
     return r;
 }
 
+namespace {
+
+// The two values of a mismatch as a person can tell them apart: whole numbers in full (an int32 count
+// of 138364012 is not "1.38364e+08"), others with as many digits as it takes to show the difference.
+std::pair<std::string, std::string> distinct(double actual, double expected) {
+    const auto whole = [](double v) { return std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 1e15; };
+    const auto print = [](double v, int digits) {
+        std::ostringstream text;
+        text << std::setprecision(digits) << v;
+        return text.str();
+    };
+    if (whole(actual) && whole(expected)) return {print(actual, 16), print(expected, 16)};
+    for (int digits = 6;; ++digits)
+        if (digits == 17 || print(actual, digits) != print(expected, digits)) return {print(actual, digits), print(expected, digits)};
+}
+
+} // namespace
+
 std::string describe(const CheckResult& r) {
     std::ostringstream text;
     text << r.output << ": ";
@@ -69,7 +88,8 @@ std::string describe(const CheckResult& r) {
         const auto& m = r.first.front();
         text << "; first at [";
         for (std::size_t d = 0; d < m.index.size(); ++d) text << (d ? ", " : "") << m.index[d];
-        text << "]: " << m.actual << " where the reference has " << m.expected;
+        const auto [actual, expected] = distinct(m.actual, m.expected);
+        text << "]: " << actual << " where the reference has " << expected;
     }
     return text.str();
 }

@@ -69,6 +69,29 @@ private slots:
         QVERIFY2(text.find("first at [1]: 2 where the reference has 2.5") != std::string::npos, text.c_str());
     }
 
+    // A mismatch is written so that the two values visibly differ: whole numbers in full, others with as
+    // many digits as that takes (6 digits printed 2097250.25 and 2097250 alike).
+    void writesMismatchesSoTheyDiffer_data() {
+        QTest::addColumn<double>("actual");
+        QTest::addColumn<double>("expected");
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("large counts") << 138364012.0 << 207575003.0 << int(DType::Int32) << "138364012 where the reference has 207575003";
+        QTest::newRow("close floats") << 2097250.0 << 2097250.25 << int(DType::Float64) << "2097250 where the reference has 2097250.2";
+        QTest::newRow("last bits") << 0.1 << 0.10000001 << int(DType::Float64) << "0.1 where the reference has 0.10000001";
+        QTest::newRow("plain") << 2.0 << 2.5 << int(DType::Float32) << "2 where the reference has 2.5";
+        QTest::newRow("nan") << std::nan("") << 1.5 << int(DType::Float32) << "nan where the reference has 1.5";
+    }
+    void writesMismatchesSoTheyDiffer() {
+        QFETCH(double, actual);
+        QFETCH(double, expected);
+        QFETCH(int, dtype);
+        QFETCH(QString, shown);
+        const auto r = check("x", vector({actual}, DType(dtype)), vector({expected}, DType(dtype)), {0.0, 0.0});
+        const std::string text = describe(r);
+        QVERIFY2(text.ends_with("first at [0]: " + shown.toStdString()), text.c_str());
+    }
+
     void givesMultiDimensionalIndicesAndCapsTheList() {
         Array a(DType::Int32, {4, 5});
         Array e(DType::Int32, {4, 5});
