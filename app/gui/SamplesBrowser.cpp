@@ -16,6 +16,19 @@ constexpr int NameRole = Qt::UserRole + 1;
 
 QString fromUtf8(const std::string& text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
+// The first paragraph's opening, so that the list keeps most of the dock: the whole lesson is one click
+// away, in the Lesson dock.
+QString shortened(const QString& summary) {
+    constexpr qsizetype kMax = 200;
+    if (summary.size() <= kMax) return summary;
+    qsizetype cut = summary.lastIndexOf(QLatin1Char(' '), kMax);
+    if (cut < kMax / 2) cut = kMax;
+    QString text = summary.left(cut);
+    // An unclosed `code` span would swallow the rest as Markdown.
+    if (text.count(QLatin1Char('`')) % 2) text.truncate(text.lastIndexOf(QLatin1Char('`')));
+    return text.trimmed() + QStringLiteral(" …");
+}
+
 } // namespace
 
 SamplesBrowser::SamplesBrowser(QWidget* parent)
@@ -37,6 +50,7 @@ SamplesBrowser::SamplesBrowser(QWidget* parent)
     summary_->setTextFormat(Qt::MarkdownText); // lessons are Markdown: `code` and **bold** show as such
     summary_->setMinimumHeight(summary_->fontMetrics().lineSpacing() * 4);
     open_->setObjectName(QStringLiteral("samplesOpen"));
+    setMinimumWidth(240); // the titles are sentences
     open_->setEnabled(false);
 
     auto* layout = new QVBoxLayout(this);
@@ -132,6 +146,6 @@ void SamplesBrowser::showSelected() {
         summary_->setText(tr("Choose a sample to read what it shows; open it to run it and read its lesson."));
         return;
     }
-    const QString text = sample->problem.empty() ? fromUtf8(sample->summary) : QStringLiteral("`%1`").arg(fromUtf8(sample->problem));
+    const QString text = sample->problem.empty() ? shortened(fromUtf8(sample->summary)) : QStringLiteral("`%1`").arg(fromUtf8(sample->problem));
     summary_->setText(QStringLiteral("**%1** `%2`\n\n%3").arg(fromUtf8(sample->title), fromUtf8(sample->name), text));
 }

@@ -80,7 +80,9 @@ private slots:
         const auto* sample = browser.catalog().find("sum_squares_atomic");
         QVERIFY(open->isEnabled());
         QVERIFY2(summary->text().contains(QString::fromStdString(sample->title)), qPrintable(summary->text()));
-        QVERIFY2(summary->text().contains(QString::fromStdString(sample->summary)), qPrintable(summary->text()));
+        // The first paragraph's opening; the whole lesson is in the Lesson dock once the sample is open.
+        QVERIFY2(summary->text().contains(QString::fromStdString(sample->summary.substr(0, 60))), qPrintable(summary->text()));
+        QVERIFY2(summary->text().size() < 300, qPrintable(summary->text()));
         // A group is not a sample: nothing to open.
         browser.list()->setCurrentItem(browser.list()->topLevelItem(1));
         QVERIFY(!open->isEnabled());
