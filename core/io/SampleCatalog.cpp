@@ -107,28 +107,30 @@ SampleCatalog readSampleCatalog(const fs::path& folder) {
     SampleCatalog catalog;
     catalog.folder = folder;
 
-    std::vector<fs::path> folders;
+    // Each sample folder with its playground, by name.
+    std::vector<std::pair<fs::path, fs::path>> folders;
     for (const auto& entry : fs::directory_iterator(folder))
-        if (entry.is_directory() && !playgroundIn(entry.path()).empty()) folders.push_back(entry.path());
+        if (entry.is_directory())
+            if (auto playground = playgroundIn(entry.path()); !playground.empty()) folders.emplace_back(entry.path(), std::move(playground));
     std::sort(folders.begin(), folders.end());
 
     std::set<std::string> listed;
     for (const auto& group : readIndex(folder / "index.json", catalog.problems)) {
         for (const auto& name : group.names) {
-            const auto it = std::find_if(folders.begin(), folders.end(), [&](const fs::path& f) { return f.filename() == name; });
+            const auto it = std::find_if(folders.begin(), folders.end(), [&](const auto& f) { return f.first.filename() == name; });
             if (it == folders.end()) {
                 catalog.problems.push_back("index.json: \"" + name + "\" (group \"" + group.title + "\") has no folder with a playground");
                 continue;
             }
             if (!listed.insert(name).second) continue;
-            Sample sample = readSample(*it, playgroundIn(*it));
+            Sample sample = readSample(it->first, it->second);
             sample.group = group.title;
             catalog.samples.push_back(std::move(sample));
         }
     }
-    for (const auto& f : folders) {
-        if (listed.count(f.filename().string())) continue;
-        Sample sample = readSample(f, playgroundIn(f));
+    for (const auto& [sampleFolder, playground] : folders) {
+        if (listed.count(sampleFolder.filename().string())) continue;
+        Sample sample = readSample(sampleFolder, playground);
         sample.group = kUnlistedGroup;
         catalog.samples.push_back(std::move(sample));
     }
