@@ -1,10 +1,11 @@
-// kernelpad-cli: Kernelpad's core without a window (run, compile, devices, samples). Exceptions stop here and
+// kernelpad-cli: Kernelpad's core without a window (run, compile, devices, samples, sweep). Exceptions stop here and
 // become a message and an exit code (ExitCode.h).
 #include "CompileCommand.h"
 #include "DevicesCommand.h"
 #include "ExitCode.h"
 #include "RunCommand.h"
 #include "SamplesCommand.h"
+#include "SweepCommand.h"
 #include "core/Error.h"
 
 #include <CLI/CLI.hpp>
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
     auto* compileCmd = kp::cli::addCompileCommand(app, compile);
     kp::cli::SamplesCommandOptions samples;
     auto* samplesCmd = kp::cli::addSamplesCommand(app, samples);
+    kp::cli::SweepCommandOptions sweep;
+    auto* sweepCmd = kp::cli::addSweepCommand(app, sweep);
 
     try {
         app.parse(argc, argv);
@@ -56,6 +59,7 @@ int main(int argc, char** argv) {
         if (runCmd->parsed()) return kp::cli::runRunCommand(run);
         if (compileCmd->parsed()) return kp::cli::runCompileCommand(compile);
         if (samplesCmd->parsed()) return kp::cli::runSamplesCommand(samples);
+        if (sweepCmd->parsed()) return kp::cli::runSweepCommand(sweep);
     } catch (const kp::InputError& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";
         return kp::cli::ExitCode::BadInput;

@@ -10,6 +10,22 @@ double DeviceProperties::peakBandwidthGBs() const {
     return 2.0 * memoryClockKHz * 1e3 * (memoryBusWidthBits / 8.0) / 1e9;
 }
 
+int DeviceProperties::fp32LanesPerMultiprocessor() const {
+    // From the CUDA C++ Programming Guide's table of arithmetic throughput per multiprocessor.
+    switch (ccMajor) {
+    case 5: return 128;
+    case 6: return ccMinor == 0 ? 64 : 128;
+    case 7: return 64;
+    case 8: return ccMinor == 0 ? 64 : 128;
+    case 9: case 10: case 11: case 12: return 128;
+    default: return 0;
+    }
+}
+
+double DeviceProperties::peakGflops() const {
+    return 2.0 * fp32LanesPerMultiprocessor() * multiprocessors * (clockKHz * 1e3) / 1e9;
+}
+
 int Device::count() {
     int n = 0;
     KP_CU(cuDeviceGetCount, &n);
@@ -85,6 +101,7 @@ nlohmann::json toJson(const DeviceProperties& p) {
             {"memory_clock_khz", p.memoryClockKHz},
             {"memory_bus_width_bits", p.memoryBusWidthBits},
             {"peak_bandwidth_gbs", p.peakBandwidthGBs()},
+            {"peak_gflops", p.peakGflops()},
             {"l2_cache_bytes", p.l2CacheBytes},
             {"max_threads_per_block", p.maxThreadsPerBlock},
             {"max_block_dim", p.maxBlockDim},

@@ -38,6 +38,11 @@ struct DeviceProperties {
     std::string arch() const;
     // DRAM peak in GB/s: memory clock x 2 (double data rate) x bus width.
     double peakBandwidthGBs() const;
+    // FP32 peak in GFLOP/s: a fused multiply-add (2 operations) per FP32 lane per clock on every
+    // multiprocessor; 0 for an architecture whose lane count is not known here.
+    double peakGflops() const;
+    // FP32 lanes per multiprocessor for this compute capability, 0 where not known.
+    int fp32LanesPerMultiprocessor() const;
     bool operator==(const DeviceProperties&) const = default;
 };
 

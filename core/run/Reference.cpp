@@ -6,6 +6,7 @@
 #include "core/cpu/CudaHostHeader.h"
 #include "core/io/FileBytes.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <regex>
@@ -38,7 +39,8 @@ extern "C" void kernelpad_reference_call(void* const* args) { kernelpad_referenc
 
 } // namespace
 
-ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler) {
+ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler, int repeat, int warmup) {
+    if (repeat < 1) throw InputError("reference: repeat must be at least 1, got " + std::to_string(repeat));
     if (!setup.reference) throw SetupError({"reference: the playground has none"});
     const auto& spec = *setup.reference;
     static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*");
@@ -68,27 +70,34 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
                                  "; a reference has the kernel's parameter list"}},
                            {});
 
-    // Inputs are copies, outputs start at zero, as on a device.
+    // Inputs are copies, outputs start at zero, as on a device; again for each call, as an inout array
+    // holds the previous call's results.
     std::vector<model::Array> arrays;
-    arrays.reserve(setup.args.size());
     std::vector<void*> pointers;
-    for (const auto& arg : setup.args) {
-        if (!arg.isArray) {
-            arrays.emplace_back();
-            pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
-            continue;
+    for (int call_ = 0; call_ < std::max(1, warmup + repeat); ++call_) {
+        arrays.clear();
+        arrays.reserve(setup.args.size());
+        pointers.clear();
+        for (const auto& arg : setup.args) {
+            if (!arg.isArray) {
+                arrays.emplace_back();
+                pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
+                continue;
+            }
+            arrays.push_back(arg.copiedIn() ? arg.array.copyTo(model::heapAllocator())
+                                            : model::Array(arg.array.dtype(), arg.array.shape()));
+            // A fresh zeroed array's pages are mapped on first write; writing them here keeps that out of
+            // the reference's time, as the GPU's kernel time leaves out allocation (3.4 ms of a 1M-element
+            // multiply was page faults).
+            if (!arg.copiedIn()) std::memset(arrays.back().data(), 0, arrays.back().bytes());
+            pointers.push_back(arrays.back().data());
         }
-        arrays.push_back(arg.copiedIn() ? arg.array.copyTo(model::heapAllocator())
-                                        : model::Array(arg.array.dtype(), arg.array.shape()));
-        // A fresh zeroed array's pages are mapped on first write; writing them here keeps that out of
-        // the reference's time, as the GPU's kernel time leaves out allocation (3.4 ms of a 1M-element
-        // multiply was page faults).
-        if (!arg.copiedIn()) std::memset(arrays.back().data(), 0, arrays.back().bytes());
-        pointers.push_back(arrays.back().data());
+        const auto start = std::chrono::steady_clock::now();
+        call(pointers.data());
+        const double ms = millisecondsSince(start);
+        if (call_ >= warmup) result.samplesMs.push_back(ms);
     }
-    const auto start = std::chrono::steady_clock::now();
-    call(pointers.data());
-    result.milliseconds = millisecondsSince(start);
+    result.milliseconds = median(result.samplesMs);
     for (std::size_t i = 0; i < setup.args.size(); ++i)
         if (setup.args[i].copiedOut()) result.outputs.emplace_back(setup.args[i].name, std::move(arrays[i]));
     return result;

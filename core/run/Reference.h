@@ -15,7 +15,8 @@ namespace kp::run {
 
 struct ReferenceResult {
     NamedArrays outputs;     // out and inout arrays, parameter order
-    double milliseconds = 0;                                   // the call alone
+    double milliseconds = 0;                                   // the call alone (the median of the calls)
+    std::vector<double> samplesMs;                             // every timed call
     double compileMs = 0;
     bool compileFromCache = false;
 
@@ -25,6 +26,8 @@ struct ReferenceResult {
 // Throws SetupError when the setup has no reference or names a function that is not an identifier,
 // CompileError (diagnostics in the reference's own file and lines) when it does not compile or its
 // parameter count differs from the kernel's, InputError when the file cannot be read.
-ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler);
+// `repeat` timed calls after `warmup` untimed ones, each on fresh copies of the inputs (sweeps time the
+// reference as they time a backend); the outputs are the last call's.
+ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler, int repeat = 1, int warmup = 0);
 
 } // namespace kp::run

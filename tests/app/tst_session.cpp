@@ -70,21 +70,21 @@ private slots:
         window.show();
         QVERIFY(openSample(window));
         QVERIFY2(window.problems()->errorCount() == 0, qPrintable(window.problems()->topLevelItemCount() ? window.problems()->topLevelItem(0)->text(2) : QString()));
-        QVERIFY(!window.editor()->hasErrorMarker(5));
+        QVERIFY(!window.editor()->hasErrorMarker(8));
 
-        // Line 5 is "    dest[i] = a[i] * b[i];": type an undeclared name into it.
+        // Line 8 is "        dest[i] = a[i] * b[i];": type an undeclared name into it.
         QSignalSpy compiled(&window, &MainWindow::compileFinished);
-        window.editor()->setCursorPosition(4, 18); // after "dest[i] = a[i] "
+        window.editor()->setCursorPosition(7, 23); // after "dest[i] = a[i] "
         QTest::keyClicks(window.editor(), QStringLiteral("* oops_undeclared "));
-        QVERIFY(window.editor()->text(4).contains(QStringLiteral("oops_undeclared")));
+        QVERIFY(window.editor()->text(7).contains(QStringLiteral("oops_undeclared")));
         QVERIFY(waitFor(compiled, 1, 120000));
-        QVERIFY2(window.editor()->hasErrorMarker(5), qPrintable(window.editor()->text()));
-        QVERIFY(!window.editor()->hasErrorMarker(4));
-        QVERIFY2(window.editor()->annotationText(5).contains(QStringLiteral("oops_undeclared")),
-                 qPrintable(window.editor()->annotationText(5)));
-        QVERIFY(window.editor()->hoverText(5).contains(QStringLiteral("oops_undeclared")));
-        const int column = static_cast<int>(window.editor()->text(4).indexOf(QStringLiteral("oops_undeclared"))) + 1;
-        QVERIFY(window.editor()->hasSquiggle(5, column));
+        QVERIFY2(window.editor()->hasErrorMarker(8), qPrintable(window.editor()->text()));
+        QVERIFY(!window.editor()->hasErrorMarker(7));
+        QVERIFY2(window.editor()->annotationText(8).contains(QStringLiteral("oops_undeclared")),
+                 qPrintable(window.editor()->annotationText(8)));
+        QVERIFY(window.editor()->hoverText(8).contains(QStringLiteral("oops_undeclared")));
+        const int column = static_cast<int>(window.editor()->text(7).indexOf(QStringLiteral("oops_undeclared"))) + 1;
+        QVERIFY(window.editor()->hasSquiggle(8, column));
         QVERIFY(!window.editor()->hasSquiggle(2, 1));
         QVERIFY(window.problems()->errorCount() >= 1);
         window.grab().save(QStringLiteral("/tmp/kernelpad_diagnostics.png"));
@@ -92,20 +92,20 @@ private slots:
         // The problems list jumps to the line.
         window.editor()->setCursorPosition(0, 0);
         auto* item = window.problems()->topLevelItem(0);
-        QCOMPARE(item->text(1), QStringLiteral("5"));
+        QCOMPARE(item->text(1), QStringLiteral("8"));
         emit window.problems()->itemActivated(item, 0);
         int line = -1, index = -1;
         window.editor()->getCursorPosition(&line, &index);
-        QCOMPARE(line, 4);
+        QCOMPARE(line, 7);
 
         // Undo the typing: the marker, the squiggle, the annotation and the problem go.
-        for (int i = 0; i < 40 && window.editor()->text(4).contains(QStringLiteral("oops")); ++i) window.editor()->undo();
-        QVERIFY(!window.editor()->text(4).contains(QStringLiteral("oops")));
+        for (int i = 0; i < 40 && window.editor()->text(7).contains(QStringLiteral("oops")); ++i) window.editor()->undo();
+        QVERIFY(!window.editor()->text(7).contains(QStringLiteral("oops")));
         window.compileNow();
         QVERIFY(waitFor(compiled, 2, 120000));
-        QVERIFY(!window.editor()->hasErrorMarker(5));
-        QVERIFY(window.editor()->annotationText(5).isEmpty());
-        QVERIFY(!window.editor()->hasSquiggle(5, column));
+        QVERIFY(!window.editor()->hasErrorMarker(8));
+        QVERIFY(window.editor()->annotationText(8).isEmpty());
+        QVERIFY(!window.editor()->hasSquiggle(8, column));
         QCOMPARE(window.problems()->errorCount(), 0);
     }
 
@@ -114,7 +114,7 @@ private slots:
         window.setSaveQuestion([] { return QMessageBox::Discard; });
         window.show();
         QVERIFY(openSample(window));
-        QCOMPARE(window.arguments()->count(), 3);
+        QCOMPARE(window.arguments()->count(), 4); // dest, a, b and n = size(dest)
         QSignalSpy finished(&window, &MainWindow::runFinished);
         QTest::keyClick(&window, Qt::Key_F5);
         QVERIFY(window.running());
@@ -190,7 +190,7 @@ private slots:
         QVERIFY(openSample(window));
         // A kernel that never ends: only Stop ends it.
         QSignalSpy compiled(&window, &MainWindow::compileFinished);
-        window.editor()->setText(QStringLiteral("extern \"C\" __global__ void multiply_them(float *dest, const float *a, const float *b)\n"
+        window.editor()->setText(QStringLiteral("extern \"C\" __global__ void multiply_them(float *dest, const float *a, const float *b, int n)\n"
                                                 "{\n    const int i = threadIdx.x;\n    while (a[i] == a[i] || true) dest[i] += 1;\n}\n"));
         window.compileNow();
         QVERIFY(waitFor(compiled, 1, 120000));
@@ -268,7 +268,8 @@ private slots:
         QFile source(folder + QStringLiteral("/multiply_them.cu"));
         QVERIFY(source.open(QIODevice::ReadOnly));
         QVERIFY(source.readAll().contains("// saved by the test"));
-        QCOMPARE(saved.args.size(), std::size_t{3});
+        QCOMPARE(saved.args.size(), std::size_t{4});
+        QVERIFY(saved.extra.contains("sweep")); // the sample's sweep settings survive a save
         QCOMPARE(saved.args[1].init->seed, std::uint64_t{1});
     }
 

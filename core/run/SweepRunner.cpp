@@ -1,0 +1,224 @@
+#include "SweepRunner.h"
+
+#include "Check.h"
+#include "CompileError.h"
+#include "CudaRunner.h"
+#include "KernelFault.h"
+#include "Reference.h"
+#include "RunReport.h"
+#include "core/cpu/CpuRunner.h"
+#include "core/cuda/CudaError.h"
+#include "core/cuda/Device.h"
+#include "core/cuda/Driver.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <new>
+#include <optional>
+
+namespace kp::run {
+
+namespace {
+
+// The order a point's backends run in: the reference first, so that every other row can be checked
+// against it; then the CPU backends (without a reference, the first of them is what the GPUs are
+// checked against); then the GPUs.
+int runOrder(const SweepBackend& backend) {
+    switch (backend.kind) {
+    case SweepBackend::Kind::Reference:
+        return 0;
+    case SweepBackend::Kind::Cpu:
+        return 1;
+    case SweepBackend::Kind::Cuda:
+        return 2;
+    }
+    return 3;
+}
+
+std::string checkText(const std::vector<CheckResult>& checks) {
+    for (const auto& c : checks)
+        if (!c.passed) return "failed: " + describe(c);
+    return "passed";
+}
+
+std::uint64_t bytesMoved(const RunSetup& setup) {
+    std::uint64_t bytes = 0;
+    for (const auto& arg : setup.args) {
+        if (arg.copiedIn()) bytes += arg.array.bytes();
+        if (arg.copiedOut()) bytes += arg.array.bytes();
+    }
+    return bytes;
+}
+
+bool cancelled(const std::atomic<bool>* cancel) {
+    return cancel && cancel->load();
+}
+
+} // namespace
+
+std::vector<std::string> defaultSweepBackends(const model::Playground& playground) {
+    std::vector<std::string> out;
+    if (cuda::Driver::available()) {
+        try {
+            for (int i = 0; i < cuda::Device::count(); ++i)
+                out.push_back("cuda:" + std::to_string(i));
+        } catch (const cuda::Unavailable&) {
+            // a driver without devices: the CPU backends alone
+        }
+    }
+    out.push_back("cpu");
+    if (playground.reference) out.push_back("reference");
+    return out;
+}
+
+SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
+                     const SweepOptions& options) {
+    const SweepPlan plan = planSweep(playground, spec);
+    SweepResult result;
+    result.spec = spec;
+    if (result.spec.backends.empty()) result.spec.backends = defaultSweepBackends(playground);
+    result.title = playground.title;
+    result.kernel = playground.kernel;
+    result.array = plan.array;
+    result.notes = plan.notes;
+
+    std::vector<SweepBackend> backends;
+    for (const auto& id : result.spec.backends) {
+        auto backend = parseSweepBackend(id);
+        if (std::any_of(backends.begin(), backends.end(),
+                        [&](const SweepBackend& b) { return b.id == backend.id; }))
+            continue;
+        if (backend.kind == SweepBackend::Kind::Reference && !playground.reference)
+            throw InputError("sweep.backends: \"reference\" is named but the playground has no reference");
+        backends.push_back(std::move(backend));
+    }
+    // Each device's runner lives for the whole sweep: one context, one compile per source.
+    std::map<int, std::unique_ptr<CudaRunner>> gpus;
+    std::map<std::string, std::unique_ptr<cpu::CpuRunner>> cpus;
+    for (const auto& backend : backends) {
+        if (backend.kind == SweepBackend::Kind::Cuda) {
+            if (!cuda::Driver::available()) {
+                (void)prepare(
+                    plan.points.front().playground); // a bad playground is reported as such anywhere
+                throw cuda::Unavailable(cuda::Driver::unavailableReason());
+            }
+            auto& runner = gpus[backend.ordinal];
+            if (!runner) runner = std::make_unique<CudaRunner>(backend.ordinal);
+            const auto& p = runner->properties();
+            result.backends.push_back(
+                {backend.id, runner->backendName(), {p.peakBandwidthGBs(), p.peakGflops()}});
+        } else if (backend.kind == SweepBackend::Kind::Cpu) {
+            auto runner = std::make_unique<cpu::CpuRunner>(cpu::HostCompiler(), backend.threads, false);
+            result.backends.push_back({backend.id, runner->backendName(), {}});
+            cpus[backend.id] = std::move(runner);
+        } else {
+            result.backends.push_back({backend.id, "C++ reference (one thread)", {}});
+        }
+    }
+    std::stable_sort(backends.begin(), backends.end(),
+                     [](const SweepBackend& a, const SweepBackend& b) { return runOrder(a) < runOrder(b); });
+
+    // Pinned arrays copy fastest to a GPU and work as well for the host.
+    const auto allocator = gpus.empty() ? model::heapAllocator() : gpus.begin()->second->allocator();
+    const RunOptions runOptions{spec.repeat, spec.warmup, options.cancel, nullptr};
+    const std::size_t total = plan.points.size() * backends.size();
+    std::map<std::string, std::string> gone; // backend id -> why it is not used any more
+
+    for (const auto& point : plan.points) {
+        // Set up once for every backend of the point; a point too large for the host is a row per backend.
+        std::optional<RunSetup> setup;
+        std::string setupError;
+        try {
+            setup.emplace(prepare(point.playground, allocator));
+        } catch (const CompileError&) {
+            throw;
+        } catch (const InputError& e) {
+            if (&point == &plan.points.front()) throw; // the playground itself is wrong
+            setupError = e.what();
+        } catch (const std::bad_alloc&) {
+            setupError = "the host ran out of memory for the arrays";
+        }
+
+        std::optional<ReferenceResult> comparison;
+        for (const auto& backend : backends) {
+            if (cancelled(options.cancel)) {
+                result.cancelled = true;
+                return result;
+            }
+            SweepRow row;
+            row.value = point.value;
+            row.elements = point.elements;
+            row.backend = backend.id;
+            if (setup) {
+                row.block = setup->launch.block;
+                row.grid = setup->launch.grid;
+                row.bytes = bytesMoved(*setup);
+            }
+            if (!spec.flops.empty())
+                row.flops = evaluateFlops(spec.flops, static_cast<double>(point.elements));
+            if (!setup)
+                row.error = setupError;
+            else if (const auto it = gone.find(backend.id); it != gone.end())
+                row.error = it->second;
+
+            if (row.error.empty()) {
+                try {
+                    std::optional<RunResult> ran;
+                    if (backend.kind == SweepBackend::Kind::Reference) {
+                        auto reference = runReference(*setup, cpu::HostCompiler(), spec.repeat, spec.warmup);
+                        row.kernelMs = reference.samplesMs;
+                        comparison = std::move(reference);
+                    } else if (backend.kind == SweepBackend::Kind::Cpu) {
+                        ran = cpus.at(backend.id)->run(*setup, runOptions);
+                        row.kernelMs = ran->kernelMs;
+                    } else {
+                        ran = gpus.at(backend.ordinal)->run(*setup, runOptions);
+                        row.kernelMs = ran->kernelMs;
+                        row.h2dMs = ran->h2dMs;
+                        row.d2hMs = ran->d2hMs;
+                    }
+                    if (ran && options.check) {
+                        // The reference, once per point, when it is not one of the backends.
+                        if (!comparison && setup->reference)
+                            comparison = runReference(*setup, cpu::HostCompiler());
+                        if (comparison) {
+                            row.check = checkText(checkAgainst(*setup, *ran, *comparison));
+                        } else if (backend.kind == SweepBackend::Kind::Cpu && !setup->outputs().empty()) {
+                            // No reference: the GPUs are checked against the first CPU backend.
+                            comparison.emplace();
+                            comparison->outputs = std::move(ran->outputs);
+                        }
+                    }
+                    if (ran && ran->cancelled) result.cancelled = true;
+                } catch (const CompileError& e) {
+                    // A kernel the CPU backend cannot build (an intrinsic it lacks) still runs on the GPUs;
+                    // anything else that does not compile is the user's to fix, so the sweep stops.
+                    if (backend.kind != SweepBackend::Kind::Cpu || gpus.empty()) throw;
+                    row.error = e.what();
+                    gone[backend.id] = "not run: the CPU backend could not build the kernel";
+                } catch (const KernelFault& e) {
+                    row.error = e.what();
+                    if (backend.kind == SweepBackend::Kind::Cuda)
+                        gone[backend.id] = "not run: " + backend.id + " faulted at " +
+                                           std::to_string(point.value) + " and was not used again";
+                } catch (const cuda::CudaError& e) {
+                    row.error = e.what();
+                    if (e.sticky())
+                        gone[backend.id] = "not run: " + backend.id + " failed at " +
+                                           std::to_string(point.value) + " and was not used again";
+                } catch (const InputError& e) {
+                    row.error = e.what(); // a launch over this backend's limits
+                } catch (const std::bad_alloc&) {
+                    row.error = "the host ran out of memory";
+                }
+            }
+            result.rows.push_back(std::move(row));
+            if (options.progress) options.progress(result.rows.back(), result.rows.size(), total);
+            if (result.cancelled) return result;
+        }
+    }
+    return result;
+}
+
+} // namespace kp::run
