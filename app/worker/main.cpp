@@ -7,6 +7,7 @@
 #include "core/run/CompileError.h"
 #include "core/run/KernelFault.h"
 #include "core/run/RunSetup.h"
+#include "core/run/SweepRunner.h"
 #include "core/worker/Execute.h"
 #include "core/worker/Inspect.h"
 #include "core/worker/Protocol.h"
@@ -26,9 +27,25 @@ nlohmann::json failure(const std::string& kind, const std::string& message, bool
     return {{"type", "error"}, {"kind", kind}, {"message", message}, {"fatal", fatal}, {"diagnostics", nlohmann::json::array()}};
 }
 
+// A sweep: every row goes to the app as it is measured, then the whole result. A GPU that faulted
+// during the sweep leaves this process's context unusable: the worker ends after answering.
+worker::Frame sweep(int socket, const model::Playground& playground, const nlohmann::json& request, bool& fatal) {
+    const auto spec = run::SweepSpec::fromJson(request.at("sweep"), "sweep");
+    run::SweepOptions options;
+    options.progress = [socket](const run::SweepRow& row, std::size_t done, std::size_t total) {
+        std::fflush(stdout);
+        worker::send(socket, {{{"type", "sweep_row"}, {"row", run::toJson(row)}, {"done", done}, {"total", total}}, {}});
+    };
+    const auto result = run::runSweep(playground, spec, options);
+    for (const auto& row : result.rows)
+        if (row.onGpu() && !row.error.empty() && row.error.find("faulted") != std::string::npos) fatal = true;
+    return {{{"type", "sweep_result"}, {"result", result.toJson()}}, {}};
+}
+
 // A run request: runs the playground and shares its arrays; an inspect request: compiles it only.
-worker::Frame answer(const nlohmann::json& request) {
+worker::Frame answer(int socket, const nlohmann::json& request, bool& fatal) {
     const auto playground = io::parsePlayground(request.at("playground").get<std::string>(), request.at("path").get<std::string>());
+    if (request.value("type", std::string()) == "sweep") return sweep(socket, playground, request, fatal);
     const auto backend = request.value("backend", std::string("cpu"));
     if (request.value("type", std::string()) == "inspect")
         return {{{"type", "inspection"}, {"inspection", worker::inspect(playground, backend).toJson()}}, {}};
@@ -45,10 +62,10 @@ worker::Frame answer(const nlohmann::json& request) {
 
 // One request: the answer, and whether this process must end after it (a GPU fault leaves the
 // process's CUDA context unusable, so the next run needs a fresh worker).
-worker::Frame serve(const nlohmann::json& request, bool& fatal) {
-    const bool cuda = request.value("backend", std::string("cpu")) != "cpu";
+worker::Frame serve(int socket, const nlohmann::json& request, bool& fatal) {
+    const bool cuda = request.value("backend", std::string("cpu")) != "cpu" || request.value("type", std::string()) == "sweep";
     try {
-        return answer(request);
+        return answer(socket, request, fatal);
     } catch (const run::CompileError& e) {
         auto header = failure("compile", e.what());
         for (const auto& d : e.diagnostics())
@@ -89,12 +106,12 @@ int main(int argc, char** argv) {
         worker::send(socket, {{{"type", "hello"}, {"protocol", worker::kProtocol}, {"version", KP_VERSION}, {"pid", ::getpid()}}, {}});
         for (worker::Frame request; worker::receive(socket, request);) {
             worker::closeAll(request.fds);
-            if (const auto type = request.header.value("type", std::string()); type != "run" && type != "inspect") {
+            if (const auto type = request.header.value("type", std::string()); type != "run" && type != "inspect" && type != "sweep") {
                 worker::send(socket, {failure("internal", "the worker does not know the request " + request.header.dump()), {}});
                 continue;
             }
             bool fatal = false;
-            auto reply = serve(request.header, fatal);
+            auto reply = serve(socket, request.header, fatal);
             std::fflush(stdout);
             worker::send(socket, reply);
             worker::closeAll(reply.fds);

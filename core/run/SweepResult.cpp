@@ -177,6 +177,37 @@ std::string SweepResult::parameterLabel() const {
     return array.empty() ? std::string("elements") : "elements of " + array;
 }
 
+json toJson(const SweepRow& r) {
+    json row = {{"value", r.value},     {"elements", r.elements},  {"block", r.block}, {"grid", r.grid},
+                {"backend", r.backend}, {"kernel_ms", r.kernelMs}, {"bytes", r.bytes}};
+    if (!r.h2dMs.empty()) row["h2d_ms"] = r.h2dMs;
+    if (!r.d2hMs.empty()) row["d2h_ms"] = r.d2hMs;
+    if (r.flops) row["flops"] = *r.flops;
+    if (!r.check.empty()) row["check"] = r.check;
+    if (!r.error.empty()) row["error"] = r.error;
+    return row;
+}
+
+SweepRow sweepRowFromJson(const json& value, const std::string& where) {
+    const Reader r(value, where);
+    SweepRow row;
+    const auto& v = r.need("value");
+    if (!v.is_number_integer()) Reader::fail(r.path("value"), "expected a whole number");
+    row.value = v.get<std::int64_t>();
+    row.elements = r.count("elements");
+    row.block = r.dims("block");
+    row.grid = r.dims("grid");
+    row.backend = r.text("backend", true);
+    row.kernelMs = r.times("kernel_ms");
+    row.h2dMs = r.times("h2d_ms");
+    row.d2hMs = r.times("d2h_ms");
+    row.bytes = r.count("bytes");
+    if (r.find("flops")) row.flops = r.number("flops");
+    row.check = r.text("check");
+    row.error = r.text("error");
+    return row;
+}
+
 json SweepResult::toJson() const {
     json out = {
         {"title", title}, {"kernel", kernel}, {"array", array}, {"notes", notes}, {"cancelled", cancelled}};
@@ -187,16 +218,7 @@ json SweepResult::toJson() const {
                                    {"peak_bandwidth_gbs", b.peak.bandwidthGBs},
                                    {"peak_gflops", b.peak.gflops}});
     out["rows"] = json::array();
-    for (const auto& r : rows) {
-        json row = {{"value", r.value},     {"elements", r.elements},  {"block", r.block}, {"grid", r.grid},
-                    {"backend", r.backend}, {"kernel_ms", r.kernelMs}, {"bytes", r.bytes}};
-        if (!r.h2dMs.empty()) row["h2d_ms"] = r.h2dMs;
-        if (!r.d2hMs.empty()) row["d2h_ms"] = r.d2hMs;
-        if (r.flops) row["flops"] = *r.flops;
-        if (!r.check.empty()) row["check"] = r.check;
-        if (!r.error.empty()) row["error"] = r.error;
-        out["rows"].push_back(std::move(row));
-    }
+    for (const auto& r : rows) out["rows"].push_back(run::toJson(r));
     return out;
 }
 
@@ -228,24 +250,10 @@ SweepResult SweepResult::fromJson(const json& value, const std::string& where) {
     const auto& rows = in.need("rows");
     if (!rows.is_array()) Reader::fail(in.path("rows"), "expected an array");
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const Reader r(rows[i], in.path("rows") + "[" + std::to_string(i) + "]");
-        SweepRow row;
-        const auto& v = r.need("value");
-        if (!v.is_number_integer()) Reader::fail(r.path("value"), "expected a whole number");
-        row.value = v.get<std::int64_t>();
-        row.elements = r.count("elements");
-        row.block = r.dims("block");
-        row.grid = r.dims("grid");
-        row.backend = r.text("backend", true);
+        auto row = sweepRowFromJson(rows[i], in.path("rows") + "[" + std::to_string(i) + "]");
         if (!result.backend(row.backend))
-            Reader::fail(r.path("backend"), "\"" + row.backend + "\" is not one of the sweep's backends");
-        row.kernelMs = r.times("kernel_ms");
-        row.h2dMs = r.times("h2d_ms");
-        row.d2hMs = r.times("d2h_ms");
-        row.bytes = r.count("bytes");
-        if (r.find("flops")) row.flops = r.number("flops");
-        row.check = r.text("check");
-        row.error = r.text("error");
+            Reader::fail(in.path("rows") + "[" + std::to_string(i) + "].backend",
+                         "\"" + row.backend + "\" is not one of the sweep's backends");
         result.rows.push_back(std::move(row));
     }
     return result;

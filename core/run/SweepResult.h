@@ -44,6 +44,11 @@ struct SweepRow {
     std::optional<double> intensity() const;
 };
 
+// One row as SweepResult::toJson writes it (the worker sends each as it is measured); fromJson throws
+// InputError naming the member under `where`.
+nlohmann::json toJson(const SweepRow& row);
+SweepRow sweepRowFromJson(const nlohmann::json& json, const std::string& where = "row");
+
 // What a device can reach at `intensity` FLOP/byte: its bandwidth times the intensity, up to its compute
 // peak (the roofline). 0 where the peak is not known.
 double roofGflops(const DevicePeak& peak, double intensity);

@@ -10,6 +10,9 @@
 //   worker -> app  result {report, execution, outputs: [{name, dtype, shape, fd}], reference_outputs}
 //   app -> worker  inspect {playground, path, backend}          compile only (worker/Inspect.h)
 //   worker -> app  inspection {inspection}
+//   app -> worker  sweep  {playground, path, sweep}              a whole sweep (run/SweepRunner.h)
+//   worker -> app  sweep_row {row, done, total}                  after each row, before the result
+//   worker -> app  sweep_result {result}
 //   worker -> app  error  {kind, message, diagnostics, fatal}  fatal: the worker exits after it
 #pragma once
 

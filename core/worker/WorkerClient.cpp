@@ -205,53 +205,78 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
     };
     try {
         if (socket_ < 0) start();
-        send(socket_, {{{"type", request.kind == WorkerRequest::Kind::Inspect ? "inspect" : "run"},
-                        {"playground", request.playground},
-                        {"path", request.path},
-                        {"backend", request.backend},
-                        {"repeat", request.repeat},
-                        {"warmup", request.warmup},
-                        {"check_bounds", request.checkBounds}},
-                       {}});
-        // Wait in short slices so that stop() and the time limit are noticed quickly.
-        for (;;) {
-            pollfd p{socket_, POLLIN, 0};
-            const int ready = ::poll(&p, 1, 20);
-            if (ready < 0 && errno != EINTR) throw SystemError("poll", errno, "the worker's socket");
-            if (ready > 0) break;
-            const double elapsed = millisecondsSince(started) / 1000;
-            if (stopRequested_) {
-                kill();
-                return finish(Outcome::Stopped, "Stopped after " + seconds(elapsed) + ", as you asked; the next run starts a fresh worker.");
+        const char* kind = request.kind == WorkerRequest::Kind::Inspect ? "inspect"
+                           : request.kind == WorkerRequest::Kind::Sweep ? "sweep"
+                                                                        : "run";
+        nlohmann::json header = {{"type", kind},
+                                 {"playground", request.playground},
+                                 {"path", request.path},
+                                 {"backend", request.backend},
+                                 {"repeat", request.repeat},
+                                 {"warmup", request.warmup},
+                                 {"check_bounds", request.checkBounds}};
+        if (request.kind == WorkerRequest::Kind::Sweep) header["sweep"] = request.sweep;
+        send(socket_, {std::move(header), {}});
+        Frame reply;
+        for (;;) { // sweep rows come before the answer
+            // Wait in short slices so that stop() and the time limit are noticed quickly.
+            for (;;) {
+                pollfd p{socket_, POLLIN, 0};
+                const int ready = ::poll(&p, 1, 20);
+                if (ready < 0 && errno != EINTR) throw SystemError("poll", errno, "the worker's socket");
+                if (ready > 0) break;
+                const double elapsed = millisecondsSince(started) / 1000;
+                if (stopRequested_) {
+                    kill();
+                    return finish(Outcome::Stopped, "Stopped after " + seconds(elapsed) + ", as you asked; the next run starts a fresh worker.");
+                }
+                if (request.timeLimitSeconds > 0 && elapsed > request.timeLimitSeconds) {
+                    kill();
+                    return finish(Outcome::TimedOut, "Stopped after " + seconds(elapsed) + ": the run took longer than its time limit of " +
+                                                         seconds(request.timeLimitSeconds) +
+                                                         ". A kernel that never ends (a loop whose condition never changes) looks like "
+                                                         "this; the next run starts a fresh worker.");
+                }
             }
-            if (request.timeLimitSeconds > 0 && elapsed > request.timeLimitSeconds) {
-                kill();
-                return finish(Outcome::TimedOut, "Stopped after " + seconds(elapsed) + ": the run took longer than its time limit of " +
-                                                     seconds(request.timeLimitSeconds) +
-                                                     ". A kernel that never ends (a loop whose condition never changes) looks like "
-                                                     "this; the next run starts a fresh worker.");
+            if (!receive(socket_, reply)) {
+                const std::string how = reap();
+                std::string message = "The worker running the kernel ended abnormally: " + how + ".";
+                if (request.backend == "cpu") {
+                    if (how.find("SIGSEGV") != std::string::npos || how.find("SIGBUS") != std::string::npos)
+                        message += request.checkBounds
+                                       ? " With bounds checking on, that points at a stack overflow (deep or endless recursion) or a "
+                                         "pointer the kernel made itself."
+                                       : " A kernel reading or writing outside its arrays shows like this on the CPU (so does deep "
+                                         "recursion): run again with bounds checking on to see the array, the index, the thread and the line.";
+                    else if (how.find("SIGFPE") != std::string::npos)
+                        message += " On the CPU that is an integer division (or remainder) by zero in the kernel.";
+                    else if (how.find("SIGABRT") != std::string::npos)
+                        message += " An assert() in the kernel that failed shows like this.";
+                }
+                return finish(Outcome::Crash, message + " The next run starts a fresh worker.");
+            }
+            if (reply.header.value("type", std::string()) != "sweep_row") break;
+            // A sweep's row: passed on, then back to waiting for the next frame.
+            closeAll(reply.fds);
+            try {
+                const auto row = run::sweepRowFromJson(reply.header.at("row"));
+                if (request.onSweepRow)
+                    request.onSweepRow(row, reply.header.at("done").get<std::size_t>(), reply.header.at("total").get<std::size_t>());
+            } catch (const std::exception& e) {
+                throw WorkerBroken(std::string("the worker's sweep row is malformed: ") + e.what());
             }
         }
         const auto answered = Clock::now();
-        Frame reply;
-        if (!receive(socket_, reply)) {
-            const std::string how = reap();
-            std::string message = "The worker running the kernel ended abnormally: " + how + ".";
-            if (request.backend == "cpu") {
-                if (how.find("SIGSEGV") != std::string::npos || how.find("SIGBUS") != std::string::npos)
-                    message += request.checkBounds
-                                   ? " With bounds checking on, that points at a stack overflow (deep or endless recursion) or a "
-                                     "pointer the kernel made itself."
-                                   : " A kernel reading or writing outside its arrays shows like this on the CPU (so does deep "
-                                     "recursion): run again with bounds checking on to see the array, the index, the thread and the line.";
-                else if (how.find("SIGFPE") != std::string::npos)
-                    message += " On the CPU that is an integer division (or remainder) by zero in the kernel.";
-                else if (how.find("SIGABRT") != std::string::npos)
-                    message += " An assert() in the kernel that failed shows like this.";
-            }
-            return finish(Outcome::Crash, message + " The next run starts a fresh worker.");
-        }
         const auto type = reply.header.value("type", std::string());
+        if (type == "sweep_result") {
+            closeAll(reply.fds);
+            try {
+                result.sweep = run::SweepResult::fromJson(reply.header.at("result"));
+            } catch (const std::exception& e) {
+                throw WorkerBroken(std::string("the worker's sweep result is malformed: ") + e.what());
+            }
+            return finish(Outcome::Ok, {});
+        }
         if (type == "inspection") {
             closeAll(reply.fds);
             try {

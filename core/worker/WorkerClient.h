@@ -7,9 +7,11 @@
 #include "Inspect.h"
 #include "Protocol.h"
 #include "core/model/Diagnostic.h"
+#include "core/run/SweepResult.h"
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -28,8 +30,14 @@ struct WorkerRequest {
     int warmup = 0;
     bool checkBounds = false;
     double timeLimitSeconds = 0; // 0: none
-    enum class Kind { Run, Inspect }; // Inspect: compile only, for diagnostics and kernel attributes
+    // Inspect: compile only, for diagnostics and kernel attributes. Sweep: the playground over `sweep`'s
+    // range on its backends (run/SweepRunner.h); `backend`, `repeat`, `warmup` and `checkBounds` are not used.
+    enum class Kind { Run, Inspect, Sweep };
     Kind kind = Kind::Run;
+    nlohmann::json sweep = nullptr; // Sweep: the SweepSpec (SweepSpec::toJson)
+    // Sweep: called on run()'s thread with each row as the worker measures it, so that a sweep shows its
+    // progress, and its rows so far survive a stop or a crash.
+    std::function<void(const run::SweepRow& row, std::size_t done, std::size_t total)> onSweepRow = nullptr;
 };
 
 enum class Outcome {
@@ -60,6 +68,7 @@ struct WorkerResult {
     std::string output;
     double receiveMs = 0;                       // Ok: reading the result and mapping its arrays
     std::optional<Inspection> inspection;       // Ok, for an Inspect request
+    std::optional<run::SweepResult> sweep;      // Ok, for a Sweep request
     bool ok() const { return outcome == Outcome::Ok; }
 };
 

@@ -184,6 +184,49 @@ private slots:
 
     // printf from a kernel reaches the app, and so does the text of a failed assert, although the worker
     // dies of it.
+    // A sweep runs in the worker and sends each row as it is measured, then the whole result.
+    void sweepSendsItsRowsAsTheyCome() {
+        worker::WorkerRequest request{validPlayground(), kFaults + "valid.kpad.json"};
+        request.kind = worker::WorkerRequest::Kind::Sweep;
+        request.sweep = {{"from", 1000}, {"to", 100000}, {"steps", 3}, {"backends", {"cpu", "cpu:1"}}, {"repeat", 2}};
+        std::vector<run::SweepRow> rows;
+        std::size_t lastTotal = 0;
+        request.onSweepRow = [&](const run::SweepRow& row, std::size_t done, std::size_t total) {
+            rows.push_back(row);
+            QCOMPARE(done, rows.size());
+            lastTotal = total;
+        };
+        const auto result = client_.run(request);
+        QVERIFY2(result.ok(), result.message.c_str());
+        QVERIFY(result.sweep);
+        QCOMPARE(rows.size(), std::size_t{6});
+        QCOMPARE(lastTotal, std::size_t{6});
+        QCOMPARE(result.sweep->rows, rows);
+        QCOMPARE(result.sweep->rows.back().elements, std::uint64_t{100000});
+        for (const auto& row : rows) QVERIFY2(row.ran() && row.kernelMs.size() == 2, row.error.c_str());
+        // A bad spec is the user's input, said with its path.
+        request.sweep = {{"from", 10}, {"to", 1}};
+        const auto bad = client_.run(request);
+        QCOMPARE(int(bad.outcome), int(worker::Outcome::Input));
+        QVERIFY2(bad.message.starts_with("sweep.to:"), bad.message.c_str());
+    }
+
+    void stoppingASweepKeepsTheRowsSoFar() {
+        worker::WorkerRequest request{validPlayground(), kFaults + "valid.kpad.json"};
+        request.kind = worker::WorkerRequest::Kind::Sweep;
+        request.sweep = {{"scale", "linear"}, {"from", 1000}, {"to", 2000000}, {"steps", 200}, {"backends", {"cpu:1"}}, {"repeat", 20}};
+        std::vector<run::SweepRow> rows;
+        request.onSweepRow = [&](const run::SweepRow& row, std::size_t done, std::size_t) {
+            rows.push_back(row);
+            if (done == 3) client_.stop();
+        };
+        const auto result = client_.run(request);
+        QCOMPARE(int(result.outcome), int(worker::Outcome::Stopped));
+        QVERIFY(!result.sweep);
+        QVERIFY2(rows.size() >= 3 && rows.size() < 200, std::to_string(rows.size()).c_str());
+        validRunSucceeds("cpu"); // a fresh worker for the next request
+    }
+
     void printedOutputComesBack() {
         const auto playground = [](const std::string& body) {
             return nlohmann::json{{"format", "kernelpad/1"},
