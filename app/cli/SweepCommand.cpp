@@ -9,23 +9,45 @@
 #include "core/run/KernelFault.h"
 #include "core/run/SweepRunner.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace kp::cli {
 
 namespace {
 
-void writeText(const std::string& path, const std::string& text, const char* option) {
-    try {
-        io::writeFileAtomically(path, std::as_bytes(std::span(text.data(), text.size())));
-    } catch (const std::exception& e) {
-        throw InputError(std::string(option) + ": " + e.what());
+// A message about the playground's "sweep" member names the option instead ("--to" for "sweep.to")
+// where the value came from the command line.
+std::string namingOptions(std::string message, const SweepCommandOptions& o) {
+    const std::pair<const char*, bool> typed[] = {
+        {"parameter", o.parameter.has_value()}, {"scale", o.scale.has_value()},
+        {"array", o.array.has_value()},         {"flops", o.flops.has_value()},
+        {"from", o.from.has_value()},           {"to", o.to.has_value()},
+        {"steps", o.steps.has_value()},         {"repeat", o.repeat.has_value()},
+        {"warmup", o.warmup.has_value()},       {"values", !o.values.empty()},
+        {"backends", !o.backends.empty()}};
+    for (const auto& [key, given] : typed) {
+        if (!given) continue;
+        // Every "sweep.to" that is the member itself, not the start of a longer name.
+        const std::string member = std::string("sweep.") + key;
+        for (auto at = message.find(member); at != std::string::npos; at = message.find(member, at + 1)) {
+            const auto end = at + member.size();
+            if (end < message.size() && std::string_view(":[ )").find(message[end]) == std::string_view::npos)
+                continue;
+            message.replace(at, member.size(), std::string("--") + key);
+        }
     }
+    return message;
 }
 
 // The playground's stored settings with the command line's on top.
 run::SweepSpec specOf(const model::Playground& playground, const SweepCommandOptions& o) {
+    if (!o.values.empty() && (o.from || o.to || o.steps))
+        throw InputError("--values: give either --values or a range (--from, --to, --steps), not both");
     nlohmann::json spec =
         playground.extra.contains("sweep") ? playground.extra.at("sweep") : nlohmann::json::object();
     if (!spec.is_object()) (void)run::SweepSpec::fromJson(spec); // says what is wrong with it
@@ -53,6 +75,14 @@ run::SweepSpec specOf(const model::Playground& playground, const SweepCommandOpt
     return run::SweepSpec::fromJson(spec, "sweep");
 }
 
+// A file the results go to, opened before the sweep so that a path that cannot be written is said at
+// once, not after minutes of measuring.
+std::ofstream openOutput(const std::string& path, const char* option) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(std::string(option) + ": cannot write " + path + ": " + std::strerror(errno));
+    return out;
+}
+
 std::string line(const run::SweepResult& result, const run::SweepRow& row, std::size_t done,
                  std::size_t total) {
     char head[64];
@@ -69,27 +99,55 @@ int execute(const SweepCommandOptions& options) {
     const auto playground = io::readPlayground(samplePlayground(options.file));
     const auto spec = specOf(playground, options);
     std::ostream& summary = options.csv.empty() ? std::cerr : std::cout;
-    run::SweepResult shown; // for the progress lines' x: the spec is all they need
+    // What the sweep will change, before it runs: a crash on the CPU backend would end this process.
+    for (const auto& note : run::planSweep(playground, spec).notes)
+        summary << "note: " << note << std::endl;
+
+    std::ofstream csvFile, jsonFile;
+    if (!options.csv.empty()) csvFile = openOutput(options.csv, "--csv");
+    if (!options.json.empty()) jsonFile = openOutput(options.json, "--json");
+    std::ostream& csv = options.csv.empty() ? std::cout : csvFile;
+    // Rows are written as they are measured, so that those before a crash are kept.
+    csv << run::SweepResult::csvHeader() << std::flush;
+    run::SweepResult shown; // what csvLine and the progress lines need: the parameter
     shown.spec = spec;
     run::SweepOptions sweepOptions;
     sweepOptions.check = !options.noCheck;
-    if (!options.quiet)
-        sweepOptions.progress = [&](const run::SweepRow& row, std::size_t done, std::size_t total) {
-            std::cerr << line(shown, row, done, total) << std::endl;
-        };
-    const auto result = run::runSweep(playground, spec, sweepOptions);
+    sweepOptions.progress = [&](const run::SweepRow& row, std::size_t done, std::size_t total) {
+        csv << shown.csvLine(row) << std::flush;
+        if (!options.quiet) std::cerr << line(shown, row, done, total) << std::endl;
+    };
+    std::size_t written = 0;
+    sweepOptions.progress = [&, progress = sweepOptions.progress](const run::SweepRow& row, std::size_t done,
+                                                                  std::size_t total) {
+        progress(row, done, total);
+        ++written;
+    };
+    run::SweepResult result;
+    try {
+        result = run::runSweep(playground, spec, sweepOptions);
+    } catch (...) {
+        // Refused before any row (a compile error, no CUDA here): no files that look like results.
+        if (written == 0)
+            for (const auto* path : {&options.csv, &options.json})
+                if (!path->empty()) std::filesystem::remove(*path);
+        throw;
+    }
+    if (!options.json.empty()) {
+        // The sweep as a playground keeps it: its settings, and its results under "results".
+        auto stored = result.spec.toJson();
+        stored["results"] = result.toJson();
+        jsonFile << stored.dump(2) << "\n";
+        if (!jsonFile.flush())
+            throw InputError("--json: writing " + options.json + " failed: " + std::strerror(errno));
+    }
+    if (!csv.flush()) throw InputError("--csv: writing " + options.csv + " failed: " + std::strerror(errno));
 
-    if (options.csv.empty())
-        std::cout << result.toCsv();
-    else
-        writeText(options.csv, result.toCsv(), "--csv");
-    if (!options.json.empty()) writeText(options.json, result.toJson().dump(2) + "\n", "--json");
-
-    summary << result.kernel << ": " << result.rows.size() << " rows, " << result.parameterLabel() << " from "
-            << run::formatCount(result.rows.empty() ? 0 : result.x(result.rows.front())) << " to "
-            << run::formatCount(result.rows.empty() ? 0 : result.x(result.rows.back())) << "\n";
-    for (const auto& note : result.notes)
-        summary << "  note: " << note << "\n";
+    const auto first = result.rows.empty() ? 0.0 : result.x(result.rows.front());
+    const auto last = result.rows.empty() ? 0.0 : result.x(result.rows.back());
+    summary << result.kernel << ": " << result.rows.size() << (result.rows.size() == 1 ? " row, " : " rows, ")
+            << result.parameterLabel() << " from " << run::formatCount(first) << " to "
+            << run::formatCount(last) << "\n";
     for (const auto& c : run::crossovers(result))
         summary << "  " << run::describe(c, result) << "\n";
     bool allWell = !result.cancelled;
@@ -125,7 +183,9 @@ CLI::App* addSweepCommand(CLI::App& root, SweepCommandOptions& options) {
     cmd->add_option("--flops", options.flops,
                     "Floating-point operations of one launch, a formula of n (e.g. 2*n^1.5)");
     cmd->add_option("--csv", options.csv, "Write the CSV here (default: stdout, with the summary on stderr)");
-    cmd->add_option("--json", options.json, "Also write the whole result as JSON here");
+    cmd->add_option("--json", options.json,
+                    "Also write the sweep as JSON here: its settings, and its rows under \"results\" (as a "
+                    "playground keeps it)");
     cmd->add_flag("--no-check", options.noCheck, "Do not compare outputs with the reference");
     cmd->add_flag("--quiet", options.quiet, "No progress lines on stderr");
     return cmd;
@@ -138,7 +198,7 @@ int runSweepCommand(const SweepCommandOptions& options) {
         std::cerr << e.what() << "\n";
         return ExitCode::CompileError;
     } catch (const InputError& e) {
-        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        std::cerr << "kernelpad-cli: " << namingOptions(e.what(), options) << "\n";
         return ExitCode::BadInput;
     } catch (const run::KernelFault& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";

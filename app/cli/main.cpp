@@ -23,7 +23,7 @@ void kernelCrashed(int signal) {
     const char* name = signal == SIGABRT ? "SIGABRT" : signal == SIGSEGV ? "SIGSEGV" : signal == SIGBUS ? "SIGBUS" : "SIGFPE";
     const char* lines[] = {"kernelpad-cli: the run crashed the process (", name,
                            "). On the CPU backend the kernel runs inside kernelpad-cli: an index out of range or a "
-                           "failed assert ends it. Run again with --check-bounds to find the index.\n"};
+                           "failed assert ends it. `kernelpad-cli run FILE --backend cpu --check-bounds` finds the index.\n"};
     for (const char* line : lines)
         if (::write(STDERR_FILENO, line, std::strlen(line)) < 0) break;
     ::_exit(kp::cli::ExitCode::KernelFault);

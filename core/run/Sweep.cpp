@@ -237,7 +237,8 @@ SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec) 
     const auto values = sweepValues(spec);
     if (!spec.flops.empty()) (void)evaluateFlops(spec.flops, 1000);
     for (const auto& id : spec.backends)
-        (void)parseSweepBackend(id);
+        if (parseSweepBackend(id).kind == SweepBackend::Kind::Reference && !playground.reference)
+            throw InputError("sweep.backends: \"reference\" is named but the playground has no reference");
 
     SweepPlan plan;
     const auto [leadIndex, lead] = arrayNamed(playground, spec.array);
@@ -287,18 +288,18 @@ SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec) 
                                      shown(number) + " at every point. Write size(" + lead->name +
                                      ") (or rows, cols) to make it follow.");
         }
-        // A fixed grid would leave the larger arrays uncovered unless the kernel strides over them.
-        if (!playground.launch.autoGrid) {
-            const auto kernel = prepareKernel(playground);
-            if (!readsGridDim(kernel.source, kernel.signature.line)) {
-                autoGrid = true;
-                plan.notes.push_back(
-                    "launch.grid is fixed at [" + std::to_string(playground.launch.grid[0]) + ", " +
-                    std::to_string(playground.launch.grid[1]) + ", " +
-                    std::to_string(playground.launch.grid[2]) +
-                    "] and the kernel does not loop over gridDim: the sweep uses grid \"auto\" so that "
-                    "every point is covered.");
-            }
+    }
+    // A fixed grid would leave larger arrays, or the same array with smaller blocks, uncovered unless
+    // the kernel strides over them.
+    if (!playground.launch.autoGrid) {
+        const auto kernel = prepareKernel(playground);
+        if (!readsGridDim(kernel.source, kernel.signature.line)) {
+            autoGrid = true;
+            plan.notes.push_back(
+                "launch.grid is fixed at [" + std::to_string(playground.launch.grid[0]) + ", " +
+                std::to_string(playground.launch.grid[1]) + ", " + std::to_string(playground.launch.grid[2]) +
+                "] and the kernel does not loop over gridDim: the sweep uses grid \"auto\" so that "
+                "every point is covered.");
         }
     }
 

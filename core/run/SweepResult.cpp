@@ -218,7 +218,8 @@ json SweepResult::toJson() const {
                                    {"peak_bandwidth_gbs", b.peak.bandwidthGBs},
                                    {"peak_gflops", b.peak.gflops}});
     out["rows"] = json::array();
-    for (const auto& r : rows) out["rows"].push_back(run::toJson(r));
+    for (const auto& r : rows)
+        out["rows"].push_back(run::toJson(r));
     return out;
 }
 
@@ -259,24 +260,31 @@ SweepResult SweepResult::fromJson(const json& value, const std::string& where) {
     return result;
 }
 
-std::string SweepResult::toCsv() const {
-    std::ostringstream out;
-    out << "parameter,value,elements,block,grid,backend,repeats,kernel_min_ms,kernel_median_ms,kernel_max_ms,"
+std::string SweepResult::csvHeader() {
+    return "parameter,value,elements,block,grid,backend,repeats,kernel_min_ms,kernel_median_ms,kernel_max_ms,"
            "h2d_median_ms,d2h_median_ms,with_copies_ms,bytes,gb_per_s,elements_per_s,gflop_per_s,check,"
            "error\n";
-    for (const auto& row : rows) {
-        const auto spread = row.kernel();
-        const bool ran = row.ran();
-        out << name(spec.parameter) << ',' << row.value << ',' << row.elements << ',' << dims(row.block)
-            << ',' << dims(row.grid) << ',' << quoted(row.backend) << ',' << row.kernelMs.size() << ','
-            << (ran ? cell(spread.min) : "") << ',' << (ran ? cell(spread.median) : "") << ','
-            << (ran ? cell(spread.max) : "") << ',' << (row.h2dMs.empty() ? "" : cell(medianOf(row.h2dMs)))
-            << ',' << (row.d2hMs.empty() ? "" : cell(medianOf(row.d2hMs))) << ','
-            << (ran ? cell(row.timeMs(true)) : "") << ',' << row.bytes << ','
-            << cell(row.gigabytesPerSecond()) << ',' << cell(row.elementsPerSecond()) << ','
-            << cell(row.gflops()) << ',' << quoted(row.check) << ',' << quoted(row.error) << '\n';
-    }
+}
+
+std::string SweepResult::csvLine(const SweepRow& row) const {
+    std::ostringstream out;
+    const auto spread = row.kernel();
+    const bool ran = row.ran();
+    out << name(spec.parameter) << ',' << row.value << ',' << row.elements << ',' << dims(row.block) << ','
+        << dims(row.grid) << ',' << quoted(row.backend) << ',' << row.kernelMs.size() << ','
+        << (ran ? cell(spread.min) : "") << ',' << (ran ? cell(spread.median) : "") << ','
+        << (ran ? cell(spread.max) : "") << ',' << (row.h2dMs.empty() ? "" : cell(medianOf(row.h2dMs))) << ','
+        << (row.d2hMs.empty() ? "" : cell(medianOf(row.d2hMs))) << ',' << (ran ? cell(row.timeMs(true)) : "")
+        << ',' << row.bytes << ',' << cell(row.gigabytesPerSecond()) << ',' << cell(row.elementsPerSecond())
+        << ',' << cell(row.gflops()) << ',' << quoted(row.check) << ',' << quoted(row.error) << '\n';
     return out.str();
+}
+
+std::string SweepResult::toCsv() const {
+    std::string out = csvHeader();
+    for (const auto& row : rows)
+        out += csvLine(row);
+    return out;
 }
 
 Crossover crossover(const SweepResult& result, std::string_view gpu, std::string_view cpu,
@@ -344,6 +352,7 @@ std::string preferredCpu(const SweepResult& result) {
 }
 
 std::vector<Crossover> crossovers(const SweepResult& result) {
+    if (result.spec.parameter == SweepParameter::BlockSize) return {};
     std::vector<std::string> gpus;
     for (const auto& b : result.backends)
         if (b.onGpu()) gpus.push_back(b.id);

@@ -90,6 +90,9 @@ struct SweepResult {
     // kernel min/median/max, copies, kernel+copies, bytes, GB/s, elements/s, GFLOP/s, check, error
     // (milliseconds; empty cells where a figure does not apply).
     std::string toCsv() const;
+    // toCsv's first line and one of its rows, for writing rows as they come.
+    static std::string csvHeader();
+    std::string csvLine(const SweepRow& row) const;
 };
 
 // Where a GPU backend starts to beat a CPU backend: the last point at which the GPU is not faster and
@@ -116,7 +119,7 @@ std::string preferredCpu(const SweepResult& result);
 Crossover crossover(const SweepResult& result, std::string_view gpu, std::string_view cpu,
                     bool withTransfers);
 // Every GPU backend against every CPU backend (the reference, then "cpu", then "cpu:N"), kernel only
-// and with the copies.
+// and with the copies. None for a block-size sweep: GPU and CPU do not cross over a block size.
 std::vector<Crossover> crossovers(const SweepResult& result);
 // "cuda:0 beats the C++ reference from about 12,300 elements of dest (kernel only)".
 std::string describe(const Crossover& crossover, const SweepResult& result);

@@ -89,8 +89,6 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
         if (std::any_of(backends.begin(), backends.end(),
                         [&](const SweepBackend& b) { return b.id == backend.id; }))
             continue;
-        if (backend.kind == SweepBackend::Kind::Reference && !playground.reference)
-            throw InputError("sweep.backends: \"reference\" is named but the playground has no reference");
         backends.push_back(std::move(backend));
     }
     // Each device's runner lives for the whole sweep: one context, one compile per source.

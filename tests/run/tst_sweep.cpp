@@ -254,6 +254,16 @@ private slots:
                  157u); // auto follows: ceil(5000 / 32)
     }
 
+    // Smaller blocks on a fixed grid would leave elements out: the block sweep covers with grid "auto" too.
+    void blockSweepOverAFixedGridCoversEveryElement() {
+        const auto p = playgroundOf({array("y", {1024}, "out"), array("x", {1024}), scalar("n", "size(y)")},
+                                    json{{"grid", {8, 1, 1}}, {"block", {128, 1, 1}}});
+        const auto plan = run::planSweep(p, run::SweepSpec::fromJson({{"parameter", "block"}, {"values", {64, 128}}}));
+        QCOMPARE(plan.notes.size(), std::size_t{1});
+        QVERIFY2(plan.notes[0].find("the sweep uses grid \"auto\"") != std::string::npos, plan.notes[0].c_str());
+        QCOMPARE(run::prepare(plan.points[0].playground).launch.grid[0], 16u);
+    }
+
     void plansThatCannotWork() {
         run::SweepSpec spec;
         spec.array = "z";
