@@ -8,6 +8,7 @@
 #include "ProblemsView.h"
 #include "ResultsView.h"
 #include "SamplesBrowser.h"
+#include "SweepView.h"
 #include "TimingsView.h"
 
 #include "core/io/FileBytes.h"
@@ -16,6 +17,7 @@
 #include "core/run/Check.h"
 #include "core/run/GridCoverage.h"
 #include "core/run/LaunchGeometry.h"
+#include "core/run/SweepResult.h"
 
 #include <QAction>
 #include <QApplication>
@@ -30,8 +32,10 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProgressBar>
 #include <QSettings>
 #include <QShortcut>
@@ -69,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), editor_(new KernelEditor(this)), compileNotice_(new QLabel(this)), findBar_(new QLineEdit(this)),
       problems_(new ProblemsView(this)), arguments_(new ArgumentPanel(this)), launch_(new LaunchPanel(this)),
       results_(new ResultsView(this)), timings_(new TimingsView(this)), samples_(new SamplesBrowser(this)), lesson_(new LessonView(this)),
+      sweep_(new SweepView(this)),
       output_(new QPlainTextEdit(this)), backends_(new BackendChooser(this)), repeat_(new QSpinBox(this)),
       state_(new QLabel(this)), busy_(new QProgressBar(this)) {
     setWindowTitle(tr("Kernelpad"));
@@ -118,6 +123,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(problems_, &ProblemsView::jumpRequested, editor_, &KernelEditor::jumpTo);
     connect(&runTask_, &WorkerTask::finished, this, &MainWindow::runDone);
     connect(&inspectTask_, &WorkerTask::finished, this, &MainWindow::inspectFinished);
+    connect(&sweepTask_, &WorkerTask::finished, this, &MainWindow::sweepDone);
+    connect(sweep_, &SweepView::runRequested, this, &MainWindow::startSweep);
+    connect(sweep_, &SweepView::stopRequested, this, &MainWindow::stopSweep);
+    connect(sweep_, &SweepView::settingsChanged, this, &MainWindow::sweepSettingsChanged);
     connect(backends_, &QComboBox::currentIndexChanged, this, &MainWindow::backendChanged);
     connect(arguments_, &ArgumentPanel::argumentsChanged, this, [this] {
         launch_->setDataShape(firstArrayShape(arguments_->arguments()));
@@ -203,6 +212,9 @@ void MainWindow::createActions() {
     compileAction_ = runMenu->addAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("&Compile"), this, &MainWindow::compileNow);
     compileAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     compileAction_->setToolTip(tr("Compile now (Ctrl+B); it also compiles when you pause typing"));
+    sweepAction_ = runMenu->addAction(tr("S&weep"), this, [this] { sweeping() ? stopSweep() : (void)startSweep(); });
+    sweepAction_->setShortcut(QKeySequence(Qt::Key_F6));
+    sweepAction_->setToolTip(tr("Run the kernel over a range of sizes on each backend and plot GPU against CPU (F6)"));
     runMenu->addSeparator();
     boundsAction_ = runMenu->addAction(tr("Check &Bounds on the CPU"));
     boundsAction_->setCheckable(true);
@@ -245,16 +257,18 @@ void MainWindow::createDocks() {
     auto* output = dock(tr("Output"), QStringLiteral("outputDock"), output_, Qt::BottomDockWidgetArea);
     auto* results = dock(tr("Results"), QStringLiteral("resultsDock"), results_, Qt::BottomDockWidgetArea);
     auto* timings = dock(tr("Timings"), QStringLiteral("timingsDock"), timings_, Qt::BottomDockWidgetArea);
+    auto* sweep = dock(tr("Sweep"), QStringLiteral("sweepDock"), sweep_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(problems, output);
     tabifyDockWidget(output, results);
     tabifyDockWidget(results, timings);
+    tabifyDockWidget(timings, sweep);
     results->raise();
     resizeDocks({samples}, {300}, Qt::Horizontal);
     resizeDocks({samples, lesson}, {300, 500}, Qt::Vertical);
     resizeDocks({args, launch}, {420, 420}, Qt::Horizontal);
     arguments_->setMinimumHeight(300); // the launch panel would otherwise take the column's height
     resizeDocks({results}, {330}, Qt::Vertical);
-    for (auto* d : {samples, lesson, args, launch, problems, output, results, timings}) view->addAction(d->toggleViewAction());
+    for (auto* d : {samples, lesson, args, launch, problems, output, results, timings, sweep}) view->addAction(d->toggleViewAction());
 }
 
 bool MainWindow::isModified() const { return editor_->isModified() || panelsModified_; }
@@ -333,6 +347,7 @@ void MainWindow::showPlayground(const model::Playground& playground) {
                             ? QString()
                             : QDir(QString::fromStdString(playground_.folder.string())).filePath(fromUtf8(playground_.lesson)));
     samples_->select(playgroundPath_);
+    showSweep();
     // The panels follow the kernel's signature, starting from the playground's own arguments.
     reparse(playground_.args);
     changedSinceAutosave_ = false;
@@ -641,6 +656,138 @@ void MainWindow::runDone(quint64 id, const WorkerResultPtr& result) {
 }
 
 // ---- recovery
+
+// ---- sweeps
+
+void MainWindow::showSweep() {
+    // What the sweep may run on: each CUDA device the toolbar offers, the CPU backend on all cores and on
+    // one, and the playground's reference. Ticked at first: the devices, all cores and the reference.
+    std::vector<std::pair<std::string, QString>> offered;
+    std::vector<std::string> ticked;
+    for (int i = 0; i < backends_->count(); ++i) {
+        const QString id = backends_->itemData(i).toString();
+        if (!id.startsWith(QStringLiteral("cuda:"))) continue;
+        offered.emplace_back(id.toStdString(), backends_->itemText(i));
+        ticked.push_back(id.toStdString());
+    }
+    offered.emplace_back("cpu", tr("CPU backend, all cores"));
+    offered.emplace_back("cpu:1", tr("CPU backend, one core"));
+    ticked.push_back("cpu");
+    if (playground_.reference) {
+        offered.emplace_back("reference", tr("C++ reference"));
+        ticked.push_back("reference");
+    }
+    sweep_->setBackends(offered, ticked);
+    try {
+        sweep_->setSpec(run::storedSweepSpec(playground_).value_or(run::SweepSpec{}));
+        if (const auto stored = run::storedSweepResult(playground_)) sweep_->showResult(*stored);
+        else sweep_->clearResult();
+    } catch (const InputError& e) {
+        // A hand-edited "sweep" that does not read: said, and the defaults shown; the file keeps it until
+        // the settings are changed here.
+        sweep_->setSpec(run::SweepSpec{});
+        sweep_->clearResult();
+        log(tr("The playground's sweep settings were not read: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void MainWindow::sweepSettingsChanged() {
+    QString error;
+    const auto spec = sweep_->spec(&error);
+    if (!spec) return; // said when a sweep is started; the file keeps the last good settings
+    run::storeSweep(playground_, *spec, sweep_->result().rows.empty() ? nullptr : &sweep_->result());
+    setModifiedPanels(true);
+}
+
+bool MainWindow::startSweep() {
+    if (sweepId_ != 0) return false;
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("sweepDock"))) {
+        d->show();
+        d->raise();
+    }
+    QString error;
+    auto spec = sweep_->spec(&error);
+    QStringList problems = arguments_->problems();
+    if (!spec) problems.prepend(error);
+    if (!problems.isEmpty()) {
+        sweep_->finish(sweep_->result(), tr("Not swept: %1").arg(problems.join(QStringLiteral("; "))));
+        log(tr("Not swept: %1").arg(problems.join(QStringLiteral("; "))));
+        return false;
+    }
+    const auto playground = currentPlayground();
+    worker::WorkerRequest request;
+    request.kind = worker::WorkerRequest::Kind::Sweep;
+    request.playground = io::serializePlayground(playground);
+    request.path = playgroundPath_.isEmpty() ? (std::filesystem::path(playground.folder) / "untitled.kpad.json").string()
+                                             : playgroundPath_.toStdString();
+    request.sweep = spec->toJson();
+    // Rows come on the worker thread: handed to the dock on the GUI thread, if it is still there.
+    QPointer<SweepView> view = sweep_;
+    request.onSweepRow = [view](const run::SweepRow& row, std::size_t done, std::size_t total) {
+        QMetaObject::invokeMethod(view, [view, row, done, total] { if (view) view->addRow(row, done, total); }, Qt::QueuedConnection);
+    };
+
+    // What the plots need before the first row: the backends by name, the swept array.
+    run::SweepResult header;
+    header.spec = *spec;
+    header.title = playground.title;
+    header.kernel = playground.kernel;
+    for (const auto& arg : playground.args)
+        if (arg.isArray() && (spec->array.empty() || arg.name == spec->array)) {
+            header.array = arg.name;
+            break;
+        }
+    for (int i = 0; i < sweep_->backendList()->count(); ++i) {
+        const auto* item = sweep_->backendList()->item(i);
+        const auto id = item->data(Qt::UserRole).toString().toStdString();
+        if (std::find(spec->backends.begin(), spec->backends.end(), id) != spec->backends.end())
+            header.backends.push_back({id, item->text().toStdString(), {}});
+    }
+    sweep_->begin(header, run::sweepValues(*spec).size() * spec->backends.size());
+    sweep_->setRunning(true);
+    sweepId_ = sweepTask_.submit(std::move(request));
+    sweepAction_->setText(tr("Stop S&weep"));
+    log(tr("Sweep of %1: %2 from %3 to %4 on %5").arg(fromUtf8(playground.kernel), fromUtf8(header.parameterLabel()))
+            .arg(sweep_->fromEdit()->text(), sweep_->toEdit()->text(), fromUtf8([&] {
+                std::string ids;
+                for (const auto& id : spec->backends) ids += (ids.empty() ? "" : ", ") + id;
+                return ids;
+            }())));
+    return true;
+}
+
+void MainWindow::stopSweep() {
+    if (sweepId_ != 0) sweepTask_.stop();
+}
+
+void MainWindow::sweepDone(quint64 id, const WorkerResultPtr& result) {
+    if (id != sweepId_) return;
+    sweepId_ = 0;
+    sweepAction_->setText(tr("S&weep"));
+    sweep_->setRunning(false);
+    // Rows still queued for the dock arrive before this (same queue), so its result has them all.
+    QCoreApplication::sendPostedEvents(sweep_);
+    QString error;
+    const auto spec = sweep_->spec(&error);
+    if (result->ok() && result->sweep) {
+        sweep_->finish(*result->sweep);
+        for (const auto& c : run::crossovers(*result->sweep)) log(fromUtf8(run::describe(c, *result->sweep)));
+        log(tr("Sweep finished: %1 rows in %2 s").arg(result->sweep->rows.size()).arg(result->seconds, 0, 'f', 1));
+    } else {
+        // Stopped, crashed or refused: the rows so far stay, marked as cut short.
+        auto partial = sweep_->result();
+        partial.cancelled = !partial.rows.empty();
+        QString message = fromUtf8(result->message);
+        if (result->outcome == worker::Outcome::Compile) message = tr("Not swept: the kernel does not compile (see Problems).");
+        sweep_->finish(partial, message);
+        log(tr("Sweep: %1").arg(fromUtf8(result->message)));
+    }
+    if (spec && !sweep_->result().rows.empty()) {
+        run::storeSweep(playground_, *spec, &sweep_->result());
+        setModifiedPanels(true);
+    }
+    emit sweepFinished(result->ok());
+}
 
 void MainWindow::autosave() {
     if (!changedSinceAutosave_) return;

@@ -30,6 +30,7 @@ class QProgressBar;
 class QSpinBox;
 class ResultsView;
 class SamplesBrowser;
+class SweepView;
 class TimingsView;
 
 class MainWindow : public QMainWindow {
@@ -55,6 +56,12 @@ public:
     bool startRun();
     void stopRun();
     bool running() const { return runId_ != 0; }
+    // Starts a sweep with the Sweep dock's settings (false, saying why, when one cannot start); rows
+    // arrive in the dock as they are measured and sweepFinished() follows. The settings and the results
+    // are kept in the playground's "sweep" member.
+    bool startSweep();
+    void stopSweep();
+    bool sweeping() const { return sweepId_ != 0; }
     // Compiles the text now instead of after the typing pause.
     void compileNow();
     bool compiling() const { return inspectId_ != 0; }
@@ -77,6 +84,7 @@ public:
     BackendChooser* backends() const { return backends_; }
     SamplesBrowser* samples() const { return samples_; }
     LessonView* lesson() const { return lesson_; }
+    SweepView* sweep() const { return sweep_; }
     // The open playground's file, empty for a lone .cu file or a new playground.
     QString playgroundPath() const { return playgroundPath_; }
     QPlainTextEdit* output() const { return output_; }
@@ -88,6 +96,7 @@ public:
 
 signals:
     void runFinished(bool ok);
+    void sweepFinished(bool ok);
     void compileFinished();
 
 protected:
@@ -104,6 +113,9 @@ private:
     void inspectFinished(quint64 id, const WorkerResultPtr& result);
     void runDone(quint64 id, const WorkerResultPtr& result);
     void backendChanged();
+    void sweepDone(quint64 id, const WorkerResultPtr& result);
+    void showSweep();          // the playground's stored sweep settings and results in the dock
+    void sweepSettingsChanged();
     void showPlayground(const kp::model::Playground& playground);
     void setModifiedPanels(bool modified);
     void updateTitle();
@@ -125,6 +137,7 @@ private:
     TimingsView* timings_;
     SamplesBrowser* samples_;
     LessonView* lesson_;
+    SweepView* sweep_;
     QPlainTextEdit* output_;
     BackendChooser* backends_;
     QSpinBox* repeat_;
@@ -138,6 +151,9 @@ private:
 
     WorkerTask runTask_;
     WorkerTask inspectTask_;
+    WorkerTask sweepTask_;  // a worker of its own: a sweep does not hold up runs or compiles
+    quint64 sweepId_ = 0;   // the sweep in progress, 0 when none
+    QAction* sweepAction_ = nullptr;
     quint64 runId_ = 0;     // the run in progress, 0 when none
     quint64 inspectId_ = 0; // the newest compile asked for; answers to older ones are dropped
     std::vector<kp::model::Diagnostic> parseProblems_;
