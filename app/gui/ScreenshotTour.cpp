@@ -3,9 +3,13 @@
 #include "BackendChooser.h"
 #include "KernelEditor.h"
 #include "MainWindow.h"
+#include "SweepView.h"
 
 #include <QDir>
 #include <QDockWidget>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSpinBox>
 #include <QTimer>
 
 ScreenshotTour::ScreenshotTour(MainWindow& window, QString folder, QObject* parent)
@@ -27,14 +31,15 @@ void ScreenshotTour::start(const QString& sample) {
     if (!QDir().mkpath(folder_)) return fail(tr("cannot create %1").arg(folder_));
     window_.resize(1400, 880);
     window_.backends()->setBackend(QStringLiteral("cpu"));
-    // Open -> compiled -> run -> results and timings -> an error typed -> compiled -> done.
+    // Open -> compiled -> run -> results and timings -> a sweep on the CPU backends -> an error typed ->
+    // compiled -> done.
     auto step = std::make_shared<int>(0);
     connect(&window_, &MainWindow::compileFinished, this, [this, step] {
         if (*step == 0) {
             *step = 1;
             if (!window_.startRun()) fail(tr("the sample did not start"));
-        } else if (*step == 2) {
-            *step = 3;
+        } else if (*step == 3) {
+            *step = 4;
             if (save(QStringLiteral("kernelpad-diagnostics.png"))) emit finished(files_, {});
         }
     });
@@ -45,8 +50,19 @@ void ScreenshotTour::start(const QString& sample) {
         if (auto* timings = window_.findChild<QDockWidget*>(QStringLiteral("timingsDock"))) timings->raise();
         if (!save(QStringLiteral("kernelpad-timings.png"))) return;
         *step = 2;
+        SweepView* sweep = window_.sweep();
+        sweep->toEdit()->setText(QStringLiteral("10000000"));
+        sweep->stepsSpin()->setValue(5);
+        for (int i = 0; i < sweep->backendList()->count(); ++i) sweep->backendList()->item(i)->setCheckState(Qt::Checked);
+        if (!window_.startSweep()) fail(tr("the sweep did not start: %1").arg(sweep->statusText()));
+    });
+    connect(&window_, &MainWindow::sweepFinished, this, [this, step](bool ok) {
+        if (*step != 2) return;
+        if (!ok) return fail(tr("the sample's sweep failed: %1").arg(window_.sweep()->statusText()));
+        if (!save(QStringLiteral("kernelpad-sweep.png"))) return;
+        *step = 3;
         if (auto* results = window_.findChild<QDockWidget*>(QStringLiteral("problemsDock"))) results->raise();
-        window_.editor()->setCursorPosition(4, 18);
+        window_.editor()->setCursorPosition(7, 23); // after "dest[i] = a[i] "
         window_.editor()->insert(QStringLiteral("* scale "));
         window_.compileNow();
     });
