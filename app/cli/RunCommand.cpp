@@ -131,21 +131,7 @@ CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options) {
 }
 
 int runRunCommand(const RunCommandOptions& options) {
-    try {
-        return execute(options);
-    } catch (const run::CompileError& e) {
-        std::cerr << e.what() << "\n";
-        return ExitCode::CompileError;
-    } catch (const InputError& e) {
-        std::cerr << "kernelpad-cli: " << e.what() << "\n";
-        return ExitCode::BadInput;
-    } catch (const run::KernelFault& e) {
-        std::cerr << "kernelpad-cli: " << e.what() << "\n";
-        return ExitCode::KernelFault;
-    } catch (const cuda::Unavailable& e) {
-        std::cerr << "kernelpad-cli: no CUDA backend here: " << e.what() << "\n";
-        return ExitCode::NoBackend;
-    }
+    return exitCodeOf([&] { return execute(options); });
 }
 
 } // namespace kp::cli

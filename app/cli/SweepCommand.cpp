@@ -192,21 +192,8 @@ CLI::App* addSweepCommand(CLI::App& root, SweepCommandOptions& options) {
 }
 
 int runSweepCommand(const SweepCommandOptions& options) {
-    try {
-        return execute(options);
-    } catch (const run::CompileError& e) {
-        std::cerr << e.what() << "\n";
-        return ExitCode::CompileError;
-    } catch (const InputError& e) {
-        std::cerr << "kernelpad-cli: " << namingOptions(e.what(), options) << "\n";
-        return ExitCode::BadInput;
-    } catch (const run::KernelFault& e) {
-        std::cerr << "kernelpad-cli: " << e.what() << "\n";
-        return ExitCode::KernelFault;
-    } catch (const cuda::Unavailable& e) {
-        std::cerr << "kernelpad-cli: no CUDA backend here: " << e.what() << "\n";
-        return ExitCode::NoBackend;
-    }
+    return exitCodeOf([&] { return execute(options); },
+                      [&](const std::string& message) { return namingOptions(message, options); });
 }
 
 } // namespace kp::cli

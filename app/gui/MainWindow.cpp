@@ -541,7 +541,7 @@ void MainWindow::inspectFinished(quint64 id, const WorkerResultPtr& result) {
         launch_->setDevice(result->inspection->device);
         launch_->setKernelAttributes(result->inspection->attributes);
         if (result->inspection->device)
-            timings_->setDevicePeak(result->inspection->device->peakBandwidthGBs(), 0);
+            timings_->setDevicePeak(result->inspection->device->peakBandwidthGBs(), result->inspection->device->peakGflops());
     }
     const int errors = problems_->errorCount(), warnings = problems_->warningCount();
     if (auto* d = findChild<QDockWidget*>(QStringLiteral("problemsDock")))
@@ -557,7 +557,7 @@ void MainWindow::backendChanged() {
     if (const auto device = backends_->device()) {
         launch_->setLimits(run::LaunchLimits::of(*device));
         launch_->setDevice(device);
-        timings_->setDevicePeak(device->peakBandwidthGBs(), 0);
+        timings_->setDevicePeak(device->peakBandwidthGBs(), device->peakGflops());
     } else {
         launch_->setLimits(run::LaunchLimits::cpu());
         launch_->setDevice(std::nullopt);

@@ -2,6 +2,7 @@
 
 #include "ArrayPlot.h"
 #include "ArrayTableModel.h"
+#include "PlotExport.h"
 #include "core/Error.h"
 #include "core/io/CsvFile.h"
 #include "core/io/FileBytes.h"
@@ -14,12 +15,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPdfWriter>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QSplitter>
-#include <QSvgGenerator>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <filesystem>
@@ -46,40 +45,6 @@ std::filesystem::path filePath(const QString& path) {
 
 QString extensionOf(const QString& path) {
     return QFileInfo(path).suffix().toLower();
-}
-
-void drawVectorized(QCustomPlot* plot, QPaintDevice* device, QSize size, bool setWindow) {
-    QCPPainter painter;
-    painter.begin(device);
-    if (setWindow) painter.setWindow(QRect(QPoint(0, 0), size)); // the PDF's points onto its 1200 dpi device
-    painter.setMode(QCPPainter::pmVectorized);
-    plot->toPainter(&painter, size.width(), size.height());
-    painter.end();
-}
-
-// The plot as the bytes of a .png, .svg or .pdf file, drawn at `size` (vector formats stay vectors).
-QByteArray renderPlot(QCustomPlot* plot, const QString& format, QSize size, const QString& title) {
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    if (format == QLatin1String("png")) {
-        plot->toPixmap(size.width(), size.height()).save(&buffer, "PNG");
-    } else if (format == QLatin1String("svg")) {
-        QSvgGenerator svg;
-        svg.setOutputDevice(&buffer);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(title);
-        drawVectorized(plot, &svg, size, false);
-    } else {
-        QPdfWriter pdf(&buffer);
-        pdf.setTitle(title);
-        pdf.setCreator(QStringLiteral("Kernelpad"));
-        pdf.setPageLayout(
-            QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
-                        QPageLayout::Portrait, QMarginsF()));
-        drawVectorized(plot, &pdf, size, true);
-    }
-    return buffer.data();
 }
 
 } // namespace
@@ -270,7 +235,7 @@ void OutputPane::savePlot(const QString& path) const {
         throw kp::InputError("the file name should end in .png, .svg or .pdf");
     QCustomPlot* plot = plot_->customPlot();
     // The size on screen, or a readable one when the plot was never laid out (a hidden tab).
-    const QSize size = plot->width() >= 320 && plot->height() >= 240 ? plot->size() : QSize(1000, 640);
+    const QSize size = exportSize(plot, QSize(320, 240), QSize(1000, 640));
     const QByteArray bytes = renderPlot(plot, extension, size, name_);
     if (bytes.isEmpty()) throw kp::Error("the plot could not be drawn as " + extension.toStdString());
     kp::io::writeFileAtomically(filePath(path),

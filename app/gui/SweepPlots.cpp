@@ -1,4 +1,5 @@
 #include "SweepPlots.h"
+#include "PlotExport.h"
 
 #include "core/io/FileBytes.h"
 
@@ -8,7 +9,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
-#include <QSvgGenerator>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -654,47 +654,14 @@ void SweepPlots::fillPointBox() {
 }
 
 bool SweepPlots::exportPlot(const QString& path, QString* error) {
-    const auto fail = [error](const QString& reason) {
-        if (error) *error = reason;
+    if (result_.rows.empty()) {
+        if (error) *error = tr("Nothing to export yet: run a sweep first.");
         return false;
-    };
-    if (result_.rows.empty()) return fail(tr("Nothing to export yet: run a sweep first."));
+    }
     auto* plot = qobject_cast<QCustomPlot*>(tabs_->currentWidget());
     if (!plot) plot = tabs_->currentWidget()->findChild<QCustomPlot*>();
-    // A view never shown has no size of its own yet: export at a size that reads well on a page.
-    const bool sized = plot->width() >= 480 && plot->height() >= 320;
-    const int width = sized ? plot->width() : 900;
-    const int height = sized ? plot->height() : 560;
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    bool written = false;
-    if (suffix == QLatin1String("png"))
-        written = plot->savePng(path, width, height);
-    else if (suffix == QLatin1String("pdf"))
-        written = plot->savePdf(path, width, height);
-    else if (suffix == QLatin1String("svg"))
-        written = saveSvg(plot, path, width, height);
-    else if (suffix.isEmpty())
-        return fail(
-            tr("Cannot export to %1: it has no extension; choose a file name ending in .png, .svg or .pdf")
-                .arg(path));
-    else
-        return fail(
-            tr("Cannot export a .%1 file: choose a file name ending in .png, .svg or .pdf").arg(suffix));
-    if (!written)
-        return fail(tr("Could not write %1: check that its folder exists and can be written").arg(path));
-    return true;
-}
-
-bool SweepPlots::saveSvg(QCustomPlot* plot, const QString& path, int width, int height) {
-    QSvgGenerator svg;
-    svg.setFileName(path);
-    svg.setSize(QSize(width, height));
-    svg.setViewBox(QRect(0, 0, width, height));
-    svg.setTitle(tr("Kernelpad sweep of %1").arg(kernelName()));
-    QCPPainter painter;
-    if (!painter.begin(&svg)) return false;
-    plot->toPainter(&painter, width, height);
-    return painter.end();
+    return ::exportPlot(plot, path, exportSize(plot, QSize(480, 320), QSize(900, 560)),
+                        tr("Kernelpad sweep of %1").arg(kernelName()), error);
 }
 
 bool SweepPlots::exportCsv(const QString& path, QString* error) {

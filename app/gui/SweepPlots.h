@@ -64,7 +64,6 @@ private:
     void fillPointBox();
     const kp::run::SweepRow* currentRow(const std::string& backendId) const;
     QString kernelName() const;
-    bool saveSvg(QCustomPlot* plot, const QString& path, int width, int height);
 
     kp::run::SweepResult result_;
     std::optional<std::int64_t> currentValue_;

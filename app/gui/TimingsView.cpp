@@ -1,4 +1,5 @@
 #include "TimingsView.h"
+#include "PlotExport.h"
 
 #include "TimingHistoryModel.h"
 #include "core/io/FileBytes.h"
@@ -11,7 +12,6 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
-#include <QSvgGenerator>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -351,38 +351,7 @@ void TimingsView::applyScale() {
 }
 
 bool TimingsView::exportPlot(const QString& path, QString* error) {
-    // A view never shown has no size of its own yet: export at a size that reads well on a page.
-    const bool sized = bars_->width() >= 320 && bars_->height() >= 200;
-    const int width = sized ? bars_->width() : 800;
-    const int height = sized ? bars_->height() : 400;
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    bool written = false;
-    if (suffix == QLatin1String("png"))
-        written = bars_->savePng(path, width, height);
-    else if (suffix == QLatin1String("pdf"))
-        written = bars_->savePdf(path, width, height);
-    else if (suffix == QLatin1String("svg"))
-        written = saveSvg(path, width, height);
-    else {
-        if (error)
-            *error = tr("Cannot export to %1: choose a file name ending in .png, .svg or .pdf").arg(path);
-        return false;
-    }
-    if (!written && error)
-        *error = tr("Could not write %1: check that its folder exists and can be written").arg(path);
-    return written;
-}
-
-bool TimingsView::saveSvg(const QString& path, int width, int height) {
-    QSvgGenerator svg;
-    svg.setFileName(path);
-    svg.setSize(QSize(width, height));
-    svg.setViewBox(QRect(0, 0, width, height));
-    svg.setTitle(tr("Kernelpad timings"));
-    QCPPainter painter;
-    if (!painter.begin(&svg)) return false;
-    bars_->toPainter(&painter, width, height);
-    return painter.end();
+    return ::exportPlot(bars_, path, exportSize(bars_, QSize(320, 200), QSize(800, 400)), tr("Kernelpad timings"), error);
 }
 
 bool TimingsView::exportHistoryCsv(const QString& path, QString* error) {

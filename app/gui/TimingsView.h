@@ -54,7 +54,6 @@ private:
     void drawHistory();
     void placeHistoryLegend(bool shown);
     void applyScale();
-    bool saveSvg(const QString& path, int width, int height);
 
     QLabel* summary_;
     QCustomPlot* bars_;

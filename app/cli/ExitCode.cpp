@@ -1,0 +1,31 @@
+#include "ExitCode.h"
+
+#include "core/Error.h"
+#include "core/cuda/CudaError.h"
+#include "core/run/CompileError.h"
+#include "core/run/KernelFault.h"
+
+#include <iostream>
+
+namespace kp::cli {
+
+int exitCodeOf(const std::function<int()>& command,
+               const std::function<std::string(const std::string&)>& describe) {
+    try {
+        return command();
+    } catch (const run::CompileError& e) {
+        std::cerr << e.what() << "\n";
+        return ExitCode::CompileError;
+    } catch (const InputError& e) {
+        std::cerr << "kernelpad-cli: " << (describe ? describe(e.what()) : std::string(e.what())) << "\n";
+        return ExitCode::BadInput;
+    } catch (const run::KernelFault& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return ExitCode::KernelFault;
+    } catch (const cuda::Unavailable& e) {
+        std::cerr << "kernelpad-cli: no CUDA backend here: " << e.what() << "\n";
+        return ExitCode::NoBackend;
+    }
+}
+
+} // namespace kp::cli
