@@ -419,6 +419,18 @@ private slots:
         QVERIFY(!row.gflops() && !row.elementsPerSecond());
     }
 
+    // The roof of the roofline: FP32 lanes x 2 (a fused multiply-add) x SMs x clock.
+    void devicePeakGflops() {
+        auto p = test::h100();
+        p.clockKHz = 1980000;
+        QCOMPARE(p.fp32LanesPerMultiprocessor(), 128);
+        QCOMPARE(std::round(p.peakGflops()), 66908.0); // NVIDIA's datasheet: 67 TFLOPS FP32 (SXM)
+        p.ccMajor = 7;
+        QCOMPARE(p.fp32LanesPerMultiprocessor(), 64);
+        p.ccMajor = 3; // not known here: no roof rather than a wrong one
+        QCOMPARE(p.peakGflops(), 0.0);
+    }
+
     // What CI checks on the CPU: sizes go up, one row per point and backend, every check passes.
     void sweepsMultiplyThemOnTheCpuBackends() {
         auto spec = *run::storedSweepSpec(io::readPlayground(kMultiply));
