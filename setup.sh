@@ -3,6 +3,7 @@
 #   ./setup.sh app [FILE]   opens Kernelpad (on the multiply_them sample unless FILE is given)
 #   ./setup.sh test         runs every test through CTest
 #   ./setup.sh screenshots  remakes the README's pictures in resources/screenshots (offscreen)
+#   ./setup.sh deb          builds the Debian package (BUILD_DIR/kernelpad_VERSION_amd64.deb)
 # Environment: BUILD_DIR (default build), CUDAToolkit_ROOT (default /usr/local/cuda), CI=true turns
 # compiler warnings into errors.
 set -euo pipefail
@@ -10,13 +11,15 @@ cd "$(dirname "$(realpath "$0")")"
 
 mode=${1:-}
 case $mode in
-  app | test | screenshots) shift ;;
-  *) echo "usage: $0 app [FILE] | test | screenshots" >&2; exit 2 ;;
+  app | test | screenshots | deb) shift ;;
+  *) echo "usage: $0 app [FILE] | test | screenshots | deb" >&2; exit 2 ;;
 esac
 
 packages=(cmake ninja-build g++ pkg-config xz-utils fonts-dejavu-core
   qt6-base-dev qt6-tools-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libgl-dev
   nlohmann-json3-dev libxxhash-dev libboost-context-dev libmuparser-dev libcli11-dev)
+# CPack's Debian generator finds the package's library dependencies with dpkg-shlibdeps and file.
+if [[ $mode == deb ]]; then packages+=(dpkg-dev file); fi
 
 install_missing() {
   local missing=()
@@ -63,6 +66,9 @@ build
 dir=${BUILD_DIR:-build}
 if [[ $mode == test ]]; then
   exec ctest --test-dir "$dir" --output-on-failure -j "$(nproc)"
+fi
+if [[ $mode == deb ]]; then
+  cd "$dir" && exec cpack -G DEB
 fi
 if [[ $mode == screenshots ]]; then
   QT_QPA_PLATFORM=offscreen exec "$dir/app/kernelpad" --screenshots resources/screenshots

@@ -77,7 +77,11 @@ std::filesystem::path WorkerClient::defaultExecutable() {
     if (const char* chosen = std::getenv("KERNELPAD_WORKER"); chosen && *chosen) return chosen;
     std::error_code error;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-    return (error ? std::filesystem::path(".") : self.parent_path()) / "kernelpad-worker";
+    const auto folder = error ? std::filesystem::path(".") : self.parent_path();
+    // Beside the program in a build; in libexec/kernelpad once installed (cmake/Install.cmake).
+    const auto installed = (folder / KP_WORKER_FROM_BIN / "kernelpad-worker").lexically_normal();
+    if (!std::filesystem::exists(folder / "kernelpad-worker", error) && std::filesystem::exists(installed, error)) return installed;
+    return folder / "kernelpad-worker";
 }
 
 WorkerClient::WorkerClient(std::filesystem::path executable) : executable_(std::move(executable)) {}

@@ -91,7 +91,7 @@ public:
     const std::filesystem::path& executable() const noexcept { return executable_; }
 
     // $KERNELPAD_WORKER when set (tests, unusual installs), else kernelpad-worker in the folder of the
-    // running program.
+    // running program, else in ../libexec/kernelpad from it (an installed Kernelpad).
     static std::filesystem::path defaultExecutable();
 
 private:
