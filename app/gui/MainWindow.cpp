@@ -2,6 +2,7 @@
 
 #include "ArgumentPanel.h"
 #include "BackendChooser.h"
+#include "HelpDialog.h"
 #include "KernelEditor.h"
 #include "LaunchPanel.h"
 #include "LessonView.h"
@@ -269,6 +270,18 @@ void MainWindow::createDocks() {
     arguments_->setMinimumHeight(300); // the launch panel would otherwise take the column's height
     resizeDocks({results}, {330}, Qt::Vertical);
     for (auto* d : {samples, lesson, args, launch, problems, output, results, timings, sweep}) view->addAction(d->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Kernelpad &Guide"), QKeySequence::HelpContents, this, [this] { showHelp(int(HelpDialog::Page::Guide)); });
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showHelp(int(HelpDialog::Page::Shortcuts)); });
+    help->addAction(tr("&Lessons"), this, [this] { showHelp(int(HelpDialog::Page::Lessons)); });
+    help->addSeparator();
+    help->addAction(tr("&About Kernelpad"), this, [this] {
+        QMessageBox::about(this, tr("About Kernelpad"),
+                           tr("<h3>Kernelpad %1</h3><p>A desktop playground for CUDA kernels: write a kernel, run it on a GPU "
+                              "or on the CPU, check it against a CPU reference and compare the timings.</p>")
+                               .arg(QStringLiteral(KP_VERSION)));
+    });
 }
 
 bool MainWindow::isModified() const { return editor_->isModified() || panelsModified_; }
@@ -656,6 +669,17 @@ void MainWindow::runDone(quint64 id, const WorkerResultPtr& result) {
 }
 
 // ---- recovery
+
+HelpDialog* MainWindow::showHelp(int page) {
+    auto* dialog = new HelpDialog(menuBar(), samples_->catalog(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &HelpDialog::openRequested, this, [this](const QString& path) {
+        if (maybeSave()) openFile(path);
+    });
+    dialog->showPage(static_cast<HelpDialog::Page>(page));
+    dialog->show();
+    return dialog;
+}
 
 // ---- sweeps
 

@@ -16,6 +16,7 @@
 
 class ArgumentPanel;
 class BackendChooser;
+class HelpDialog;
 class KernelEditor;
 class LaunchPanel;
 class LessonView;
@@ -62,6 +63,8 @@ public:
     bool startSweep();
     void stopSweep();
     bool sweeping() const { return sweepId_ != 0; }
+    // Opens the help window at a page (HelpDialog::Page: guide, shortcuts, lessons); it closes itself.
+    HelpDialog* showHelp(int page);
     // Compiles the text now instead of after the typing pause.
     void compileNow();
     bool compiling() const { return inspectId_ != 0; }
