@@ -80,6 +80,20 @@ std::string_view name(SweepScale scale) {
     return scale == SweepScale::Log ? "log" : "linear";
 }
 
+namespace {
+
+// The value among `values` whose name() is the member's text; else an error naming the member.
+template <typename E>
+E namedAt(const json& in, const std::string& key, const std::string& where, std::initializer_list<E> values,
+          const std::string& hint) {
+    const auto text = textAt(in, key, where);
+    for (const E value : values)
+        if (name(value) == text) return value;
+    bad(where + "." + key, "\"" + text + "\" is not a " + key + "; " + hint);
+}
+
+} // namespace
+
 json SweepSpec::toJson() const {
     json out = {{"parameter", name(parameter)},
                 {"scale", name(scale)},
@@ -98,27 +112,12 @@ json SweepSpec::toJson() const {
 SweepSpec SweepSpec::fromJson(const json& in, const std::string& where) {
     if (!in.is_object()) bad(where, "expected an object");
     SweepSpec spec;
-    if (in.contains("parameter")) {
-        const auto text = textAt(in, "parameter", where);
-        if (text == "size")
-            spec.parameter = SweepParameter::ProblemSize;
-        else if (text == "block")
-            spec.parameter = SweepParameter::BlockSize;
-        else
-            bad(where + ".parameter",
-                "\"" + text +
-                    "\" is not a parameter; use \"size\" (the problem size) or \"block\" (blockDim.x)");
-    }
+    if (in.contains("parameter"))
+        spec.parameter = namedAt(in, "parameter", where, {SweepParameter::ProblemSize, SweepParameter::BlockSize},
+                                 "use \"size\" (the problem size) or \"block\" (blockDim.x)");
     if (spec.parameter == SweepParameter::BlockSize) spec.from = 32, spec.to = 1024, spec.steps = 6;
-    if (in.contains("scale")) {
-        const auto text = textAt(in, "scale", where);
-        if (text == "log")
-            spec.scale = SweepScale::Log;
-        else if (text == "linear")
-            spec.scale = SweepScale::Linear;
-        else
-            bad(where + ".scale", "\"" + text + "\" is not a scale; use \"log\" or \"linear\"");
-    }
+    if (in.contains("scale"))
+        spec.scale = namedAt(in, "scale", where, {SweepScale::Log, SweepScale::Linear}, "use \"log\" or \"linear\"");
     if (in.contains("from")) spec.from = numberAt(in, "from", where);
     if (in.contains("to")) spec.to = numberAt(in, "to", where);
     if (in.contains("steps")) spec.steps = wholeAt(in, "steps", where);
