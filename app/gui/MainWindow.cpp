@@ -651,7 +651,8 @@ void MainWindow::runDone(quint64 id, const WorkerResultPtr& result) {
     results_->showRun(std::move(result->outputs), std::move(result->referenceOutputs), run::Tolerance{checkSpec.rtol, checkSpec.atol}, report);
     // The label says what a student usually changes between runs: the launch.
     const auto g = launch_->geometry();
-    timings_->addRun(report, tr("grid %1×%2×%3, block %4×%5×%6").arg(g.grid[0]).arg(g.grid[1]).arg(g.grid[2]).arg(g.block[0]).arg(g.block[1]).arg(g.block[2]));
+    timings_->addRun(report, tr("grid %1×%2×%3, block %4×%5×%6").arg(g.grid[0]).arg(g.grid[1]).arg(g.grid[2]).arg(g.block[0]).arg(g.block[1]).arg(g.block[2]),
+                     runFlops());
     const auto kernelMs = report.value("kernel_ms", std::vector<double>{});
     QString checkText = tr("not checked: the playground has no reference function, and the CPU backend is what a GPU run is compared with");
     if (report.contains("check")) checkText = report["check"].value("passed", false) ? tr("check passed") : tr("CHECK FAILED");
@@ -682,6 +683,19 @@ HelpDialog* MainWindow::showHelp(int page) {
 }
 
 // ---- sweeps
+
+std::optional<double> MainWindow::runFlops() const {
+    try {
+        const auto spec = run::storedSweepSpec(playground_);
+        if (!spec || spec->flops.empty()) return std::nullopt;
+        for (const auto& arg : arguments_->arguments())
+            if (arg.isArray() && (spec->array.empty() || arg.name == spec->array))
+                return run::evaluateFlops(spec->flops, static_cast<double>(model::elementCount(arg.array().shape)));
+    } catch (const InputError&) {
+        // A formula that does not evaluate is said where it is edited (the Sweep dock); a run shows no GFLOP/s.
+    }
+    return std::nullopt;
+}
 
 void MainWindow::showSweep() {
     // What the sweep may run on: each CUDA device the toolbar offers, the CPU backend on all cores and on

@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QTimer>
 #include <functional>
+#include <optional>
 
 class ArgumentPanel;
 class BackendChooser;
@@ -119,6 +120,9 @@ private:
     void sweepDone(quint64 id, const WorkerResultPtr& result);
     void showSweep();          // the playground's stored sweep settings and results in the dock
     void sweepSettingsChanged();
+    // A run's floating-point operations: the sweep's FLOPs formula at the swept array's size, when the
+    // playground gives one; then the timings show its GFLOP/s against the device's peak.
+    std::optional<double> runFlops() const;
     void showPlayground(const kp::model::Playground& playground);
     void setModifiedPanels(bool modified);
     void updateTitle();

@@ -3,6 +3,7 @@
 // fill as rows arrive, the results are kept with the playground and come back when it is opened again;
 // Stop keeps the rows so far; wrong settings are said in words and nothing runs.
 #include "BackendChooser.h"
+#include "TimingsView.h"
 #include "MainWindow.h"
 #include "SweepPlots.h"
 #include "SweepView.h"
@@ -108,6 +109,23 @@ private slots:
         QCOMPARE(view->fromEdit()->text(), QStringLiteral("32"));
         QCOMPARE(view->toEdit()->text(), QStringLiteral("1024"));
         QVERIFY(window.isModified()); // the settings are the playground's
+    }
+
+    // The sweep's FLOPs formula also gives a single run its GFLOP/s in the timings.
+    void aRunShowsItsGflopsFromTheFlopsFormula() {
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        QVERIFY(open(window, kSamples + QStringLiteral("multiply_them.kpad.json")));
+        QSignalSpy ran(&window, &MainWindow::runFinished);
+        QVERIFY(window.startRun());
+        QVERIFY(waitFor(ran, 1, 120000));
+        QVERIFY2(window.timings()->summaryText().contains(QStringLiteral("GFLOP/s")), qPrintable(window.timings()->summaryText()));
+        // Without a formula, no GFLOP/s is claimed.
+        window.sweep()->flopsEdit()->clear();
+        QTest::keyClicks(window.sweep()->flopsEdit(), QStringLiteral(" "));
+        QVERIFY(window.startRun());
+        QVERIFY(waitFor(ran, 2, 120000));
+        QVERIFY2(!window.timings()->summaryText().contains(QStringLiteral("GFLOP/s")), qPrintable(window.timings()->summaryText()));
     }
 
     void wrongSettingsAreSaidAndNothingRuns() {
