@@ -41,6 +41,9 @@ private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         prefix_ = fs::path(dir_.path().toStdString()) / "prefix";
+        // A build copied to another machine (the GPU machine gets the binaries alone) cannot be installed.
+        if (!fs::is_regular_file(KP_CMAKE_COMMAND) || !fs::is_regular_file(fs::path(KP_BINARY_DIR) / "cmake_install.cmake"))
+            QSKIP("no CMake or no cmake_install.cmake here: this build tree was copied without what installing needs");
         const auto r = cpu::runProcess({KP_CMAKE_COMMAND, "--install", KP_BINARY_DIR, "--prefix", prefix_.string()});
         QVERIFY2(r.exitCode == 0, r.output.c_str());
     }
