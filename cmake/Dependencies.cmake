@@ -61,6 +61,8 @@ if(KP_BUILD_GUI OR KP_BUILD_TESTS)
 endif()
 if(KP_BUILD_GUI)
   find_package(QCustomPlotQt6 REQUIRED)
+  # lupdate and lrelease for the window's translations (Debian: qt6-tools-dev and qt6-l10n-tools).
+  find_package(Qt6 6.4 REQUIRED COMPONENTS LinguistTools)
   # QScintilla's Qt 6 build ships no CMake package: find its header and library.
   find_path(QSCINTILLA_INCLUDE_DIR Qsci/qsciscintilla.h
     PATHS /usr/include/x86_64-linux-gnu/qt6 /usr/include/qt6 ${Qt6_DIR}/../../../include/qt6)

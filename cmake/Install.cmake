@@ -32,5 +32,7 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://example.org/kernelpad")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "g++, qt6-qpa-plugins")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cuda-nvrtc-13-0")
+# The window in Spanish and Chinese: Qt's own words, and glyphs for Chinese.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-translations-l10n, fonts-noto-cjk | fonts-wqy-microhei")
 set(CPACK_STRIP_FILES ON)
 include(CPack)

@@ -1,5 +1,6 @@
 #include "ArgumentEditor.h"
 
+#include "Appearance.h"
 #include "core/model/ArrayGenerator.h"
 #include "core/model/DType.h"
 
@@ -23,7 +24,12 @@ using namespace kp::model;
 namespace {
 
 constexpr std::size_t kPreviewLimit = 1u << 16; // generated in full up to this many elements
-const char* const kInitNames[] = {"zeros", "ones", "constant", "range", "uniform random", "normal random", "formula", "file"};
+// Shown translated (tr(n)); marked here so that lupdate finds them.
+const char* const kInitNames[] = {
+    QT_TRANSLATE_NOOP("ArgumentEditor", "zeros"),          QT_TRANSLATE_NOOP("ArgumentEditor", "ones"),
+    QT_TRANSLATE_NOOP("ArgumentEditor", "constant"),       QT_TRANSLATE_NOOP("ArgumentEditor", "range"),
+    QT_TRANSLATE_NOOP("ArgumentEditor", "uniform random"), QT_TRANSLATE_NOOP("ArgumentEditor", "normal random"),
+    QT_TRANSLATE_NOOP("ArgumentEditor", "formula"),        QT_TRANSLATE_NOOP("ArgumentEditor", "file")};
 
 QString shapeText(const Shape& shape) {
     QStringList parts;
@@ -70,7 +76,7 @@ ArgumentEditor::ArgumentEditor(const ArgumentSpec& spec, const Parameter& parame
     setObjectName(QStringLiteral("argument_%1").arg(QString::fromStdString(spec.name)));
     error_ = new QLabel(this);
     error_->setWordWrap(true);
-    error_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    setTone(error_, Tone::Error);
     error_->hide();
     updating_ = true;
     if (spec_.isArray())
@@ -101,12 +107,14 @@ void ArgumentEditor::buildArray() {
         auto* layout = new QHBoxLayout(w);
         layout->setContentsMargins(0, 0, 0, 0);
         for (const auto& [key, value] : fields) {
+            // The key names the field (and the JSON member); its label is translated.
+            const QString label = tr(QByteArray(key).trimmed().constData());
             auto* edit = new QLineEdit(value, w);
             edit->setObjectName(QString::fromUtf8(key));
-            edit->setPlaceholderText(QString::fromUtf8(key));
-            edit->setToolTip(QString::fromUtf8(key));
+            edit->setPlaceholderText(label);
+            edit->setToolTip(label);
             initFields_.insert(QString::fromUtf8(key), edit);
-            layout->addWidget(new QLabel(QString::fromUtf8(key).trimmed(), w));
+            layout->addWidget(new QLabel(label, w));
             layout->addWidget(edit, 1);
             connect(edit, &QLineEdit::textEdited, this, &ArgumentEditor::readFields);
         }
@@ -116,9 +124,9 @@ void ArgumentEditor::buildArray() {
     page({});
     page({});
     page({{"constant", numberText(init.constant)}});
-    page({{"start", numberText(init.start)}, {"step", numberText(init.step)}});
-    page({{"low", numberText(init.low)}, {"high", numberText(init.high)}, {"seed", QString::number(init.seed)}});
-    page({{"mean", numberText(init.mean)}, {"stddev", numberText(init.stddev)}, {"seed ", QString::number(init.seed)}});
+    page({{QT_TR_NOOP("start"), numberText(init.start)}, {QT_TR_NOOP("step"), numberText(init.step)}});
+    page({{QT_TR_NOOP("low"), numberText(init.low)}, {QT_TR_NOOP("high"), numberText(init.high)}, {QT_TR_NOOP("seed"), QString::number(init.seed)}});
+    page({{QT_TR_NOOP("mean"), numberText(init.mean)}, {QT_TR_NOOP("stddev"), numberText(init.stddev)}, {"seed ", QString::number(init.seed)}});
     page({{"formula", QString::fromStdString(init.formula.empty() ? "sin(i*0.1)" : init.formula)}});
     page({{"file", QString::fromStdString(init.file)}});
     init_->setCurrentIndex(static_cast<int>(init.kind));
@@ -186,7 +194,7 @@ void ArgumentEditor::setProblem(QWidget* field, const QString& key, const QStrin
         problems_.remove(key);
     else
         problems_.insert(key, problem);
-    field->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("border: 1px solid #d02121; background: #fdecec;"));
+    field->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("border: 1px solid #d02121; background: #fdecec; color: #3b0000;"));
     field->setToolTip(problem);
 }
 
@@ -230,7 +238,8 @@ void ArgumentEditor::readFields() {
         QLineEdit* field = initFields_.value(key);
         const auto value = parseNumber(field->text());
         if (value) target = *value;
-        setProblem(field, key, value ? QString() : tr("%1: \"%2\" is not a number").arg(key.trimmed(), field->text()));
+        const QString label = tr(key.trimmed().toUtf8().constData());
+        setProblem(field, key, value ? QString() : tr("%1: \"%2\" is not a number").arg(label, field->text()));
     };
     const auto seed = [&](const QString& key) {
         QLineEdit* field = initFields_.value(key);
@@ -270,7 +279,7 @@ void ArgumentEditor::readFields() {
     }
     case InitSpec::Kind::File: {
         QLineEdit* field = initFields_.value(QStringLiteral("file"));
-        const auto problemText = field->text().isEmpty() ? std::optional<std::string>("give a .npy or .csv file beside the playground")
+        const auto problemText = field->text().isEmpty() ? std::optional<std::string>(tr("give a .npy or .csv file beside the playground").toStdString())
                                                          : pathProblem(folder_, field->text().toStdString());
         if (!problemText) init.file = field->text().toStdString();
         setProblem(field, QStringLiteral("file"), problemText ? QString::fromStdString(*problemText) : QString());

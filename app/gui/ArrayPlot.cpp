@@ -1,5 +1,7 @@
 #include "ArrayPlot.h"
 
+#include "PlotAppearance.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -101,6 +103,7 @@ ArrayPlot::ArrayPlot(QWidget* parent)
     layout->addLayout(controls);
     layout->addWidget(plot_, 1);
 
+    followAppearance(plot_);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     // Wide pens on a dense min/max zigzag went through Qt's path stroker: 5 s per replot for 4000
     // points. Separate line segments draw it in milliseconds.

@@ -4,10 +4,6 @@
 
 namespace {
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("CheckSummary", text);
-}
-
 QString number(double value) {
     return QString::number(value, 'g', 4);
 }
@@ -20,19 +16,20 @@ QString indexText(const nlohmann::json& index) {
 }
 
 CheckSummary fromOutput(const nlohmann::json& c, std::size_t values, bool vectorType) {
-    const QString maxima =
-        tr("max abs %1, max rel %2").arg(number(c.value("max_abs", 0.0)), number(c.value("max_rel", 0.0)));
+    const QString maxima = CheckSummary::tr("max abs %1, max rel %2")
+                               .arg(number(c.value("max_abs", 0.0)), number(c.value("max_rel", 0.0)));
     if (c.value("passed", false))
-        return {CheckSummary::State::Passed, tr("Matches the reference (%1)").arg(maxima)};
+        return {CheckSummary::State::Passed, CheckSummary::tr("Matches the reference (%1)").arg(maxima)};
     const auto mismatches = c.value("mismatches", std::size_t(0));
-    QString text = (vectorType ? tr("%L1 of %L2 values differ (%3)") : tr("%L1 of %L2 elements differ (%3)"))
+    QString text = (vectorType ? CheckSummary::tr("%L1 of %L2 values differ (%3)")
+                               : CheckSummary::tr("%L1 of %L2 elements differ (%3)"))
                        .arg(mismatches)
                        .arg(values)
                        .arg(maxima);
     const auto first = c.find("first");
     if (first != c.end() && first->is_array() && !first->empty()) {
         const auto& m = first->front();
-        text += tr("; first at %1: %2 where the reference has %3")
+        text += CheckSummary::tr("; first at %1: %2 where the reference has %3")
                     .arg(indexText(m.at("index")), number(m.at("actual").get<double>()),
                          number(m.at("expected").get<double>()));
     }

@@ -3,6 +3,7 @@
 // Read from the report's "check" object (RunReport::toJson), so the view never re-runs the check.
 #pragma once
 
+#include <QCoreApplication>
 #include <QString>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -17,4 +18,7 @@ struct CheckSummary {
     static CheckSummary of(const nlohmann::json& report, const std::string& output, std::size_t values,
                            bool vectorType = false);
     bool operator==(const CheckSummary&) const = default;
+
+    // tr() with the context "CheckSummary", for lupdate and the translators alike.
+    Q_DECLARE_TR_FUNCTIONS(CheckSummary)
 };

@@ -1,5 +1,7 @@
 #include "CudaLexer.h"
 
+#include "Appearance.h"
+
 #include <QColor>
 #include <QFile>
 #include <QFont>
@@ -32,11 +34,34 @@ CudaLexer::CudaLexer(QObject* parent) : QsciLexerCPP(parent) {
     mono.setStyleHint(QFont::Monospace);
     setDefaultFont(mono);
     for (int style = 0; style <= 127; ++style) setFont(mono, style);
-    setColor(QColor(0x00, 0x00, 0xa0), Keyword);
-    setColor(QColor(0x8a, 0x2b, 0xe2), KeywordSet2);
-    setColor(QColor(0x00, 0x70, 0x70), GlobalClass);
+    applyAppearance(Appearance{});
     setFoldComments(true);
     setFoldCompact(false);
+}
+
+QColor CudaLexer::defaultColor(int style) const {
+    switch (style) {
+    case Keyword: return QColor(0x00, 0x00, 0xa0);
+    case KeywordSet2: return QColor(0x8a, 0x2b, 0xe2);
+    case GlobalClass: return QColor(0x00, 0x70, 0x70);
+    default: return QsciLexerCPP::defaultColor(style);
+    }
+}
+
+void CudaLexer::applyAppearance(const Appearance& appearance) {
+    // The styles' designed colours fall back on the lexer's defaults: the light ones while they are read.
+    setDefaultPaper(Qt::white);
+    setDefaultColor(Qt::black);
+    const QColor base = colorsOf(appearance).base;
+    for (int style = 0; style <= 127; ++style) {
+        if (description(style).isEmpty()) continue;
+        const QColor designedPaper = defaultPaper(style);
+        const QColor paper = designedPaper == QColor(Qt::white) ? base : adaptBackground(designedPaper, appearance);
+        setPaper(paper, style);
+        setColor(adaptForeground(defaultColor(style), paper, appearance), style);
+    }
+    setDefaultPaper(base);
+    setDefaultColor(colorsOf(appearance).text);
 }
 
 const char* CudaLexer::keywords(int set) const {

@@ -9,6 +9,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -22,8 +23,9 @@ QString text(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// "&Run" -> "Run": menu titles as people read them.
+// "&Run" -> "Run", and "运行(&R)" -> "运行" (the Chinese translation's style): menu titles as people read them.
 QString withoutMnemonic(QString title) {
+    title.remove(QRegularExpression(QStringLiteral("\\s*\\(&[^&]\\)")));
     title.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
     title.remove(QLatin1Char('&'));
     return title.replace(QLatin1Char('\x01'), QLatin1Char('&'));

@@ -1,15 +1,37 @@
 #include "KernelEditor.h"
 
+#include "Appearance.h"
 #include "CudaLexer.h"
 
 #include <QColor>
+#include <QFontInfo>
+#include <cmath>
+#include <tuple>
 #include <QToolTip>
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscistyle.h>
 
 using kp::model::Diagnostic;
 
-KernelEditor::KernelEditor(QWidget* parent) : QsciScintilla(parent) {
+namespace {
+
+// The annotations' colours in the light theme.
+const QColor kErrorText(0x8a, 0x10, 0x10), kErrorPaper(0xfd, 0xe8, 0xe8);
+const QColor kWarningText(0x6a, 0x48, 0x00), kWarningPaper(0xfd, 0xf4, 0xdc);
+
+QFont annotationFontOf(const QsciLexer* lexer) {
+    QFont font = lexer->defaultFont(0);
+    font.setItalic(true);
+    return font;
+}
+
+} // namespace
+
+KernelEditor::KernelEditor(QWidget* parent)
+    : QsciScintilla(parent),
+      // Annotation styles live past the lexer's styles (QsciStyle numbers them from the top down).
+      errorStyle_(-1, QStringLiteral("error"), kErrorText, kErrorPaper, QFont()),
+      warningStyle_(-1, QStringLiteral("warning"), kWarningText, kWarningPaper, QFont()) {
     auto* lexer = new CudaLexer(this);
     setLexer(lexer);
     setUtf8(true);
@@ -25,7 +47,6 @@ KernelEditor::KernelEditor(QWidget* parent) : QsciScintilla(parent) {
     setIndentationsUseTabs(false);
     setTabWidth(4);
     setCaretLineVisible(true);
-    setCaretLineBackgroundColor(QColor(0xf4, 0xf7, 0xfb));
 
     // Autocompletion and call tips from the built-ins' list, after two typed characters.
     apis_ = new QsciAPIs(lexer);
@@ -48,18 +69,48 @@ KernelEditor::KernelEditor(QWidget* parent) : QsciScintilla(parent) {
     indicatorDefine(SquiggleIndicator, kWarningIndicator);
     setIndicatorForegroundColor(QColor(0xc0, 0x80, 0x00), kWarningIndicator);
 
-    // Annotation styles live past the lexer's styles (QsciStyle numbers them from the top down).
-    QFont annotationFont = lexer->defaultFont(0);
-    annotationFont.setItalic(true);
-    const QsciStyle error(-1, QStringLiteral("error"), QColor(0x8a, 0x10, 0x10), QColor(0xfd, 0xe8, 0xe8), annotationFont);
-    const QsciStyle warning(-1, QStringLiteral("warning"), QColor(0x6a, 0x48, 0x00), QColor(0xfd, 0xf4, 0xdc), annotationFont);
-    errorStyle_ = error.style();
-    warningStyle_ = warning.style();
+    errorStyle_.setFont(annotationFontOf(lexer));
+    warningStyle_.setFont(annotationFontOf(lexer));
     setAnnotationDisplay(AnnotationBoxed);
+    applyAppearance(currentAppearance());
 
     SendScintilla(SCI_SETMOUSEDWELLTIME, 400);
     connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &KernelEditor::showHover);
     connect(this, &QsciScintillaBase::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
+}
+
+void KernelEditor::applyAppearance(const Appearance& appearance) {
+    auto* lexer = static_cast<CudaLexer*>(this->lexer());
+    lexer->applyAppearance(appearance);
+    const ThemeColors c = colorsOf(appearance);
+    setCaretLineBackgroundColor(c.caretLine);
+    setCaretForegroundColor(c.text);
+    setMarginsBackgroundColor(c.margin);
+    setMarginsForegroundColor(c.marginText);
+    setFoldMarginColors(c.margin, c.margin);
+    setSelectionBackgroundColor(c.selection);
+    setMatchedBraceBackgroundColor(adaptBackground(QColor(0xc8, 0xf0, 0xc8), appearance));
+    setMatchedBraceForegroundColor(c.text);
+    setCallTipsBackgroundColor(c.base);
+    setCallTipsForegroundColor(c.mutedText);
+    setIndentationGuidesBackgroundColor(c.margin);
+    setIndentationGuidesForegroundColor(c.marginText);
+    for (auto [style, text, paper] : {std::tuple{&errorStyle_, kErrorText, kErrorPaper}, std::tuple{&warningStyle_, kWarningText, kWarningPaper}}) {
+        const QColor themedPaper = adaptBackground(paper, appearance);
+        style->setPaper(themedPaper);
+        style->setColor(adaptForeground(text, themedPaper, appearance));
+        style->apply(this);
+    }
+    // Presentation zooms every style by the same number of points; leaving it restores the user's zoom.
+    if (appearance.presentation && !presenting_) {
+        zoomBeforePresentation_ = static_cast<int>(SendScintilla(SCI_GETZOOM));
+        const double points = QFontInfo(lexer->defaultFont(0)).pointSizeF();
+        zoomTo(static_cast<int>(std::lround(points * (appearance.fontScale() - 1))));
+    } else if (!appearance.presentation && presenting_) {
+        zoomTo(zoomBeforePresentation_);
+    }
+    presenting_ = appearance.presentation;
+    setMarginWidth(0, QStringLiteral("00000"));
 }
 
 int KernelEditor::lineFor(const Diagnostic& diagnostic) const {
@@ -105,7 +156,7 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
         }
     }
     for (const auto& [line, messages] : annotations)
-        annotate(line, messages.join(QLatin1Char('\n')), lineHasError[line] ? errorStyle_ : warningStyle_);
+        annotate(line, messages.join(QLatin1Char('\n')), lineHasError[line] ? errorStyle_.style() : warningStyle_.style());
 }
 
 bool KernelEditor::hasErrorMarker(int line) const { return (markersAtLine(line - 1) & (1 << kErrorMarker)) != 0; }

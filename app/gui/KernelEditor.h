@@ -7,9 +7,11 @@
 #include "core/model/Diagnostic.h"
 
 #include <Qsci/qsciscintilla.h>
+#include <Qsci/qscistyle.h>
 #include <vector>
 
 class QsciAPIs;
+struct Appearance;
 
 class KernelEditor : public QsciScintilla {
     Q_OBJECT
@@ -34,6 +36,10 @@ public:
 
     QsciAPIs* apis() const { return apis_; }
 
+    // Colours for the appearance's theme, and presentation's larger text (a zoom on every style, so the
+    // user's own zoom comes back when it ends). Applied on construction and by applyAppearance(Appearance).
+    void applyAppearance(const Appearance& appearance);
+
     static constexpr int kErrorMarker = 1;
     static constexpr int kWarningMarker = 2;
     static constexpr int kErrorIndicator = 8;
@@ -45,5 +51,7 @@ private:
 
     QsciAPIs* apis_;
     std::vector<kp::model::Diagnostic> diagnostics_;
-    int errorStyle_ = 0, warningStyle_ = 0;
+    QsciStyle errorStyle_, warningStyle_; // annotations
+    int zoomBeforePresentation_ = 0;
+    bool presenting_ = false;
 };

@@ -1,5 +1,6 @@
 #include "LaunchPanel.h"
 
+#include "Appearance.h"
 #include "GridDrawing.h"
 #include "ProblemFrame.h"
 #include "core/run/GridCoverage.h"
@@ -64,7 +65,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     }
     shared_->setSuffix(tr(" B"));
     autoGrid_->setToolTip(tr("Enough blocks to cover the first array argument, x along its last dimension"));
-    problemsLabel_->setStyleSheet(QStringLiteral("QLabel { color: #b71c1c; }"));
+    setTone(problemsLabel_, Tone::Error);
     auto* layout = new QGridLayout(this);
     const char* axes[] = {"x", "y", "z"};
     for (int axis = 0; axis < 3; ++axis)

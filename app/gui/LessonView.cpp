@@ -1,7 +1,13 @@
 #include "LessonView.h"
 
+#include <QEvent>
 #include <QFile>
 #include <QFileInfo>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QScrollBar>
+#include <utility>
+#include <vector>
 
 LessonView::LessonView(QWidget* parent) : QTextBrowser(parent) {
     setObjectName(QStringLiteral("lessonView"));
@@ -12,17 +18,48 @@ LessonView::LessonView(QWidget* parent) : QTextBrowser(parent) {
 bool LessonView::showLesson(const QString& path) {
     path_.clear();
     if (path.isEmpty()) {
-        setMarkdown(tr("*This playground has no lesson.* The samples (View > Samples) each come with one."));
+        setLesson(tr("*This playground has no lesson.* The samples (View > Samples) each come with one."));
         return false;
     }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        setMarkdown(tr("*The lesson %1 cannot be read: %2.*").arg(path, file.errorString()));
+        setLesson(tr("*The lesson %1 cannot be read: %2.*").arg(path, file.errorString()));
         return false;
     }
     // Relative links and pictures in the lesson resolve beside it.
     setSearchPaths({QFileInfo(path).absolutePath()});
-    setMarkdown(QString::fromUtf8(file.readAll()));
+    setLesson(QString::fromUtf8(file.readAll()));
     path_ = path;
     return true;
+}
+
+void LessonView::setLesson(const QString& markdown) {
+    markdown_ = markdown;
+    setMarkdown(markdown);
+    // Markdown's code comes in the desktop's fixed font at its own size: give it the text's size, so that
+    // code grows with the text in presentation mode.
+    const qreal size = font().pointSizeF();
+    std::vector<std::pair<int, int>> code; // (start, end) of each run of code
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            if (const QTextFragment fragment = it.fragment(); fragment.charFormat().fontFixedPitch())
+                code.emplace_back(fragment.position(), fragment.position() + fragment.length());
+    QTextCharFormat format;
+    format.setFontPointSize(size);
+    for (const auto& [start, end] : code) {
+        QTextCursor cursor(document());
+        cursor.setPosition(start);
+        cursor.setPosition(end, QTextCursor::KeepAnchor);
+        cursor.mergeCharFormat(format);
+    }
+    document()->setModified(false);
+}
+
+void LessonView::changeEvent(QEvent* event) {
+    QTextBrowser::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        const int scroll = verticalScrollBar()->value();
+        setLesson(markdown_);
+        verticalScrollBar()->setValue(scroll);
+    }
 }

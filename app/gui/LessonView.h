@@ -14,6 +14,11 @@ public:
     // The file shown, empty when none.
     QString lessonPath() const { return path_; }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void setLesson(const QString& markdown);
     QString path_;
+    QString markdown_; // what is shown, to lay out again when the font changes
 };

@@ -4,6 +4,7 @@
 #include "BackendChooser.h"
 #include "HelpDialog.h"
 #include "KernelEditor.h"
+#include "Language.h"
 #include "LaunchPanel.h"
 #include "LessonView.h"
 #include "ProblemsView.h"
@@ -21,6 +22,7 @@
 #include "core/run/SweepResult.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
@@ -38,8 +40,10 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QToolBar>
@@ -116,6 +120,7 @@ MainWindow::MainWindow(QWidget* parent)
     timeLimitSeconds_ = settings.value(QStringLiteral("run/timeLimitSeconds"), 30.0).toDouble();
     backends_->setBackend(settings.value(QStringLiteral("run/backend")).toString());
     rebuildRecentMenu();
+    setTheme(themeFromName(settings.value(QStringLiteral("view/theme")).toString()));
 
     samples_->load(SamplesBrowser::defaultFolder());
     connect(samples_, &SamplesBrowser::openRequested, this, [this](const QString& path) {
@@ -220,6 +225,8 @@ void MainWindow::createActions() {
     boundsAction_ = runMenu->addAction(tr("Check &Bounds on the CPU"));
     boundsAction_->setCheckable(true);
     boundsAction_->setToolTip(tr("The CPU backend checks every array index and names the thread and line of the first out-of-bounds access"));
+    // The toolbar's words, without the menu's accelerator: Qt drops the "&" but would keep the "(B)" of "(&B)".
+    boundsAction_->setIconText(tr("Check Bounds on the CPU"));
     runMenu->addAction(tr("&Time Limit..."), this, [this] {
         bool ok = false;
         const double seconds = QInputDialog::getDouble(this, tr("Time limit"), tr("Stop a run after this many seconds:"), timeLimitSeconds_,
@@ -270,6 +277,22 @@ void MainWindow::createDocks() {
     arguments_->setMinimumHeight(300); // the launch panel would otherwise take the column's height
     resizeDocks({results}, {330}, Qt::Vertical);
     for (auto* d : {samples, lesson, args, launch, problems, output, results, timings, sweep}) view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(this);
+    lightAction_ = theme->addAction(tr("&Light"), this, [this] { setTheme(Theme::Light); });
+    darkAction_ = theme->addAction(tr("&Dark"), this, [this] { setTheme(Theme::Dark); });
+    for (QAction* action : {lightAction_, darkAction_}) {
+        action->setCheckable(true);
+        themes->addAction(action);
+    }
+    themeAction(currentAppearance().theme)->setChecked(true);
+    presentationAction_ = view->addAction(tr("&Presentation Mode"));
+    presentationAction_->setShortcut(QKeySequence(Qt::Key_F11));
+    presentationAction_->setCheckable(true);
+    presentationAction_->setToolTip(tr("Large fonts, high contrast and full screen, for a classroom (F11)"));
+    connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentation);
+    view->addMenu(Language::menu(this));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("Kernelpad &Guide"), QKeySequence::HelpContents, this, [this] { showHelp(int(HelpDialog::Page::Guide)); });
@@ -282,6 +305,46 @@ void MainWindow::createDocks() {
                               "or on the CPU, check it against a CPU reference and compare the timings.</p>")
                                .arg(QStringLiteral(KP_VERSION)));
     });
+}
+
+void MainWindow::setTheme(Theme theme) {
+    Appearance appearance = currentAppearance();
+    appearance.theme = theme;
+    applyAppearance(appearance);
+    themeAction(theme)->setChecked(true);
+    QSettings().setValue(QStringLiteral("view/theme"), themeName(theme));
+}
+
+void MainWindow::setPresentation(bool on) {
+    if (on == currentAppearance().presentation) return;
+    Appearance appearance = currentAppearance();
+    appearance.presentation = on;
+    if (on) {
+        stateBeforePresentation_ = windowState();
+        docksBeforePresentation_ = saveState();
+    }
+    applyAppearance(appearance);
+    const QSignalBlocker quiet(presentationAction_);
+    presentationAction_->setChecked(on);
+    if (!on) {
+        centralWidget()->setMinimumWidth(0);
+        setWindowState(stateBeforePresentation_);
+        restoreState(docksBeforePresentation_);
+        return;
+    }
+    showFullScreen();
+    // Large text makes the panels wide: the code stays the widest thing on the screen, and the samples
+    // (chosen before the class) make room for it; leaving gives the panels back as they were.
+    const QSize screen = this->screen()->geometry().size();
+    centralWidget()->setMinimumWidth(screen.width() * 2 / 5);
+    const auto dockNamed = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+    if (auto* samples = dockNamed("samplesDock")) samples->hide();
+    if (auto* left = dockNamed("lessonDock"); left && left->isVisible()) resizeDocks({left}, {screen.width() / 5}, Qt::Horizontal);
+    if (auto* right = dockNamed("argumentsDock"); right && right->isVisible())
+        resizeDocks({right}, {screen.width() * 3 / 10}, Qt::Horizontal);
+    if (auto* bottom = dockNamed("resultsDock"); bottom && bottom->isVisible())
+        resizeDocks({bottom}, {screen.height() * 3 / 10}, Qt::Vertical);
+    statusBar()->showMessage(tr("Presentation mode: F11 leaves it"), 5000);
 }
 
 bool MainWindow::isModified() const { return editor_->isModified() || panelsModified_; }
@@ -468,6 +531,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
+    setPresentation(false); // the window's own size and state are what is remembered
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

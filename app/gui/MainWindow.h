@@ -4,6 +4,7 @@
 // panels hold their own logic and MainWindow moves values between them and the playground.
 #pragma once
 
+#include "Appearance.h"
 #include "RecoveryStore.h"
 #include "WorkerTask.h"
 
@@ -94,6 +95,14 @@ public:
     QPlainTextEdit* output() const { return output_; }
     QAction* runAction() const { return runAction_; }
     QAction* stopAction() const { return stopAction_; }
+    QAction* presentationAction() const { return presentationAction_; }
+    QAction* themeAction(Theme theme) const { return theme == Theme::Dark ? darkAction_ : lightAction_; }
+
+    // View ▸ Theme: the editor, the panels and the plots in light or dark; remembered in the settings.
+    void setTheme(Theme theme);
+    // View ▸ Presentation Mode (F11): large fonts everywhere, high contrast and full screen, for a
+    // classroom; leaving it gives back the window and the sizes as they were.
+    void setPresentation(bool on);
     const RecoveryStore& recovery() const { return recovery_; }
     QString currentFile() const { return playgroundPath_.isEmpty() ? sourcePath_ : playgroundPath_; }
     bool isModified() const;
@@ -152,6 +161,11 @@ private:
     QAction* runAction_ = nullptr;
     QAction* stopAction_ = nullptr;
     QAction* compileAction_ = nullptr;
+    QAction* lightAction_ = nullptr;
+    QAction* darkAction_ = nullptr;
+    QAction* presentationAction_ = nullptr;
+    Qt::WindowStates stateBeforePresentation_ = Qt::WindowNoState;
+    QByteArray docksBeforePresentation_;
     QMenu* recentMenu_ = nullptr;
     QLabel* state_;
     QProgressBar* busy_;

@@ -225,19 +225,19 @@ void OutputPane::saveArray(const QString& path) const {
     else if (extension == QLatin1String("csv"))
         kp::io::writeCsv(filePath(path), *model_->array());
     else
-        throw kp::InputError("the file name should end in .npy or .csv");
+        throw kp::InputError(tr("the file name should end in .npy or .csv").toStdString());
 }
 
 void OutputPane::savePlot(const QString& path) const {
     const QString extension = extensionOf(path);
     if (extension != QLatin1String("png") && extension != QLatin1String("svg") &&
         extension != QLatin1String("pdf"))
-        throw kp::InputError("the file name should end in .png, .svg or .pdf");
+        throw kp::InputError(tr("the file name should end in .png, .svg or .pdf").toStdString());
     QCustomPlot* plot = plot_->customPlot();
     // The size on screen, or a readable one when the plot was never laid out (a hidden tab).
     const QSize size = exportSize(plot, QSize(320, 240), QSize(1000, 640));
     const QByteArray bytes = renderPlot(plot, extension, size, name_);
-    if (bytes.isEmpty()) throw kp::Error("the plot could not be drawn as " + extension.toStdString());
+    if (bytes.isEmpty()) throw kp::Error(tr("the plot could not be drawn as %1").arg(extension).toStdString());
     kp::io::writeFileAtomically(filePath(path),
                                 std::as_bytes(std::span(bytes.constData(), std::size_t(bytes.size()))));
 }

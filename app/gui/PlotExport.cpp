@@ -71,7 +71,9 @@ bool exportPlot(QCustomPlot* plot, const QString& path, QSize size, const QStrin
                         .arg(suffix));
     const QByteArray bytes = renderPlot(plot, suffix, size, title);
     try {
-        if (bytes.isEmpty()) throw std::runtime_error("the plot could not be drawn");
+        if (bytes.isEmpty())
+            throw std::runtime_error(
+                QCoreApplication::translate("PlotExport", "the plot could not be drawn").toStdString());
         kp::io::writeFileAtomically(path.toStdString(),
                                     std::as_bytes(std::span(bytes.constData(), std::size_t(bytes.size()))));
     } catch (const std::exception& e) {

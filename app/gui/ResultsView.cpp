@@ -1,5 +1,6 @@
 #include "ResultsView.h"
 
+#include "Appearance.h"
 #include "ArrayPlot.h"
 #include "OutputPane.h"
 
@@ -14,7 +15,7 @@
 namespace {
 
 const QString kErrorStyle = QStringLiteral("QLabel { background: #fce8e6; color: #a50e0e; padding: 6px; }");
-const QString kNoticeStyle = QStringLiteral("QLabel { color: #3c4043; padding: 6px; }");
+const QString kNoticeStyle = QStringLiteral("QLabel { padding: 6px; }");
 
 // Names the reference arrays of the outputs the report checked: the others are shown, not compared.
 bool wasChecked(const nlohmann::json& report, const std::string& output) {
@@ -86,7 +87,7 @@ void ResultsView::showRun(kp::run::NamedArrays outputs, kp::run::NamedArrays ref
         const int tab = tabs_->addTab(pane, title);
         tabs_->setTabToolTip(tab, summary.text);
         if (summary.state == CheckSummary::State::Failed)
-            tabs_->tabBar()->setTabTextColor(tab, QColor(165, 14, 14));
+            tabs_->tabBar()->setTabTextColor(tab, colorsOf(currentAppearance()).error);
     }
     placeholder_->setVisible(tabs_->count() == 0);
     tabs_->setVisible(tabs_->count() > 0);

@@ -1,5 +1,7 @@
 #include "SamplesBrowser.h"
 
+#include "Appearance.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -36,7 +38,7 @@ SamplesBrowser::SamplesBrowser(QWidget* parent)
       open_(new QPushButton(tr("Open"), this)) {
     problems_->setObjectName(QStringLiteral("samplesProblems"));
     problems_->setWordWrap(true);
-    problems_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    setTone(problems_, Tone::Error);
     problems_->hide();
     list_->setObjectName(QStringLiteral("samplesList"));
     list_->setColumnCount(1);
@@ -108,7 +110,7 @@ int SamplesBrowser::load(const QString& folder) {
         } else {
             item->setText(0, tr("%1 (has a problem)").arg(fromUtf8(sample.title)));
             item->setToolTip(0, fromUtf8(sample.problem));
-            item->setForeground(0, QColor(0xb0, 0x00, 0x20));
+            item->setForeground(0, colorsOf(currentAppearance()).error);
         }
     }
     showSelected();

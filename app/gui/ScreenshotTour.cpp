@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "SweepView.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
@@ -19,6 +20,9 @@ void ScreenshotTour::fail(const QString& why) { emit finished({}, why); }
 
 bool ScreenshotTour::save(const QString& name) {
     const QString path = QDir(folder_).filePath(name);
+    // Layouts that a new text asks for (the status bar's after a run) settle first: a translation longer
+    // than the text before it would show cut off otherwise.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     if (!window_.grab().save(path)) {
         fail(tr("cannot write %1").arg(path));
         return false;

@@ -1,4 +1,6 @@
 #include "SweepPlots.h"
+
+#include "PlotAppearance.h"
 #include "PlotExport.h"
 
 #include "core/io/FileBytes.h"
@@ -88,6 +90,7 @@ QCPTextElement* captionOf(QCustomPlot* plot) {
 
 QCustomPlot* newPlot(QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
+    followAppearance(plot);
     plot->setMinimumSize(320, 240);
     plot->setNoAntialiasingOnDrag(true);
     plot->plotLayout()->insertRow(0);

@@ -1,4 +1,6 @@
 #include "TimingsView.h"
+
+#include "PlotAppearance.h"
 #include "PlotExport.h"
 
 #include "TimingHistoryModel.h"
@@ -88,6 +90,7 @@ bool spansOrdersOfMagnitude(const std::vector<Phase>& phases) {
 
 QCustomPlot* newPlot(QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
+    followAppearance(plot);
     plot->setMinimumHeight(140);
     plot->setNoAntialiasingOnDrag(true);
     return plot;

@@ -1,5 +1,6 @@
 // kernelpad: the desktop application. Opens the file given on the command line, else the
 // multiply_them sample (after offering to restore a text a crash left behind).
+#include "Language.h"
 #include "MainWindow.h"
 #include "SamplesBrowser.h"
 #include "ScreenshotTour.h"
@@ -28,6 +29,10 @@ int main(int argc, char** argv) {
     parser.process(app);
     // The pictures show the default layout, not this user's, and leave their settings alone.
     if (parser.isSet(screenshots)) QStandardPaths::setTestModeEnabled(true);
+    // Before the window exists: its words are translated as it is built. The README's pictures are in
+    // English unless KERNELPAD_LANGUAGE asks for another language.
+    const bool englishPictures = parser.isSet(screenshots) && qEnvironmentVariableIsEmpty("KERNELPAD_LANGUAGE");
+    Language::install(englishPictures ? QStringLiteral("en") : Language::chosen());
 
     MainWindow window;
     const QStringList files = parser.positionalArguments();

@@ -2,6 +2,7 @@
 // the reference beyond the tolerance; plots get data (an envelope covering the array, a colour map);
 // a 20M-element output shows without holding up the GUI thread and a 100M-element table scrolls to its
 // end; arrays and plots save in every format, and a failed save says where. Drives real widgets offscreen.
+#include "Appearance.h"
 #include "ArrayPlot.h"
 #include "ArrayTableModel.h"
 #include "Envelope.h"
@@ -253,7 +254,7 @@ private slots:
         QCOMPARE(pane->model()->hasReference(), failed || scenario == "passed");
         QCOMPARE(pane->model()->data(pane->model()->index(10, 0), ArrayTableModel::MismatchRole).toBool(),
                  failed);
-        QCOMPARE(view.tabs()->tabBar()->tabTextColor(0) == QColor(165, 14, 14), failed);
+        QCOMPARE(view.tabs()->tabBar()->tabTextColor(0) == colorsOf(currentAppearance()).error, failed);
     }
 
     void linePlotShowsValuesReferenceAndMismatches() {

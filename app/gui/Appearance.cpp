@@ -1,0 +1,266 @@
+#include "Appearance.h"
+
+#include "KernelEditor.h"
+
+#include <QApplication>
+#include <QStyle>
+#include <QWidget>
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+#include <qcustomplot.h>
+
+namespace {
+
+constexpr const char* kTone = "kpTone";
+constexpr const char* kDesignFont = "kpDesignFont";
+constexpr const char* kAppliedFont = "kpAppliedFont";
+
+// What the application looked like before the first applyAppearance(): the light theme's palette is the
+// desktop's own, and fonts are scaled from the desktop's size.
+struct Initial {
+    QFont font;
+    QPalette palette;
+    QString style;
+    std::vector<std::pair<const char*, QFont>> classFonts;
+};
+
+// The classes the desktop may give fonts of their own (menus, tool tips, item views...): the names Qt
+// files the platform theme's fonts under.
+constexpr const char* kFontClasses[] = {
+    "QMenu",          "QMenuBar",      "QMenuItem",      "QMessageBox",   "QLabel",         "QTipLabel",
+    "QStatusBar",     "QMdiSubWindowTitleBar",           "QDockWidgetTitle", "QPushButton", "QCheckBox",
+    "QRadioButton",   "QToolButton",   "QAbstractItemView", "QListViewFont", "QHeaderViewFont", "QListBox",
+    "QComboMenuItem", "QComboLineEdit", "QSmallFont",    "QMiniFont",     "QHeaderView",    "QTabBar",
+    "QGroupBox"};
+
+Initial& initial() {
+    static Initial saved = [] {
+        Initial i{QApplication::font(), QApplication::palette(), QString(), {}};
+        if (const QStyle* style = QApplication::style()) i.style = style->name();
+        for (const char* name : kFontClasses) i.classFonts.emplace_back(name, QApplication::font(name));
+        return i;
+    }();
+    return saved;
+}
+
+Appearance& current() {
+    static Appearance appearance;
+    return appearance;
+}
+
+double relativeLuminance(const QColor& colour) {
+    const auto channel = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF()) + 0.0722 * channel(colour.blueF());
+}
+
+// Lightness turned over: white (255) becomes `darkest`, black becomes `lightest`.
+int turnedOver(int lightness, int darkest, int lightest) {
+    return darkest + (255 - lightness) * (lightest - darkest) / 255;
+}
+
+bool isGrey(const QColor& colour) {
+    return colour.hslSaturation() < 40 || colour.lightness() < 12 || colour.lightness() > 245;
+}
+
+QColor withLightness(const QColor& colour, int lightness) {
+    QColor result = QColor::fromHsl(colour.hslHue(), colour.hslSaturation(), std::clamp(lightness, 0, 255)).toRgb();
+    result.setAlpha(colour.alpha());
+    return result;
+}
+
+void applyTone(QWidget* widget, Tone tone) {
+    const ThemeColors colours = colorsOf(currentAppearance());
+    QPalette palette = widget->palette();
+    const QColor text = tone == Tone::Error   ? colours.error
+                        : tone == Tone::Muted ? colours.mutedText
+                                              : QApplication::palette().color(QPalette::WindowText);
+    palette.setColor(QPalette::WindowText, text);
+    palette.setColor(QPalette::Text, text);
+    widget->setPalette(palette);
+}
+
+QFont scaledFont(const QFont& designed, double scale) {
+    QFont font = designed;
+    if (designed.pointSizeF() > 0)
+        font.setPointSizeF(designed.pointSizeF() * scale);
+    else if (designed.pixelSize() > 0)
+        font.setPixelSize(std::max(1, static_cast<int>(std::lround(designed.pixelSize() * scale))));
+    return font;
+}
+
+bool drawsItsOwnFonts(const QWidget* widget) {
+    return qobject_cast<const QsciScintilla*>(widget) || qobject_cast<const QCustomPlot*>(widget);
+}
+
+void scaleOwnFont(QWidget* widget, double scale) {
+    if (!widget->testAttribute(Qt::WA_SetFont) || drawsItsOwnFonts(widget)) return;
+    const QFont now = widget->font();
+    const QVariant applied = widget->property(kAppliedFont);
+    QFont designed = now;
+    if (applied.isValid() && applied.value<QFont>() == now) {
+        designed = widget->property(kDesignFont).value<QFont>();
+    } else if (scale != 1.0 && now.pointSizeF() == QApplication::font().pointSizeF()) {
+        // Set while presentation was on, from the application's font: designed at the base size.
+        designed.setPointSizeF(baseFont().pointSizeF());
+    }
+    const QFont font = scaledFont(designed, scale);
+    widget->setProperty(kDesignFont, designed);
+    widget->setProperty(kAppliedFont, font);
+    if (font != now) widget->setFont(font);
+}
+
+void refresh(QWidget* window, const Appearance& appearance) {
+    scaleOwnFonts(window, appearance.fontScale());
+    for (auto* editor : window->findChildren<KernelEditor*>()) editor->applyAppearance(appearance);
+    QList<QWidget*> widgets = window->findChildren<QWidget*>();
+    widgets.prepend(window);
+    for (QWidget* widget : widgets)
+        if (const QVariant tone = widget->property(kTone); tone.isValid()) applyTone(widget, static_cast<Tone>(tone.toInt()));
+    for (auto* plot : window->findChildren<QCustomPlot*>()) plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Widgets made after the appearance was applied (a dialog, a result's table) get its fonts when they
+// are first shown.
+class NewWidgetFonts : public QObject {
+public:
+    using QObject::QObject;
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Polish && currentAppearance().fontScale() != 1.0)
+            if (auto* widget = qobject_cast<QWidget*>(watched)) scaleOwnFont(widget, currentAppearance().fontScale());
+        return false;
+    }
+};
+
+} // namespace
+
+ThemeColors colorsOf(const Appearance& appearance) {
+    if (appearance.dark() && appearance.highContrast())
+        return {.window = QColor(0, 0, 0), .text = QColor(255, 255, 255), .base = QColor(0, 0, 0),
+                .alternateBase = QColor(0x16, 0x16, 0x16), .button = QColor(0x12, 0x12, 0x12),
+                .highlight = QColor(0xff, 0xd5, 0x4f), .highlightedText = QColor(0, 0, 0),
+                .mutedText = QColor(0xd8, 0xd8, 0xd8), .link = QColor(0x9e, 0xcb, 0xff), .error = QColor(0xff, 0xa0, 0xa0),
+                .caretLine = QColor(0x1c, 0x1c, 0x1c), .margin = QColor(0, 0, 0), .marginText = QColor(0xf0, 0xf0, 0xf0),
+                .selection = QColor(0x1d, 0x4f, 0x91)};
+    if (appearance.dark())
+        return {.window = QColor(0x2d, 0x2d, 0x30), .text = QColor(0xe2, 0xe2, 0xe2), .base = QColor(0x1e, 0x1e, 0x1e),
+                .alternateBase = QColor(0x26, 0x26, 0x28), .button = QColor(0x38, 0x38, 0x3b),
+                .highlight = QColor(0x2f, 0x6f, 0xb8), .highlightedText = QColor(0xff, 0xff, 0xff),
+                .mutedText = QColor(0xa8, 0xa8, 0xa8), .link = QColor(0x80, 0xb4, 0xff), .error = QColor(0xff, 0x8a, 0x80),
+                .caretLine = QColor(0x2a, 0x2d, 0x33), .margin = QColor(0x25, 0x25, 0x26), .marginText = QColor(0x8e, 0x8e, 0x8e),
+                .selection = QColor(0x26, 0x4f, 0x78)};
+    if (appearance.highContrast())
+        return {.window = QColor(0xff, 0xff, 0xff), .text = QColor(0, 0, 0), .base = QColor(0xff, 0xff, 0xff),
+                .alternateBase = QColor(0xf0, 0xf0, 0xf0), .button = QColor(0xf4, 0xf4, 0xf4),
+                .highlight = QColor(0x00, 0x3c, 0xb4), .highlightedText = QColor(0xff, 0xff, 0xff),
+                .mutedText = QColor(0x30, 0x30, 0x30), .link = QColor(0x00, 0x00, 0xc0), .error = QColor(0x8b, 0x00, 0x00),
+                .caretLine = QColor(0xe8, 0xf0, 0xff), .margin = QColor(0xff, 0xff, 0xff), .marginText = QColor(0, 0, 0),
+                .selection = QColor(0xa8, 0xc8, 0xff)};
+    return {.window = QColor(0xef, 0xef, 0xef), .text = QColor(0, 0, 0), .base = QColor(0xff, 0xff, 0xff),
+            .alternateBase = QColor(0xf7, 0xf7, 0xf7), .button = QColor(0xef, 0xef, 0xef),
+            .highlight = QColor(0x30, 0x8c, 0xc6), .highlightedText = QColor(0xff, 0xff, 0xff),
+            .mutedText = QColor(0x5f, 0x63, 0x68), .link = QColor(0x00, 0x00, 0xff), .error = QColor(0xb0, 0x00, 0x20),
+            .caretLine = QColor(0xf4, 0xf7, 0xfb), .margin = QColor(0xf0, 0xf0, 0xf0), .marginText = QColor(0x6e, 0x6e, 0x6e),
+            .selection = QColor(0xc8, 0xdc, 0xf0)};
+}
+
+QPalette paletteOf(const Appearance& appearance) {
+    // The plain light theme is the desktop's own palette.
+    if (!appearance.dark() && !appearance.highContrast()) return initial().palette;
+    const ThemeColors c = colorsOf(appearance);
+    QPalette palette(c.text, c.button, c.button.lighter(130), c.button.darker(160), c.button.darker(120), c.text,
+                     appearance.dark() ? QColor(0, 0, 0) : QColor(0xff, 0xff, 0xff), c.base, c.window);
+    palette.setColor(QPalette::AlternateBase, c.alternateBase);
+    palette.setColor(QPalette::ButtonText, c.text);
+    palette.setColor(QPalette::Highlight, c.highlight);
+    palette.setColor(QPalette::HighlightedText, c.highlightedText);
+    palette.setColor(QPalette::Link, c.link);
+    palette.setColor(QPalette::LinkVisited, c.link);
+    palette.setColor(QPalette::ToolTipBase, c.base);
+    palette.setColor(QPalette::ToolTipText, c.text);
+    palette.setColor(QPalette::PlaceholderText, c.mutedText);
+    if (appearance.highContrast())
+        palette.setColor(QPalette::Mid, c.text); // frames and separators drawn in the text's colour
+    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        palette.setColor(QPalette::Disabled, role, appearance.highContrast() ? c.mutedText : c.mutedText.darker(130));
+    return palette;
+}
+
+QColor adaptBackground(const QColor& designed, const Appearance& appearance) {
+    if (!designed.isValid() || !appearance.dark()) return designed;
+    const ThemeColors c = colorsOf(appearance);
+    return withLightness(designed, turnedOver(designed.lightness(), c.base.lightness(), c.text.lightness()));
+}
+
+QColor adaptForeground(const QColor& designed, const QColor& background, const Appearance& appearance) {
+    if (!designed.isValid() || designed.alpha() == 0) return designed;
+    if (!appearance.dark() && !appearance.highContrast()) return designed;
+    QColor colour = designed;
+    if (appearance.dark() && isGrey(designed)) {
+        const ThemeColors c = colorsOf(appearance);
+        colour = withLightness(designed, turnedOver(designed.lightness(), c.base.lightness(), c.text.lightness()));
+    }
+    return withContrast(colour, background, appearance.highContrast() ? 7.0 : 4.5);
+}
+
+QColor withContrast(const QColor& colour, const QColor& background, double ratio) {
+    const bool lighten = relativeLuminance(background) < 0.18;
+    QColor result = colour;
+    for (int lightness = colour.lightness(); contrastRatio(result, background) < ratio;) {
+        lightness += lighten ? 6 : -6;
+        if (lightness <= 0 || lightness >= 255) return withLightness(colour, lighten ? 255 : 0);
+        result = withLightness(colour, lightness);
+    }
+    return result;
+}
+
+double contrastRatio(const QColor& a, const QColor& b) {
+    const double la = relativeLuminance(a), lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QString themeName(Theme theme) {
+    return theme == Theme::Dark ? QStringLiteral("dark") : QStringLiteral("light");
+}
+
+Theme themeFromName(const QString& name) {
+    return name == QLatin1String("dark") ? Theme::Dark : Theme::Light;
+}
+
+void setTone(QWidget* widget, Tone tone) {
+    widget->setProperty(kTone, static_cast<int>(tone));
+    applyTone(widget, tone);
+}
+
+const Appearance& currentAppearance() {
+    return current();
+}
+
+QFont baseFont() {
+    return initial().font;
+}
+
+void scaleOwnFonts(QWidget* root, double scale) {
+    scaleOwnFont(root, scale);
+    for (QWidget* widget : root->findChildren<QWidget*>()) scaleOwnFont(widget, scale);
+}
+
+void applyAppearance(const Appearance& appearance) {
+    initial(); // remember the desktop's look before changing it
+    static NewWidgetFonts* newWidgets = [] {
+        auto* filter = new NewWidgetFonts(qApp);
+        qApp->installEventFilter(filter);
+        return filter;
+    }();
+    Q_UNUSED(newWidgets);
+    current() = appearance;
+    // Fusion draws with the palette everywhere; the desktop's own style stays for the plain light theme.
+    const bool plain = !appearance.dark() && !appearance.highContrast();
+    const QString style = plain ? initial().style : QStringLiteral("fusion");
+    if (!style.isEmpty() && QApplication::style()->name() != style) QApplication::setStyle(style);
+    QApplication::setPalette(paletteOf(appearance));
+    QApplication::setFont(scaledFont(baseFont(), appearance.fontScale()));
+    for (const auto& [name, font] : initial().classFonts) QApplication::setFont(scaledFont(font, appearance.fontScale()), name);
+    for (QWidget* window : QApplication::topLevelWidgets()) refresh(window, appearance);
+}
