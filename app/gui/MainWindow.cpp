@@ -3,6 +3,7 @@
 #include "ArgumentPanel.h"
 #include "BackendChooser.h"
 #include "HelpDialog.h"
+#include "CompiledCodeView.h"
 #include "KernelEditor.h"
 #include "Language.h"
 #include "LaunchPanel.h"
@@ -131,6 +132,15 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&inspectTask_, &WorkerTask::finished, this, &MainWindow::inspectFinished);
     connect(&sweepTask_, &WorkerTask::finished, this, &MainWindow::sweepDone);
     connect(sweep_, &SweepView::runRequested, this, &MainWindow::startSweep);
+    connect(&codeTask_, &WorkerTask::finished, this, &MainWindow::compiledCodeDone);
+    connect(code_, &CompiledCodeView::compileRequested, this, &MainWindow::requestCompiledCode);
+    // Both ways between the code and the editor (the view's lines are 1-based, QScintilla's 0-based).
+    // Not KernelEditor::jumpTo: it takes the focus, which would end browsing the code with the keys.
+    connect(code_, &CompiledCodeView::sourceLineActivated, this, [this](int line) {
+        editor_->setCursorPosition(line - 1, 0);
+        editor_->ensureLineVisible(line - 1);
+    });
+    connect(editor_, &QsciScintilla::cursorPositionChanged, code_, [this](int line, int) { code_->highlightSourceLine(line + 1); });
     connect(sweep_, &SweepView::stopRequested, this, &MainWindow::stopSweep);
     connect(sweep_, &SweepView::settingsChanged, this, &MainWindow::sweepSettingsChanged);
     connect(backends_, &QComboBox::currentIndexChanged, this, &MainWindow::backendChanged);
@@ -221,6 +231,9 @@ void MainWindow::createActions() {
     sweepAction_ = runMenu->addAction(tr("S&weep"), this, [this] { sweeping() ? stopSweep() : (void)startSweep(); });
     sweepAction_->setShortcut(QKeySequence(Qt::Key_F6));
     sweepAction_->setToolTip(tr("Run the kernel over a range of sizes on each backend and plot GPU against CPU (F6)"));
+    QAction* code = runMenu->addAction(tr("Show Compiled &Code"), this, &MainWindow::showCompiledCode);
+    code->setShortcut(QKeySequence(Qt::Key_F7));
+    code->setToolTip(tr("The PTX and SASS the kernel compiles to, with each kernel's registers and spills (F7)"));
     runMenu->addSeparator();
     boundsAction_ = runMenu->addAction(tr("Check &Bounds on the CPU"));
     boundsAction_->setCheckable(true);
@@ -266,17 +279,20 @@ void MainWindow::createDocks() {
     auto* results = dock(tr("Results"), QStringLiteral("resultsDock"), results_, Qt::BottomDockWidgetArea);
     auto* timings = dock(tr("Timings"), QStringLiteral("timingsDock"), timings_, Qt::BottomDockWidgetArea);
     auto* sweep = dock(tr("Sweep"), QStringLiteral("sweepDock"), sweep_, Qt::BottomDockWidgetArea);
+    code_ = new CompiledCodeView(this);
+    codeDock_ = dock(tr("Compiled Code"), QStringLiteral("codeDock"), code_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(problems, output);
     tabifyDockWidget(output, results);
     tabifyDockWidget(results, timings);
     tabifyDockWidget(timings, sweep);
+    tabifyDockWidget(sweep, codeDock_);
     results->raise();
     resizeDocks({samples}, {300}, Qt::Horizontal);
     resizeDocks({samples, lesson}, {300, 500}, Qt::Vertical);
     resizeDocks({args, launch}, {420, 420}, Qt::Horizontal);
     arguments_->setMinimumHeight(300); // the launch panel would otherwise take the column's height
     resizeDocks({results}, {330}, Qt::Vertical);
-    for (auto* d : {samples, lesson, args, launch, problems, output, results, timings, sweep}) view->addAction(d->toggleViewAction());
+    for (auto* d : {samples, lesson, args, launch, problems, output, results, timings, sweep, codeDock_}) view->addAction(d->toggleViewAction());
     view->addSeparator();
     QMenu* theme = view->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(this);
@@ -589,6 +605,15 @@ void MainWindow::compileNow() {
     compileTimer_.stop();
     reparse();
     launch_->setKernelAttributes(std::nullopt); // stale until the compile answers
+    worker::WorkerRequest request = compileRequest();
+    request.kind = worker::WorkerRequest::Kind::Inspect;
+    inspectId_ = inspectTask_.submit(request, true);
+    state_->setText(tr("Compiling..."));
+    // The compiled code in view follows the text.
+    if (codeDock_->isVisible() && !code_->code().arch.empty()) requestCompiledCode(code_->architecture(), code_->lineInfo());
+}
+
+worker::WorkerRequest MainWindow::compileRequest() {
     auto playground = currentPlayground();
     // Only the kernel is compiled: arguments the user is still typing (and what refers to them) do not matter.
     playground.args.clear();
@@ -598,10 +623,35 @@ void MainWindow::compileNow() {
     request.playground = io::serializePlayground(playground);
     request.path = (std::filesystem::path(playground.folder) / "playground.kpad.json").string();
     request.backend = backends_->backend().toStdString();
-    request.kind = worker::WorkerRequest::Kind::Inspect;
     request.timeLimitSeconds = 60;
-    inspectId_ = inspectTask_.submit(request, true);
-    state_->setText(tr("Compiling..."));
+    return request;
+}
+
+void MainWindow::showCompiledCode() {
+    codeDock_->show();
+    codeDock_->raise();
+    requestCompiledCode(code_->architecture(), code_->lineInfo());
+}
+
+void MainWindow::requestCompiledCode(const QString& arch, bool lineInfo) {
+    worker::WorkerRequest request = compileRequest();
+    request.kind = worker::WorkerRequest::Kind::Disassemble;
+    request.arch = arch.toStdString(); // empty: the GPU's own, or sm_90 without one
+    request.lineInfo = lineInfo;
+    codeId_ = codeTask_.submit(std::move(request), true);
+}
+
+void MainWindow::compiledCodeDone(quint64 id, const WorkerResultPtr& result) {
+    if (id != codeId_) return; // an older text's answer
+    codeId_ = 0;
+    if (result->compiledCode)
+        code_->showResult(*result->compiledCode);
+    else if (result->message.empty() && !result->diagnostics.empty())
+        code_->showError(tr("The kernel does not compile: %1 (the Problems list has them all)")
+                             .arg(QString::fromStdString(result->diagnostics.front().message)));
+    else
+        code_->showError(QString::fromStdString(result->message));
+    emit compiledCodeShown(result->compiledCode.has_value());
 }
 
 void MainWindow::inspectFinished(quint64 id, const WorkerResultPtr& result) {

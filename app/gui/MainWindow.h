@@ -18,6 +18,7 @@
 
 class ArgumentPanel;
 class BackendChooser;
+class CompiledCodeView;
 class HelpDialog;
 class KernelEditor;
 class LaunchPanel;
@@ -96,6 +97,10 @@ public:
     QAction* runAction() const { return runAction_; }
     QAction* stopAction() const { return stopAction_; }
     QAction* presentationAction() const { return presentationAction_; }
+    CompiledCodeView* compiledCode() const { return code_; }
+    // Run ▸ Show Compiled Code (F7): the Compiled Code dock, compiling the kernel for its architecture.
+    void showCompiledCode();
+    bool compilingCode() const { return codeId_ != 0; }
     QAction* themeAction(Theme theme) const { return theme == Theme::Dark ? darkAction_ : lightAction_; }
 
     // View ▸ Theme: the editor, the panels and the plots in light or dark; remembered in the settings.
@@ -111,6 +116,7 @@ signals:
     void runFinished(bool ok);
     void sweepFinished(bool ok);
     void compileFinished();
+    void compiledCodeShown(bool ok);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -141,6 +147,9 @@ private:
     void rebuildRecentMenu();
     void log(const QString& text);
     void showFindBar();
+    kp::worker::WorkerRequest compileRequest(); // the kernel alone, as compiling as you type sends it
+    void requestCompiledCode(const QString& arch, bool lineInfo);
+    void compiledCodeDone(quint64 id, const WorkerResultPtr& result);
     void findNext();
 
     KernelEditor* editor_;
@@ -166,6 +175,10 @@ private:
     QAction* presentationAction_ = nullptr;
     Qt::WindowStates stateBeforePresentation_ = Qt::WindowNoState;
     QByteArray docksBeforePresentation_;
+    CompiledCodeView* code_ = nullptr;
+    QDockWidget* codeDock_ = nullptr;
+    WorkerTask codeTask_;  // a worker of its own: looking at the code does not hold up compiling as you type
+    quint64 codeId_ = 0;   // the newest request for the compiled code, 0 when none is waiting
     QMenu* recentMenu_ = nullptr;
     QLabel* state_;
     QProgressBar* busy_;

@@ -4,6 +4,7 @@
 #include "core/Error.h"
 #include "core/cuda/CudaError.h"
 #include "core/io/PlaygroundFile.h"
+#include "core/run/CompiledCode.h"
 #include "core/run/CompileError.h"
 #include "core/run/KernelFault.h"
 #include "core/run/RunSetup.h"
@@ -42,10 +43,15 @@ worker::Frame sweep(int socket, const model::Playground& playground, const nlohm
     return {{{"type", "sweep_result"}, {"result", result.toJson()}}, {}};
 }
 
-// A run request: runs the playground and shares its arrays; an inspect request: compiles it only.
+// A run request: runs the playground and shares its arrays; an inspect request: compiles it only; a
+// disassemble request: compiles it and shows the code.
 worker::Frame answer(int socket, const nlohmann::json& request, bool& fatal) {
     const auto playground = io::parsePlayground(request.at("playground").get<std::string>(), request.at("path").get<std::string>());
     if (request.value("type", std::string()) == "sweep") return sweep(socket, playground, request, fatal);
+    if (request.value("type", std::string()) == "disassemble") {
+        const auto code = run::compileCode(playground, request.value("arch", std::string()), request.value("line_info", true));
+        return {{{"type", "compiled_code"}, {"compiled_code", code.toJson()}}, {}};
+    }
     const auto backend = request.value("backend", std::string("cpu"));
     if (request.value("type", std::string()) == "inspect")
         return {{{"type", "inspection"}, {"inspection", worker::inspect(playground, backend).toJson()}}, {}};
@@ -106,7 +112,8 @@ int main(int argc, char** argv) {
         worker::send(socket, {{{"type", "hello"}, {"protocol", worker::kProtocol}, {"version", KP_VERSION}, {"pid", ::getpid()}}, {}});
         for (worker::Frame request; worker::receive(socket, request);) {
             worker::closeAll(request.fds);
-            if (const auto type = request.header.value("type", std::string()); type != "run" && type != "inspect" && type != "sweep") {
+            if (const auto type = request.header.value("type", std::string());
+                type != "run" && type != "inspect" && type != "sweep" && type != "disassemble") {
                 worker::send(socket, {failure("internal", "the worker does not know the request " + request.header.dump()), {}});
                 continue;
             }

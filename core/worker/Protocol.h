@@ -13,6 +13,8 @@
 //   app -> worker  sweep  {playground, path, sweep}              a whole sweep (run/SweepRunner.h)
 //   worker -> app  sweep_row {row, done, total}                  after each row, before the result
 //   worker -> app  sweep_result {result}
+//   app -> worker  disassemble {playground, path, arch, line_info}  compile only, show the code (run/CompiledCode.h)
+//   worker -> app  compiled_code {compiled_code}
 //   worker -> app  error  {kind, message, diagnostics, fatal}  fatal: the worker exits after it
 #pragma once
 

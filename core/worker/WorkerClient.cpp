@@ -209,9 +209,10 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
     };
     try {
         if (socket_ < 0) start();
-        const char* kind = request.kind == WorkerRequest::Kind::Inspect ? "inspect"
-                           : request.kind == WorkerRequest::Kind::Sweep ? "sweep"
-                                                                        : "run";
+        const char* kind = request.kind == WorkerRequest::Kind::Inspect       ? "inspect"
+                           : request.kind == WorkerRequest::Kind::Sweep       ? "sweep"
+                           : request.kind == WorkerRequest::Kind::Disassemble ? "disassemble"
+                                                                              : "run";
         nlohmann::json header = {{"type", kind},
                                  {"playground", request.playground},
                                  {"path", request.path},
@@ -220,6 +221,10 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
                                  {"warmup", request.warmup},
                                  {"check_bounds", request.checkBounds}};
         if (request.kind == WorkerRequest::Kind::Sweep) header["sweep"] = request.sweep;
+        if (request.kind == WorkerRequest::Kind::Disassemble) {
+            header["arch"] = request.arch;
+            header["line_info"] = request.lineInfo;
+        }
         send(socket_, {std::move(header), {}});
         Frame reply;
         for (;;) { // sweep rows come before the answer
@@ -289,6 +294,16 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
                 throw WorkerBroken(std::string("the worker's inspection is malformed: ") + e.what());
             }
             result.diagnostics = result.inspection->diagnostics;
+            return finish(Outcome::Ok, {});
+        }
+        if (type == "compiled_code") {
+            closeAll(reply.fds);
+            try {
+                result.compiledCode = run::CompiledCode::fromJson(reply.header.at("compiled_code"));
+            } catch (const std::exception& e) {
+                throw WorkerBroken(std::string("the worker's compiled code is malformed: ") + e.what());
+            }
+            result.diagnostics = result.compiledCode->diagnostics;
             return finish(Outcome::Ok, {});
         }
         if (type == "result") {

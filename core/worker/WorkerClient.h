@@ -7,6 +7,7 @@
 #include "Inspect.h"
 #include "Protocol.h"
 #include "core/model/Diagnostic.h"
+#include "core/run/CompiledCode.h"
 #include "core/run/SweepResult.h"
 
 #include <atomic>
@@ -32,8 +33,12 @@ struct WorkerRequest {
     double timeLimitSeconds = 0; // 0: none
     // Inspect: compile only, for diagnostics and kernel attributes. Sweep: the playground over `sweep`'s
     // range on its backends (run/SweepRunner.h); `backend`, `repeat`, `warmup` and `checkBounds` are not used.
-    enum class Kind { Run, Inspect, Sweep };
+    // Disassemble: compile only, for `arch` (empty: run::CompiledCode::defaultArch) and with -lineinfo when
+    // `lineInfo`, and show the code (run/CompiledCode.h); `backend` and the run's settings are not used.
+    enum class Kind { Run, Inspect, Sweep, Disassemble };
     Kind kind = Kind::Run;
+    std::string arch = {}; // Disassemble
+    bool lineInfo = true;  // Disassemble
     nlohmann::json sweep = nullptr; // Sweep: the SweepSpec (SweepSpec::toJson)
     // Sweep: called on run()'s thread with each row as the worker measures it, so that a sweep shows its
     // progress, and its rows so far survive a stop or a crash.
@@ -69,6 +74,7 @@ struct WorkerResult {
     double receiveMs = 0;                       // Ok: reading the result and mapping its arrays
     std::optional<Inspection> inspection;       // Ok, for an Inspect request
     std::optional<run::SweepResult> sweep;      // Ok, for a Sweep request
+    std::optional<run::CompiledCode> compiledCode; // Ok, for a Disassemble request
     bool ok() const { return outcome == Outcome::Ok; }
 };
 

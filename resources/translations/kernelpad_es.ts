@@ -1123,6 +1123,22 @@
         <source>Check Bounds on the CPU</source>
         <translation>Comprobar límites en la CPU</translation>
     </message>
+    <message>
+        <source>Show Compiled &amp;Code</source>
+        <translation>Mostrar el código &amp;compilado</translation>
+    </message>
+    <message>
+        <source>The PTX and SASS the kernel compiles to, with each kernel&apos;s registers and spills (F7)</source>
+        <translation>El PTX y el SASS en que se compila el kernel, con los registros y los desbordamientos de cada kernel (F7)</translation>
+    </message>
+    <message>
+        <source>Compiled Code</source>
+        <translation>Código compilado</translation>
+    </message>
+    <message>
+        <source>The kernel does not compile: %1 (the Problems list has them all)</source>
+        <translation>El kernel no compila: %1 (la lista de Problemas los tiene todos)</translation>
+    </message>
 </context>
 <context>
     <name>OutputPane</name>

@@ -1119,6 +1119,22 @@
         <source>Check Bounds on the CPU</source>
         <translation>在 CPU 上检查越界</translation>
     </message>
+    <message>
+        <source>Show Compiled &amp;Code</source>
+        <translation>显示编译后的代码(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The PTX and SASS the kernel compiles to, with each kernel&apos;s registers and spills (F7)</source>
+        <translation>内核编译生成的 PTX 和 SASS，以及每个内核的寄存器和溢出 (F7)</translation>
+    </message>
+    <message>
+        <source>Compiled Code</source>
+        <translation>编译后的代码</translation>
+    </message>
+    <message>
+        <source>The kernel does not compile: %1 (the Problems list has them all)</source>
+        <translation>内核无法编译：%1（问题列表中列出了全部）</translation>
+    </message>
 </context>
 <context>
     <name>OutputPane</name>

@@ -6,6 +6,7 @@
 // GPU machine and skip elsewhere.
 #include "core/Bytes.h"
 #include "core/cuda/Driver.h"
+#include "core/cuda/Nvrtc.h"
 #include "core/worker/WorkerClient.h"
 
 #include <QtTest>
@@ -179,6 +180,57 @@ private slots:
         QVERIFY(!result.diagnostics.empty());
         QCOMPARE(result.diagnostics.front().line, 3);
         QVERIFY2(result.diagnostics.front().message.find("undeclared_thing") != std::string::npos, result.diagnostics.front().message.c_str());
+        validRunSucceeds("cpu");
+    }
+
+    // The compiled-code view's request: the worker compiles for the chosen architecture and sends the PTX,
+    // the kernels' resources and the SASS (or why there is none), all of which survive the trip.
+    void disassembleSendsTheCompiledCode() {
+        if (!cuda::Nvrtc::available()) QSKIP(cuda::Nvrtc::unavailableReason().c_str());
+        worker::WorkerRequest request{validPlayground(), kFaults + "valid.kpad.json"};
+        request.kind = worker::WorkerRequest::Kind::Disassemble;
+        request.arch = "sm_80";
+        request.lineInfo = true;
+        const auto result = client_.run(request);
+        QVERIFY2(result.ok(), result.message.c_str());
+        QVERIFY(result.compiledCode);
+        const auto& code = *result.compiledCode;
+        QCOMPARE(code.arch, std::string("sm_80"));
+        QCOMPARE(code.kernel, std::string("_Z3mulPfPKfi"));
+        QCOMPARE(code.sourceName, std::string("<code>"));
+        QVERIFY(code.ptx.hasSourceLines());
+        QVERIFY(!code.ptx.linesFrom(3).empty()); // d[i] = a[i] * 3
+        QCOMPARE(code.kernels.size(), std::size_t{1});
+        QVERIFY(code.kernels[0].registers > 0);
+        QVERIFY(code.sass.empty() != code.sassUnavailable.empty()); // SASS, or why not
+        // Without line info, and with the worker's default architecture.
+        request.arch.clear();
+        request.lineInfo = false;
+        const auto plain = client_.run(request);
+        QVERIFY2(plain.ok(), plain.message.c_str());
+        QVERIFY(plain.compiledCode && !plain.compiledCode->ptx.hasSourceLines());
+        QVERIFY(plain.compiledCode->arch.starts_with("sm_"));
+    }
+
+    void disassembleReportsWhatIsWrong() {
+        if (!cuda::Nvrtc::available()) QSKIP(cuda::Nvrtc::unavailableReason().c_str());
+        const auto broken = nlohmann::json{{"format", "kernelpad/1"},
+                                           {"code", "__global__ void k(float* x) {\n    x[0] = undeclared_thing;\n}\n"},
+                                           {"kernel", "k"},
+                                           {"args", nlohmann::json::array()}};
+        worker::WorkerRequest request{broken.dump(), kFaults + "inspect.kpad.json"};
+        request.kind = worker::WorkerRequest::Kind::Disassemble;
+        request.arch = "sm_90";
+        const auto compile = client_.run(request);
+        QCOMPARE(compile.outcome, worker::Outcome::Compile);
+        QVERIFY(!compile.compiledCode);
+        QVERIFY(!compile.diagnostics.empty());
+        QCOMPARE(compile.diagnostics.front().line, 2);
+        request.playground = validPlayground();
+        request.arch = "compute_90";
+        const auto arch = client_.run(request);
+        QCOMPARE(arch.outcome, worker::Outcome::Input);
+        QVERIFY2(arch.message.find("arch: \"compute_90\" is not a real GPU architecture") != std::string::npos, arch.message.c_str());
         validRunSucceeds("cpu");
     }
 

@@ -1,0 +1,130 @@
+#include "Disassembler.h"
+
+#include "core/Error.h"
+#include "core/cpu/Subprocess.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <string_view>
+#include <unistd.h>
+
+namespace kp::cuda {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A CUBIN in a file of its own for nvdisasm, which reads only files; removed on every path.
+class TemporaryFile {
+public:
+    explicit TemporaryFile(std::span<const std::byte> bytes) {
+        std::error_code error;
+        auto folder = fs::temp_directory_path(error);
+        if (error) folder = "/tmp";
+        std::string pattern = (folder / "kernelpad-XXXXXX.cubin").string();
+        const int fd = ::mkstemps(pattern.data(), 6);
+        if (fd < 0) throw SystemError("mkstemps", errno, pattern);
+        path_ = pattern;
+        std::size_t written = 0;
+        while (written < bytes.size()) {
+            const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                const int e = errno;
+                ::close(fd);
+                throw SystemError("write", e, path_.string());
+            }
+            written += static_cast<std::size_t>(n);
+        }
+        if (::close(fd) != 0) throw SystemError("close", errno, path_.string());
+    }
+    ~TemporaryFile() {
+        std::error_code ignored; // a leftover temporary file is not worth failing for
+        fs::remove(path_, ignored);
+    }
+    TemporaryFile(const TemporaryFile&) = delete;
+    TemporaryFile& operator=(const TemporaryFile&) = delete;
+
+    const fs::path& path() const noexcept { return path_; }
+
+private:
+    fs::path path_;
+};
+
+std::string environment(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+bool isExecutable(const fs::path& path) {
+    std::error_code error;
+    return fs::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
+}
+
+} // namespace
+
+std::vector<fs::path> Disassembler::candidates() {
+    if (const auto chosen = environment("KERNELPAD_NVDISASM"); !chosen.empty()) return {fs::path(chosen)};
+    std::vector<fs::path> folders;
+    for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+        if (const auto root = environment(variable); !root.empty()) folders.push_back(fs::path(root) / "bin");
+    // The toolkit's lib64 folder (or targets/<arch>/lib): its bin folder is beside it, or three up.
+    if (const fs::path library = KP_CUDA_LIBRARY_DIR; library.is_absolute()) {
+        folders.push_back((library.parent_path() / "bin").lexically_normal());
+        folders.push_back((library / "../../../bin").lexically_normal());
+    }
+    folders.emplace_back("/usr/local/cuda/bin");
+    const std::string searchPath = environment("PATH");
+    std::string_view path = searchPath;
+    while (!path.empty()) {
+        const auto end = path.find(':');
+        if (const auto folder = path.substr(0, end); !folder.empty()) folders.emplace_back(folder);
+        if (end == std::string_view::npos) break;
+        path.remove_prefix(end + 1);
+    }
+    std::vector<fs::path> programs;
+    for (const auto& folder : folders) {
+        auto program = (folder / "nvdisasm").lexically_normal();
+        if (std::find(programs.begin(), programs.end(), program) == programs.end())
+            programs.push_back(std::move(program));
+    }
+    return programs;
+}
+
+std::optional<fs::path> Disassembler::find() {
+    for (const auto& program : candidates())
+        if (isExecutable(program)) return program;
+    return std::nullopt;
+}
+
+std::string Disassembler::unavailableReason() {
+    std::string places;
+    for (const auto& program : candidates())
+        places += (places.empty() ? "" : ", ") + program.parent_path().string();
+    if (!environment("KERNELPAD_NVDISASM").empty())
+        return "SASS needs nvdisasm, and KERNELPAD_NVDISASM names " + environment("KERNELPAD_NVDISASM") +
+               ", which is not an executable file. The PTX is shown.";
+    return "SASS needs nvdisasm, which this CUDA toolkit does not have (looked in " + places +
+           "). Install the toolkit's nvdisasm (the cuda-nvdisasm package), or set CUDA_HOME or "
+           "KERNELPAD_NVDISASM "
+           "to where it is. The PTX is shown.";
+}
+
+Disassembler::Disassembler(fs::path nvdisasm) : program_(std::move(nvdisasm)) {}
+
+std::string Disassembler::disassemble(std::span<const std::byte> cubin) const {
+    const TemporaryFile file(cubin);
+    // -c: the code alone, not the ELF's other sections; -gi: source lines with the places code was inlined.
+    const auto result = cpu::runProcess({program_.string(), "-c", "-gi", file.path().string()});
+    if (result.exitCode == 0) return result.output;
+    std::string output = result.output;
+    while (!output.empty() && (output.back() == '\n' || output.back() == ' '))
+        output.pop_back();
+    const std::string how = result.signal ? "was killed by signal " + std::to_string(result.signal)
+                                          : "failed (exit status " + std::to_string(result.exitCode) + ")";
+    throw Error(program_.string() + " " + how + " disassembling the CUBIN" +
+                (output.empty() ? "" : ": " + output));
+}
+
+} // namespace kp::cuda
