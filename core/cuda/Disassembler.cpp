@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <string_view>
 #include <unistd.h>
+#include <xxhash.h>
 
 namespace kp::cuda {
 
@@ -114,6 +117,24 @@ std::string Disassembler::unavailableReason() {
 Disassembler::Disassembler(fs::path nvdisasm) : program_(std::move(nvdisasm)) {}
 
 std::string Disassembler::disassemble(std::span<const std::byte> cubin) const {
+    // nvdisasm takes most of a second to start on a large toolkit, and the view asks again for the same
+    // CUBIN (a refresh, another tab, a compile-cache hit): the text of the last few is kept. The program
+    // is part of the key, so another nvdisasm is asked again.
+    static std::mutex mutex;
+    static std::map<std::pair<std::string, XXH64_hash_t>, std::string> kept;
+    const auto key = std::pair{program_.string(), XXH3_64bits(cubin.data(), cubin.size())};
+    {
+        const std::scoped_lock lock(mutex);
+        if (const auto it = kept.find(key); it != kept.end()) return it->second;
+    }
+    std::string text = run(cubin);
+    const std::scoped_lock lock(mutex);
+    if (kept.size() >= kMaxKept) kept.clear();
+    kept.emplace(key, text);
+    return text;
+}
+
+std::string Disassembler::run(std::span<const std::byte> cubin) const {
     const TemporaryFile file(cubin);
     // -c: the code alone, not the ELF's other sections; -gi: source lines with the places code was inlined.
     const auto result = cpu::runProcess({program_.string(), "-c", "-gi", file.path().string()});

@@ -31,9 +31,13 @@ public:
     // where it was inlined) when the CUBIN was compiled with -lineinfo. Throws SystemError when the
     // temporary file cannot be written or nvdisasm cannot be started, Error with nvdisasm's own message
     // when it fails.
+    // The text of a CUBIN disassembled before in this process is given again without running nvdisasm.
     std::string disassemble(std::span<const std::byte> cubin) const;
 
 private:
+    static constexpr std::size_t kMaxKept = 16; // texts kept, a few hundred kB each at most
+    std::string run(std::span<const std::byte> cubin) const;
+
     std::filesystem::path program_;
 };
 

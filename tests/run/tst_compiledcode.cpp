@@ -16,6 +16,8 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <iterator>
+#include <fstream>
 #include <algorithm>
 #include <filesystem>
 
@@ -262,6 +264,25 @@ private slots:
         QCOMPARE(code.sass.lines()[barrier[0]].address, std::int64_t{0xe0});
         QVERIFY(code.sass.function("_Z9scale_addPKfPffi"));
         QCOMPARE(CompiledCode::fromJson(code.toJson()), code);
+    }
+
+    // nvdisasm runs once for a CUBIN: a refresh or a compile-cache hit is given the text kept.
+    void theSameCubinIsDisassembledOnce() {
+        const auto counter = dir_.filePath(QStringLiteral("runs")).toStdString();
+        const auto path = dir_.filePath(QStringLiteral("counting-nvdisasm")).toStdString();
+        kp::test::writeText(path, "#!/bin/sh\necho run >> '" + counter + "'\necho \"$(wc -c < \"$3\") bytes\"\n");
+        std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+        const kp::cuda::Disassembler nvdisasm(path);
+        const auto runs = [&] {
+            std::ifstream in(counter);
+            return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+        };
+        const std::vector<std::byte> first(100, std::byte{1}), second(200, std::byte{2});
+        QCOMPARE(nvdisasm.disassemble(first), std::string("100 bytes\n"));
+        QCOMPARE(nvdisasm.disassemble(first), std::string("100 bytes\n"));
+        QCOMPARE(runs(), 1);
+        QCOMPARE(nvdisasm.disassemble(second), std::string("200 bytes\n"));
+        QCOMPARE(runs(), 2);
     }
 
     void aFailingNvdisasmLeavesThePtx() {
