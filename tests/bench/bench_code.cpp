@@ -91,28 +91,35 @@ int main(int argc, char** argv) {
     for (const auto& k : code.kernels) std::printf("; %s: %d registers, %d bytes of spill stores", k.name.c_str(), k.registers, k.spillStoreBytes);
     std::printf("\n%s\n", code.sassUnavailable.c_str());
 
+    // New code each round, as while editing: a global of its own changes the CUBIN, so neither the
+    // compile cache nor the kept SASS can answer.
     std::vector<double> ours, raw;
     for (int round = 0; round < 9; ++round) {
+        model::Playground edited = playground;
+        edited.source.reset();
+        edited.code = setup.source + "\n__device__ int kp_bench_round_" + std::to_string(round) + ";\n";
         auto start = std::chrono::steady_clock::now();
-        run::compileCode(playground, arch, true, nullptr);
+        run::compileCode(edited, arch, true, nullptr);
         ours.push_back(msSince(start));
+        edited.code = setup.source + "\n__device__ int kp_bench_raw_round_" + std::to_string(round) + ";\n";
+        const run::RunSetup rawSetup = run::prepareKernel(edited);
         start = std::chrono::steady_clock::now();
-        const auto cubin = rawCompile(setup, arch);
+        const auto cubin = rawCompile(rawSetup, arch);
         if (nvdisasm) rawDisassemble(*nvdisasm, cubin);
         raw.push_back(msSince(start));
     }
     bench::BenchTable table;
-    table.add({nvdisasm ? "compiled code: compile, report, PTX and SASS read (median of 9)"
-                        : "compiled code: compile, report and PTX read, no nvdisasm (median of 9)",
+    table.add({nvdisasm ? "compiled code of new text: compile, report, PTX and SASS read (median of 9)"
+                        : "compiled code of new text: compile, report and PTX read, no nvdisasm (median of 9)",
                "ms", bench::median(ours), bench::median(raw), "ratio <= 1.10", 1.10});
 
-    // A cache hit: the same text again (the view follows the editor) costs a lookup and the reading.
+    // The same text again (a refresh, the dock shown again): a compile-cache hit and the SASS kept.
     const fs::path cacheDir = fs::temp_directory_path() / "bench_code_cache";
     fs::remove_all(cacheDir);
     cuda::CompileCache cache(cacheDir);
     run::compileCode(playground, arch, true, &cache);
     const double hit = bench::medianMs(9, [&] { run::compileCode(playground, arch, true, &cache); });
-    table.add({"compiled code from the compile cache (median of 9)", "ms", hit, bench::median(raw), "ratio <= 0.50", 0.50});
+    table.add({"compiled code of the same text again: compile cache and kept SASS (median of 9)", "ms", hit, bench::median(raw), "ratio <= 0.50", 0.50});
     fs::remove_all(cacheDir);
 
     table.print();
