@@ -2,7 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFontDatabase>
+#include <QFont>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -30,7 +30,11 @@ QPlainTextEdit* codeView(QWidget* parent) {
     view->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     view->setLineWrapMode(QPlainTextEdit::NoWrap);
     view->setUndoRedoEnabled(false);
-    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    // The editor's font: the desktop's "fixed" font is not always fixed (it was not on the GPU machine).
+    QFont mono(QStringLiteral("DejaVu Sans Mono"));
+    mono.setStyleHint(QFont::Monospace);
+    mono.setFixedPitch(true);
+    view->setFont(mono);
     view->setTabStopDistance(view->fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 8);
     return view;
 }
