@@ -35,7 +35,7 @@ void ScreenshotTour::start(const QString& sample) {
     if (!QDir().mkpath(folder_)) return fail(tr("cannot create %1").arg(folder_));
     window_.resize(1400, 880);
     window_.backends()->setBackend(QStringLiteral("cpu"));
-    // Open -> compiled -> run -> results and timings -> a sweep on the CPU backends -> an error typed ->
+    // Open -> compiled -> run -> results and timings -> a sweep on the CPU backends (light and dark) -> an error typed ->
     // compiled -> done.
     auto step = std::make_shared<int>(0);
     connect(&window_, &MainWindow::compileFinished, this, [this, step] {
@@ -64,6 +64,13 @@ void ScreenshotTour::start(const QString& sample) {
         if (*step != 2) return;
         if (!ok) return fail(tr("the sample's sweep failed: %1").arg(window_.sweep()->statusText()));
         if (!save(QStringLiteral("kernelpad-sweep.png"))) return;
+        // The same in the dark theme; the palette and fonts reach the widgets as posted events.
+        window_.setTheme(Theme::Dark);
+        QCoreApplication::sendPostedEvents();
+        const bool dark = save(QStringLiteral("kernelpad-dark.png"));
+        window_.setTheme(Theme::Light);
+        QCoreApplication::sendPostedEvents();
+        if (!dark) return;
         *step = 3;
         if (auto* results = window_.findChild<QDockWidget*>(QStringLiteral("problemsDock"))) results->raise();
         window_.editor()->setCursorPosition(7, 23); // after "dest[i] = a[i] "
