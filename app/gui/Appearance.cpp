@@ -258,7 +258,8 @@ void applyAppearance(const Appearance& appearance) {
     // Fusion draws with the palette everywhere; the desktop's own style stays for the plain light theme.
     const bool plain = !appearance.dark() && !appearance.highContrast();
     const QString style = plain ? initial().style : QStringLiteral("fusion");
-    if (!style.isEmpty() && QApplication::style()->name() != style) QApplication::setStyle(style);
+    if (!style.isEmpty() && QApplication::style()->name().compare(style, Qt::CaseInsensitive) != 0)
+        QApplication::setStyle(style);
     QApplication::setPalette(paletteOf(appearance));
     QApplication::setFont(scaledFont(baseFont(), appearance.fontScale()));
     for (const auto& [name, font] : initial().classFonts) QApplication::setFont(scaledFont(font, appearance.fontScale()), name);
