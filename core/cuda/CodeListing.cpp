@@ -1,6 +1,7 @@
 #include "CodeListing.h"
 
 #include "core/Error.h"
+#include "core/Lines.h"
 
 #include <algorithm>
 #include <charconv>
@@ -13,19 +14,6 @@ namespace kp::cuda {
 namespace {
 
 using nlohmann::json;
-
-std::vector<std::string_view> splitLines(std::string_view text) {
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const auto end = text.find('\n');
-        auto line = text.substr(0, end);
-        if (line.ends_with('\r')) line.remove_suffix(1);
-        lines.push_back(line);
-        if (end == std::string_view::npos) break;
-        text.remove_prefix(end + 1);
-    }
-    return lines;
-}
 
 std::string_view trim(std::string_view text) {
     const auto first = text.find_first_not_of(" \t");

@@ -1,6 +1,7 @@
 #include "KernelResources.h"
 
 #include "core/Error.h"
+#include "core/Lines.h"
 
 #include <charconv>
 #include <cstdlib>
@@ -69,10 +70,7 @@ std::vector<KernelResources> KernelResources::fromPtxasLog(std::string_view log)
     std::vector<KernelResources> kernels;
     KernelResources* current = nullptr; // the kernel being compiled
     bool propertiesOfCurrent = false;   // the last "Function properties for" named it
-    while (!log.empty()) {
-        const auto end = log.find('\n');
-        const auto line = log.substr(0, end);
-        log.remove_prefix(end == std::string_view::npos ? log.size() : end + 1);
+    for (const std::string_view line : splitLines(log)) {
         if (line.find("Compiling entry function") != std::string_view::npos) {
             KernelResources kernel;
             kernel.name = std::string(quoted(line));

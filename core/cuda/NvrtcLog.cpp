@@ -1,5 +1,7 @@
 #include "NvrtcLog.h"
 
+#include "core/Lines.h"
+
 #include <climits>
 #include <optional>
 #include <string>
@@ -32,19 +34,6 @@ std::string_view trim(std::string_view text) {
 
 bool isBlank(std::string_view line) {
     return trim(line).empty();
-}
-
-std::vector<std::string_view> splitLines(std::string_view text) {
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const auto end = text.find('\n');
-        auto line = text.substr(0, end);
-        if (line.ends_with('\r')) line.remove_suffix(1);
-        lines.push_back(line);
-        if (end == std::string_view::npos) break;
-        text.remove_prefix(end + 1);
-    }
-    return lines;
 }
 
 int clampToInt(std::size_t value) {
