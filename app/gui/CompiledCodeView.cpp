@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFont>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -36,6 +37,7 @@ QPlainTextEdit* codeView(QWidget* parent) {
     mono.setFixedPitch(true);
     view->setFont(mono);
     view->setTabStopDistance(view->fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 8);
+    view->installEventFilter(parent); // the tab stops follow the font (CompiledCodeView::eventFilter)
     return view;
 }
 
@@ -316,4 +318,12 @@ std::vector<int> CompiledCodeView::highlightedLines(Listing listing) const {
     for (const auto& selection : view(listing)->extraSelections())
         lines.push_back(selection.cursor.blockNumber());
     return lines;
+}
+
+bool CompiledCodeView::eventFilter(QObject* watched, QEvent* event) {
+    // Presentation mode scales the listings' font: eight spaces of the new size per tab.
+    if (auto* view = qobject_cast<QPlainTextEdit*>(watched); view && event->type() == QEvent::FontChange) {
+        view->setTabStopDistance(view->fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 8);
+    }
+    return QWidget::eventFilter(watched, event);
 }

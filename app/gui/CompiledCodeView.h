@@ -83,6 +83,9 @@ signals:
     // A line of PTX or SASS was clicked (or reached with the keys) whose source line is known.
     void sourceLineActivated(int line);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void requestCompile();
     void fill(Listing listing, const kp::cuda::CodeListing& lines);

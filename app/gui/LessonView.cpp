@@ -36,6 +36,10 @@ bool LessonView::showLesson(const QString& path) {
 void LessonView::setLesson(const QString& markdown) {
     markdown_ = markdown;
     setMarkdown(markdown);
+    sizeCodeAsText();
+}
+
+void LessonView::sizeCodeAsText() {
     // Markdown's code comes in the desktop's fixed font at its own size: give it the text's size, so that
     // code grows with the text in presentation mode.
     const qreal size = font().pointSizeF();
@@ -58,8 +62,12 @@ void LessonView::setLesson(const QString& markdown) {
 void LessonView::changeEvent(QEvent* event) {
     QTextBrowser::changeEvent(event);
     if (event->type() == QEvent::FontChange) {
+        // A page reached by a link in the lesson stays: only its code is sized again.
         const int scroll = verticalScrollBar()->value();
-        setLesson(markdown_);
+        if (source().isEmpty())
+            setLesson(markdown_);
+        else
+            sizeCodeAsText();
         verticalScrollBar()->setValue(scroll);
     }
 }

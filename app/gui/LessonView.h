@@ -19,6 +19,7 @@ protected:
 
 private:
     void setLesson(const QString& markdown);
+    void sizeCodeAsText();
     QString path_;
     QString markdown_; // what is shown, to lay out again when the font changes
 };

@@ -50,6 +50,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <Qsci/qscilexer.h>
+#include <algorithm>
 #include <span>
 
 using namespace kp;
@@ -337,6 +338,7 @@ void MainWindow::setPresentation(bool on) {
     appearance.presentation = on;
     if (on) {
         stateBeforePresentation_ = windowState();
+        geometryBeforePresentation_ = saveGeometry();
         docksBeforePresentation_ = saveState();
     }
     applyAppearance(appearance);
@@ -547,9 +549,12 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
-    setPresentation(false); // the window's own size and state are what is remembered
+    // The window's own size and state are what is remembered, not presentation's full screen (which the
+    // window manager undoes only later).
+    const bool presenting = currentAppearance().presentation;
+    setPresentation(false);
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/geometry"), presenting ? geometryBeforePresentation_ : saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("run/backend"), backends_->backend());
     runTask_.stop();
@@ -646,11 +651,14 @@ void MainWindow::compiledCodeDone(quint64 id, const WorkerResultPtr& result) {
     codeId_ = 0;
     if (result->compiledCode)
         code_->showResult(*result->compiledCode);
-    else if (result->message.empty() && !result->diagnostics.empty())
-        code_->showError(tr("The kernel does not compile: %1 (the Problems list has them all)")
-                             .arg(QString::fromStdString(result->diagnostics.front().message)));
-    else
+    else if (!result->message.empty())
         code_->showError(QString::fromStdString(result->message));
+    else if (const auto error = std::find_if(result->diagnostics.begin(), result->diagnostics.end(),
+                                             [](const model::Diagnostic& d) { return d.severity == model::Diagnostic::Severity::Error; });
+             error != result->diagnostics.end())
+        code_->showError(tr("The kernel does not compile: %1 (the Problems list has them all)").arg(QString::fromStdString(error->message)));
+    else
+        code_->showError(tr("The kernel does not compile (the Problems list says why)"));
     emit compiledCodeShown(result->compiledCode.has_value());
 }
 

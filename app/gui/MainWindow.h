@@ -174,6 +174,7 @@ private:
     QAction* darkAction_ = nullptr;
     QAction* presentationAction_ = nullptr;
     Qt::WindowStates stateBeforePresentation_ = Qt::WindowNoState;
+    QByteArray geometryBeforePresentation_;
     QByteArray docksBeforePresentation_;
     CompiledCodeView* code_ = nullptr;
     QDockWidget* codeDock_ = nullptr;

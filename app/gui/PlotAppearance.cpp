@@ -4,6 +4,8 @@
 
 #include <QApplication>
 #include <QSet>
+#include <tuple>
+#include <vector>
 #include <qcustomplot.h>
 
 namespace {
@@ -79,9 +81,18 @@ void themeAxis(QCPAxis* axis, const Themer& t) {
 }
 
 void themeLegend(QCPLegend* legend, const Themer& t) {
+    // QCPLegend's setFont and setTextColor pass the value on to every entry: the entries keep theirs,
+    // and are themed from them below.
+    std::vector<std::tuple<QCPAbstractLegendItem*, QFont, QColor>> entries;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem* item = legend->item(i)) entries.emplace_back(item, item->font(), item->textColor());
     follow(legend, "font", legend->font(), [legend](const QFont& f) { legend->setFont(f); }, [&](const QFont& f) { return t.font(f); });
     follow(legend, "textColor", legend->textColor(), [legend](const QColor& c) { legend->setTextColor(c); },
            [&](const QColor& c) { return t.text(c); });
+    for (const auto& [item, font, colour] : entries) {
+        item->setFont(font);
+        item->setTextColor(colour);
+    }
     follow(legend, "brush", legend->brush(), [legend](const QBrush& b) { legend->setBrush(b); }, [&](const QBrush& b) { return t.fill(b); });
     follow(legend, "borderPen", legend->borderPen(), [legend](const QPen& p) { legend->setBorderPen(p); },
            [&](const QPen& p) { return t.line(p); });

@@ -311,6 +311,17 @@ private slots:
                 QVERIFY(contrastRatio(entry->textColor(), background) >= 7);
             }
         QVERIFY(time->graph(0)->pen().widthF() > 1.8);
+        // Leaving and entering presentation with the entries there: each is scaled once, from what the
+        // code set, and its colour turned once.
+        const QFont entryFont = time->legend->item(0)->font();
+        const QColor entryColour = time->legend->item(0)->textColor();
+        applyAppearance(Appearance{Theme::Dark, false});
+        time->replot();
+        QCOMPARE(time->legend->item(0)->font().pointSizeF(), entryFont.pointSizeF() / Appearance::kPresentationScale);
+        applyAppearance(Appearance{Theme::Dark, true});
+        time->replot();
+        QCOMPARE(time->legend->item(0)->font(), entryFont);
+        QCOMPARE(time->legend->item(0)->textColor(), entryColour);
         QCoreApplication::processEvents();
         save(plots, QStringLiteral("sweep_dark_presentation"));
     }
