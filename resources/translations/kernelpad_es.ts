@@ -1139,6 +1139,10 @@
         <source>The kernel does not compile: %1 (the Problems list has them all)</source>
         <translation>El kernel no compila: %1 (la lista de Problemas los tiene todos)</translation>
     </message>
+    <message>
+        <source>The kernel does not compile (the Problems list says why)</source>
+        <translation>El kernel no compila (la lista de Problemas dice por qué)</translation>
+    </message>
 </context>
 <context>
     <name>OutputPane</name>

@@ -1135,6 +1135,10 @@
         <source>The kernel does not compile: %1 (the Problems list has them all)</source>
         <translation>内核无法编译：%1（问题列表中列出了全部）</translation>
     </message>
+    <message>
+        <source>The kernel does not compile (the Problems list says why)</source>
+        <translation>内核无法编译（原因见问题列表）</translation>
+    </message>
 </context>
 <context>
     <name>OutputPane</name>
