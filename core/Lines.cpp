@@ -2,6 +2,12 @@
 
 namespace kp {
 
+namespace {
+
+constexpr std::string_view kSpaces = " \t";
+
+} // namespace
+
 std::vector<std::string_view> splitLines(std::string_view text) {
     std::vector<std::string_view> lines;
     while (!text.empty()) {
@@ -13,6 +19,20 @@ std::vector<std::string_view> splitLines(std::string_view text) {
         text.remove_prefix(end + 1);
     }
     return lines;
+}
+
+std::string_view trimLeft(std::string_view text) {
+    const auto first = text.find_first_not_of(kSpaces);
+    return first == std::string_view::npos ? std::string_view{} : text.substr(first);
+}
+
+std::string_view trimRight(std::string_view text) {
+    const auto last = text.find_last_not_of(kSpaces);
+    return last == std::string_view::npos ? std::string_view{} : text.substr(0, last + 1);
+}
+
+std::string_view trim(std::string_view text) {
+    return trimRight(trimLeft(text));
 }
 
 } // namespace kp

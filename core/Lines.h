@@ -1,5 +1,5 @@
 // Text as lines, for the readers of what compilers print (NVRTC's log, ptxas's report, PTX, SASS):
-// one way to split, so that a CRLF or a missing last newline means the same to all of them.
+// one way to split and to trim, so that a CRLF, a missing last newline or a tab means the same to all.
 #pragma once
 
 #include <string_view>
@@ -10,5 +10,10 @@ namespace kp {
 // The lines of `text` without their '\n' (nor a '\r' before it); views into `text`. A last line without a
 // newline is a line; an empty text has none.
 std::vector<std::string_view> splitLines(std::string_view text);
+
+// `text` without the spaces and tabs at its start, its end, or both.
+std::string_view trimLeft(std::string_view text);
+std::string_view trimRight(std::string_view text);
+std::string_view trim(std::string_view text);
 
 } // namespace kp

@@ -15,21 +15,9 @@ namespace {
 
 using nlohmann::json;
 
-std::string_view trim(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(" \t");
-    return text.substr(first, last - first + 1);
-}
-
-std::string_view skipSpaces(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t");
-    return first == std::string_view::npos ? std::string_view() : text.substr(first);
-}
-
 // Reads an unsigned decimal (or, with base 16, hex) number at the start of `text`, consuming it.
 std::optional<long long> takeNumber(std::string_view& text, int base = 10) {
-    text = skipSpaces(text);
+    text = trimLeft(text);
     long long value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
     if (error != std::errc() || end == text.data()) return std::nullopt;
@@ -95,11 +83,11 @@ std::optional<CodeFunction> functionHeader(std::string_view line) {
     const auto entry = token(".entry");
     const auto func = entry == std::string_view::npos ? token(".func") : std::string_view::npos;
     if (entry == std::string_view::npos && func == std::string_view::npos) return std::nullopt;
-    auto rest = skipSpaces(line.substr(entry != std::string_view::npos ? entry + 6 : func + 5));
+    auto rest = trimLeft(line.substr(entry != std::string_view::npos ? entry + 6 : func + 5));
     if (rest.starts_with('(')) { // a .func's return parameters
         const auto close = rest.find(')');
         if (close == std::string_view::npos) return std::nullopt;
-        rest = skipSpaces(rest.substr(close + 1));
+        rest = trimLeft(rest.substr(close + 1));
     }
     const auto end = rest.find_first_of("( \t;");
     const auto name = rest.substr(0, end);
@@ -166,7 +154,7 @@ std::string compactInstruction(std::string_view line) {
 // `.other NAME,@"STO_CUDA_ENTRY STV_DEFAULT"`: the kernel NAME, or nothing.
 std::string_view entryIn(std::string_view trimmed) {
     if (!trimmed.starts_with(".other") || trimmed.find("STO_CUDA_ENTRY") == std::string_view::npos) return {};
-    const auto name = skipSpaces(trimmed.substr(6));
+    const auto name = trimLeft(trimmed.substr(6));
     return name.substr(0, name.find(','));
 }
 

@@ -16,21 +16,6 @@ using Severity = Diagnostic::Severity;
 // NVRTC echoes the offending source line indented by two spaces, and the caret line below it with the
 // same indent (tabs are copied as they are, so byte offsets line up). Measured with NVRTC 12 and 13.
 constexpr std::size_t kEchoIndent = 2;
-constexpr std::string_view kSpaces = " \t";
-
-std::string_view trimLeft(std::string_view text) {
-    const auto first = text.find_first_not_of(kSpaces);
-    return first == std::string_view::npos ? std::string_view{} : text.substr(first);
-}
-
-std::string_view trimRight(std::string_view text) {
-    const auto last = text.find_last_not_of(kSpaces);
-    return last == std::string_view::npos ? std::string_view{} : text.substr(0, last + 1);
-}
-
-std::string_view trim(std::string_view text) {
-    return trimRight(trimLeft(text));
-}
 
 bool isBlank(std::string_view line) {
     return trim(line).empty();
