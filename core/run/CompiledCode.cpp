@@ -146,6 +146,25 @@ void addSass(CompiledCode& code, const cuda::CompileResult& compiled) {
     code.disassembleMs = millisecondsSince(start);
 }
 
+// What NVRTC would compile for on this machine's GPU ("sm_90", or "compute_120" for a GPU newer than
+// NVRTC); empty without a usable GPU.
+std::string gpuArch() {
+    if (!cuda::Driver::available()) return {};
+    try {
+        return cuda::Compiler::defaultArch();
+    } catch (const Error&) { // a device NVRTC is too new for, or none after all: as without a GPU
+        return {};
+    }
+}
+
+// CompiledCode::defaultArch, given gpuArch().
+std::string defaultArchFor(const std::string& gpu) {
+    const auto& supported = cuda::Compiler::supportedArchs();
+    const auto newest = "sm_" + std::to_string(supported.back());
+    if (!gpu.empty()) return gpu.starts_with("sm_") ? gpu : newest; // a GPU newer than NVRTC: its newest
+    return std::find(supported.begin(), supported.end(), 90) != supported.end() ? "sm_90" : newest;
+}
+
 } // namespace
 
 const cuda::KernelResources* CompiledCode::resources(std::string_view kernelName) const {
@@ -155,16 +174,7 @@ const cuda::KernelResources* CompiledCode::resources(std::string_view kernelName
 }
 
 std::string CompiledCode::defaultArch() {
-    const auto& supported = cuda::Compiler::supportedArchs();
-    const auto newest = "sm_" + std::to_string(supported.back());
-    if (cuda::Driver::available()) {
-        try {
-            const auto arch = cuda::Compiler::defaultArch();
-            return arch.starts_with("sm_") ? arch : newest; // a GPU newer than NVRTC: its newest
-        } catch (const Error&) { // a device NVRTC is too new for, or none after all: as without a GPU
-        }
-    }
-    return std::find(supported.begin(), supported.end(), 90) != supported.end() ? "sm_90" : newest;
+    return defaultArchFor(gpuArch());
 }
 
 CompiledCode compileCode(const model::Playground& playground, const std::string& arch, bool lineInfo,
@@ -172,13 +182,9 @@ CompiledCode compileCode(const model::Playground& playground, const std::string&
     const RunSetup setup = prepareKernel(playground);
     CompiledCode code;
     code.supportedArchs = cuda::Compiler::supportedArchs();
-    if (cuda::Driver::available()) {
-        try {
-            if (const auto own = cuda::Compiler::defaultArch(); own.starts_with("sm_")) code.deviceArch = own;
-        } catch (const Error&) { // no usable device: nothing to mark as its own
-        }
-    }
-    code.arch = arch.empty() ? CompiledCode::defaultArch() : arch;
+    const std::string gpu = gpuArch(); // the device is asked once
+    if (gpu.starts_with("sm_")) code.deviceArch = gpu;
+    code.arch = arch.empty() ? defaultArchFor(gpu) : arch;
     checkArch(code.arch, code.supportedArchs);
     code.lineInfo = lineInfo || asksForLineInfo(setup.compile.options);
     code.sourceName = setup.sourceName;
