@@ -611,11 +611,12 @@ void MainWindow::compileNow() {
     reparse();
     launch_->setKernelAttributes(std::nullopt); // stale until the compile answers
     worker::WorkerRequest request = compileRequest();
-    request.kind = worker::WorkerRequest::Kind::Inspect;
-    inspectId_ = inspectTask_.submit(request, true);
-    state_->setText(tr("Compiling..."));
     // The compiled code in view follows the text.
-    if (codeDock_->isVisible() && !code_->code().arch.empty()) requestCompiledCode(code_->architecture(), code_->lineInfo());
+    if (codeDock_->isVisible() && !code_->code().arch.empty())
+        submitCompiledCode(request, code_->architecture(), code_->lineInfo());
+    request.kind = worker::WorkerRequest::Kind::Inspect;
+    inspectId_ = inspectTask_.submit(std::move(request), true);
+    state_->setText(tr("Compiling..."));
 }
 
 worker::WorkerRequest MainWindow::compileRequest() {
@@ -639,7 +640,10 @@ void MainWindow::showCompiledCode() {
 }
 
 void MainWindow::requestCompiledCode(const QString& arch, bool lineInfo) {
-    worker::WorkerRequest request = compileRequest();
+    submitCompiledCode(compileRequest(), arch, lineInfo);
+}
+
+void MainWindow::submitCompiledCode(worker::WorkerRequest request, const QString& arch, bool lineInfo) {
     request.kind = worker::WorkerRequest::Kind::Disassemble;
     request.arch = arch.toStdString(); // empty: the GPU's own, or sm_90 without one
     request.lineInfo = lineInfo;

@@ -149,6 +149,7 @@ private:
     void showFindBar();
     kp::worker::WorkerRequest compileRequest(); // the kernel alone, as compiling as you type sends it
     void requestCompiledCode(const QString& arch, bool lineInfo);
+    void submitCompiledCode(kp::worker::WorkerRequest request, const QString& arch, bool lineInfo); // from compileRequest()
     void compiledCodeDone(quint64 id, const WorkerResultPtr& result);
     void findNext();
 
