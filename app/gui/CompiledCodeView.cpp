@@ -24,6 +24,11 @@ const std::vector<int> kCuda13Archs = {75, 80, 86, 87, 88, 89, 90, 100, 103, 110
 
 enum Column { Name, Registers, Stack, Shared, SpillStores, SpillLoads, Columns };
 
+// Eight spaces of the view's font per tab, as nvdisasm and NVRTC lay out their columns.
+void setTabStops(QPlainTextEdit* view) {
+    view->setTabStopDistance(view->fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 8);
+}
+
 QPlainTextEdit* codeView(QWidget* parent) {
     auto* view = new QPlainTextEdit(parent);
     view->setReadOnly(true);
@@ -36,7 +41,7 @@ QPlainTextEdit* codeView(QWidget* parent) {
     mono.setStyleHint(QFont::Monospace);
     mono.setFixedPitch(true);
     view->setFont(mono);
-    view->setTabStopDistance(view->fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 8);
+    setTabStops(view);
     view->installEventFilter(parent); // the tab stops follow the font (CompiledCodeView::eventFilter)
     return view;
 }
@@ -321,9 +326,8 @@ std::vector<int> CompiledCodeView::highlightedLines(Listing listing) const {
 }
 
 bool CompiledCodeView::eventFilter(QObject* watched, QEvent* event) {
-    // Presentation mode scales the listings' font: eight spaces of the new size per tab.
-    if (auto* view = qobject_cast<QPlainTextEdit*>(watched); view && event->type() == QEvent::FontChange) {
-        view->setTabStopDistance(view->fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 8);
-    }
+    // Presentation mode scales the listings' font: the tab stops follow it.
+    if (auto* view = qobject_cast<QPlainTextEdit*>(watched); view && event->type() == QEvent::FontChange)
+        setTabStops(view);
     return QWidget::eventFilter(watched, event);
 }
