@@ -55,11 +55,6 @@ double relativeLuminance(const QColor& colour) {
     return 0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF()) + 0.0722 * channel(colour.blueF());
 }
 
-// Lightness turned over: white (255) becomes `darkest`, black becomes `lightest`.
-int turnedOver(int lightness, int darkest, int lightest) {
-    return darkest + (255 - lightness) * (lightest - darkest) / 255;
-}
-
 bool isGrey(const QColor& colour) {
     return colour.hslSaturation() < 40 || colour.lightness() < 12 || colour.lightness() > 245;
 }
@@ -68,6 +63,13 @@ QColor withLightness(const QColor& colour, int lightness) {
     QColor result = QColor::fromHsl(colour.hslHue(), colour.hslSaturation(), std::clamp(lightness, 0, 255)).toRgb();
     result.setAlpha(colour.alpha());
     return result;
+}
+
+// The colour with its lightness turned over for the (dark) appearance: white becomes its base, black its text.
+QColor turnedOver(const QColor& colour, const Appearance& appearance) {
+    const ThemeColors c = colorsOf(appearance);
+    const int darkest = c.base.lightness(), lightest = c.text.lightness();
+    return withLightness(colour, darkest + (255 - colour.lightness()) * (lightest - darkest) / 255);
 }
 
 void applyTone(QWidget* widget, Tone tone) {
@@ -189,18 +191,13 @@ QPalette paletteOf(const Appearance& appearance) {
 
 QColor adaptBackground(const QColor& designed, const Appearance& appearance) {
     if (!designed.isValid() || !appearance.dark()) return designed;
-    const ThemeColors c = colorsOf(appearance);
-    return withLightness(designed, turnedOver(designed.lightness(), c.base.lightness(), c.text.lightness()));
+    return turnedOver(designed, appearance);
 }
 
 QColor adaptForeground(const QColor& designed, const QColor& background, const Appearance& appearance) {
     if (!designed.isValid() || designed.alpha() == 0) return designed;
     if (!appearance.dark() && !appearance.highContrast()) return designed;
-    QColor colour = designed;
-    if (appearance.dark() && isGrey(designed)) {
-        const ThemeColors c = colorsOf(appearance);
-        colour = withLightness(designed, turnedOver(designed.lightness(), c.base.lightness(), c.text.lightness()));
-    }
+    const QColor colour = appearance.dark() && isGrey(designed) ? turnedOver(designed, appearance) : designed;
     return withContrast(colour, background, appearance.highContrast() ? 7.0 : 4.5);
 }
 
