@@ -34,7 +34,6 @@ bool LessonView::showLesson(const QString& path) {
 }
 
 void LessonView::setLesson(const QString& markdown) {
-    markdown_ = markdown;
     setMarkdown(markdown);
     sizeCodeAsText();
 }
@@ -62,12 +61,10 @@ void LessonView::sizeCodeAsText() {
 void LessonView::changeEvent(QEvent* event) {
     QTextBrowser::changeEvent(event);
     if (event->type() == QEvent::FontChange) {
-        // A page reached by a link in the lesson stays: only its code is sized again.
+        // The text follows the font by itself; the code, sized explicitly, is sized again. The page shown
+        // (the lesson, or one a link led to) stays, where it was scrolled to.
         const int scroll = verticalScrollBar()->value();
-        if (source().isEmpty())
-            setLesson(markdown_);
-        else
-            sizeCodeAsText();
+        sizeCodeAsText();
         verticalScrollBar()->setValue(scroll);
     }
 }

@@ -21,5 +21,4 @@ private:
     void setLesson(const QString& markdown);
     void sizeCodeAsText();
     QString path_;
-    QString markdown_; // what is shown, to lay out again when the font changes
 };

@@ -4,6 +4,7 @@
 // plots with readable text, and is remembered. Drives the real window offscreen and looks at screenshots.
 #include "Appearance.h"
 #include "KernelEditor.h"
+#include "LessonView.h"
 #include "MainWindow.h"
 #include "PlotAppearance.h"
 #include "SweepPlots.h"
@@ -16,6 +17,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTextBlock>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <Qsci/qscilexer.h>
@@ -96,6 +98,18 @@ kp::run::SweepResult sweep() {
     return result;
 }
 
+// Whether every run of code in the lesson is at the size of the lesson's text (there is code to check).
+bool lessonCodeAtTextSize(LessonView* lesson) {
+    int runs = 0;
+    for (QTextBlock block = lesson->document()->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            if (const QTextCharFormat format = it.fragment().charFormat(); format.fontFixedPitch()) {
+                if (format.fontPointSize() != lesson->font().pointSizeF()) return false;
+                ++runs;
+            }
+    return runs > 0;
+}
+
 } // namespace
 
 class TestAppearance : public QObject {
@@ -167,6 +181,7 @@ private slots:
         QVERIFY(window.presentationAction()->isChecked());
         QTRY_VERIFY(window.isFullScreen());
         const Sizes large = sizesOf(window);
+        QVERIFY(lessonCodeAtTextSize(window.lesson())); // the lesson's code grew with its text
         const double k = Appearance::kPresentationScale;
         QCOMPARE(large.app, before.app * k);
         QCOMPARE(large.menu, before.menu * k);
@@ -190,6 +205,7 @@ private slots:
         window.presentationAction()->trigger();
         QVERIFY(!currentAppearance().presentation);
         QTRY_VERIFY(!window.isFullScreen());
+        QVERIFY(lessonCodeAtTextSize(window.lesson()));
         const Sizes after = sizesOf(window);
         QVERIFY2(after == before, describe(after) + " / " + describe(before));
         QVERIFY2(weakestCodeContrast(window.editor()) < 7, "the light theme shows the editor's own colours");
