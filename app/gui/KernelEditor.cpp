@@ -35,8 +35,7 @@ KernelEditor::KernelEditor(QWidget* parent)
     auto* lexer = new CudaLexer(this);
     setLexer(lexer);
     setUtf8(true);
-    setMarginType(0, NumberMargin);
-    setMarginWidth(0, QStringLiteral("00000"));
+    setMarginType(0, NumberMargin); // its width follows the font: applyAppearance()
     setMarginType(1, SymbolMargin);
     setMarginWidth(1, 16);
     setMarginMarkerMask(1, (1 << kErrorMarker) | (1 << kWarningMarker));
@@ -110,7 +109,7 @@ void KernelEditor::applyAppearance(const Appearance& appearance) {
         zoomTo(zoomBeforePresentation_);
     }
     presenting_ = appearance.presentation;
-    setMarginWidth(0, QStringLiteral("00000"));
+    setMarginWidth(0, QStringLiteral("00000")); // line numbers to 99999, at the zoomed size
 }
 
 int KernelEditor::lineFor(const Diagnostic& diagnostic) const {
