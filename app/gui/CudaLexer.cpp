@@ -55,8 +55,7 @@ void CudaLexer::applyAppearance(const Appearance& appearance) {
     const QColor base = colorsOf(appearance).base;
     for (int style = 0; style <= 127; ++style) {
         if (description(style).isEmpty()) continue;
-        const QColor designedPaper = defaultPaper(style);
-        const QColor paper = designedPaper == QColor(Qt::white) ? base : adaptBackground(designedPaper, appearance);
+        const QColor paper = adaptBackground(defaultPaper(style), appearance); // white paper: the theme's base
         setPaper(paper, style);
         setColor(adaptForeground(defaultColor(style), paper, appearance), style);
     }
