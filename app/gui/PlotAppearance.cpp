@@ -2,7 +2,6 @@
 
 #include "Appearance.h"
 
-#include <QApplication>
 #include <QSet>
 #include <tuple>
 #include <vector>
