@@ -17,7 +17,7 @@ esac
 
 packages=(cmake ninja-build g++ pkg-config xz-utils fonts-dejavu-core
   qt6-base-dev qt6-tools-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev libgl-dev
-  nlohmann-json3-dev libxxhash-dev libboost-context-dev libmuparser-dev libcli11-dev
+  nlohmann-json3-dev libxxhash-dev libboost-context-dev libmuparser-dev libcli11-dev libseccomp-dev
   qt6-l10n-tools)
 # Recommended, not needed to build: Qt's own words (standard buttons, dialogs) in Spanish and Chinese,
 # and a font with Chinese glyphs for the window in Simplified Chinese.

@@ -28,6 +28,17 @@ else()
   target_link_libraries(kp_muparser INTERFACE PkgConfig::MUPARSER)
 endif()
 
+# libseccomp builds the sandbox's system-call filter (core/sandbox/Confinement).
+find_package(PkgConfig)
+if(PkgConfig_FOUND)
+  pkg_check_modules(SECCOMP IMPORTED_TARGET libseccomp>=2.4)
+endif()
+if(NOT SECCOMP_FOUND)
+  message(FATAL_ERROR "libseccomp not found: install the Debian package libseccomp-dev.")
+endif()
+add_library(kp_seccomp INTERFACE)
+target_link_libraries(kp_seccomp INTERFACE PkgConfig::SECCOMP)
+
 # Boost.Context: the fibers that let the CPU backend's threads of a block meet at __syncthreads.
 find_path(BOOST_CONTEXT_INCLUDE_DIR boost/context/fiber.hpp)
 find_library(BOOST_CONTEXT_LIBRARY boost_context)

@@ -1,5 +1,6 @@
 #include "CompileCache.h"
 
+#include "core/CacheFolder.h"
 #include "core/io/FileBytes.h"
 
 #include <atomic>
@@ -189,11 +190,6 @@ std::size_t footprint(const CompileResult& result) {
     return bytes;
 }
 
-fs::path envPath(const char* name) {
-    const char* value = std::getenv(name);
-    return value && *value ? fs::path(value) : fs::path();
-}
-
 } // namespace
 
 CompileCache::Key CompileCache::Key::of(std::string_view canonicalInput) {
@@ -214,16 +210,7 @@ CompileCache::CompileCache(fs::path directory, std::size_t memoryBytes)
     : directory_(directory.empty() ? defaultDirectory() : std::move(directory)), memoryLimit_(memoryBytes) {}
 
 fs::path CompileCache::defaultDirectory() {
-    auto root = envPath("KERNELPAD_CACHE_DIR");
-    if (root.empty()) {
-        if (auto xdg = envPath("XDG_CACHE_HOME"); !xdg.empty())
-            root = xdg / "kernelpad";
-        else if (auto home = envPath("HOME"); !home.empty())
-            root = home / ".cache" / "kernelpad";
-        else
-            root = fs::temp_directory_path() / ("kernelpad-" + std::to_string(getuid()));
-    }
-    return root / "compile";
+    return userCacheFolder() / "compile";
 }
 
 CompileCache& CompileCache::user() {

@@ -36,7 +36,7 @@ public:
     CompileCache(const CompileCache&) = delete;
     CompileCache& operator=(const CompileCache&) = delete;
 
-    // $KERNELPAD_CACHE_DIR, else $XDG_CACHE_HOME/kernelpad, else ~/.cache/kernelpad; then /compile.
+    // userCacheFolder() (core/CacheFolder.h) + /compile.
     static std::filesystem::path defaultDirectory();
     // The cache Compilers share unless given another: one per process, at defaultDirectory().
     static CompileCache& user();

@@ -18,7 +18,8 @@ namespace kp::cuda {
 
 class PinnedAllocator final : public model::HostAllocator {
 public:
-    explicit PinnedAllocator(std::shared_ptr<const Context> context, std::size_t keepBytes = std::size_t{2} << 30);
+    explicit PinnedAllocator(std::shared_ptr<const Context> context,
+                             std::size_t keepBytes = std::size_t{2} << 30);
     ~PinnedAllocator() override;
     PinnedAllocator(const PinnedAllocator&) = delete;
     PinnedAllocator& operator=(const PinnedAllocator&) = delete;
@@ -27,6 +28,7 @@ public:
     std::byte* allocate(std::size_t bytes) override;
     std::byte* allocateUninitialized(std::size_t bytes) override;
     void deallocate(std::byte* data, std::size_t bytes) noexcept override;
+    bool inheritedByChildren() const noexcept override { return false; }
 
     std::size_t keptBytes() const;
 

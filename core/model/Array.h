@@ -28,6 +28,10 @@ public:
     // Memory whose contents the caller overwrites at once (a device-to-host copy): no zero-fill needed.
     virtual std::byte* allocateUninitialized(std::size_t bytes) { return allocate(bytes); }
     virtual void deallocate(std::byte* data, std::size_t bytes) noexcept = 0;
+    // What a forked child (sandbox/Contained) writes here, the parent sees: shared mappings.
+    virtual bool sharedWithChildren() const noexcept { return false; }
+    // A forked child can read it: not so for memory the CUDA driver pins (it is not inherited by fork).
+    virtual bool inheritedByChildren() const noexcept { return true; }
 };
 std::shared_ptr<HostAllocator> heapAllocator();
 

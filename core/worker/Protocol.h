@@ -6,24 +6,26 @@
 // Frame: "KPW1", the header's length (4 bytes, little-endian), the header (UTF-8 JSON); descriptors ride
 // with the first byte. Messages (the header's "type"):
 //   worker -> app  hello  {protocol, version, pid}            once, first
-//   app -> worker  run    {playground, path, backend, repeat, warmup, check_bounds}
+//   app -> worker  run    {playground, path, backend, repeat, warmup, check_bounds, trusted}
+//                  (every request may say trusted: run the playground's host code without the sandbox)
 //   worker -> app  result {report, execution, outputs: [{name, dtype, shape, fd}], reference_outputs}
 //   app -> worker  inspect {playground, path, backend}          compile only (worker/Inspect.h)
 //   worker -> app  inspection {inspection}
 //   app -> worker  sweep  {playground, path, sweep}              a whole sweep (run/SweepRunner.h)
 //   worker -> app  sweep_row {row, done, total}                  after each row, before the result
 //   worker -> app  sweep_result {result}
-//   app -> worker  disassemble {playground, path, arch, line_info}  compile only, show the code (run/CompiledCode.h)
-//   worker -> app  compiled_code {compiled_code}
-//   worker -> app  error  {kind, message, diagnostics, fatal}  fatal: the worker exits after it
+//   app -> worker  disassemble {playground, path, arch, line_info}  compile only, show the code
+//   (run/CompiledCode.h) worker -> app  compiled_code {compiled_code} worker -> app  error  {kind, message,
+//   diagnostics, fatal}  fatal: the worker exits after it;
+//                  kind "sandbox": the run needs the sandbox and this machine has none
 #pragma once
 
 #include "core/model/Array.h"
 #include "core/run/RunResult.h"
 
-#include <nlohmann/json.hpp>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -45,7 +47,8 @@ void send(int socket, const Frame& frame);
 bool receive(int socket, Frame& frame);
 
 // Arrays through shared memory: the sender lists each array in the header with a memfd holding it (its
-// own, if it came from SharedMemoryAllocator; else a copy); the receiver maps it read-write privately (copy on write) as an Array that unmaps when freed.
+// own, if it came from SharedMemoryAllocator; else a copy); the receiver maps it read-write privately (copy
+// on write) as an Array that unmaps when freed.
 nlohmann::json shareArrays(const run::NamedArrays& arrays, std::vector<int>& fds);
 run::NamedArrays adoptArrays(const nlohmann::json& listed, const std::vector<int>& fds);
 
@@ -57,6 +60,7 @@ class SharedMemoryAllocator final : public model::HostAllocator {
 public:
     std::byte* allocate(std::size_t bytes) override;
     void deallocate(std::byte* data, std::size_t bytes) noexcept override;
+    bool sharedWithChildren() const noexcept override { return true; }
     // The memfd behind `data`, or -1 when it did not come from here.
     int descriptorOf(const std::byte* data) const;
 

@@ -1,0 +1,15 @@
+// Where Kernelpad keeps what it can make again (compiled kernels, build and scratch folders): one folder
+// per user, never one that other users can write. Used by the GPU compile cache and the host compiler.
+#pragma once
+
+#include <filesystem>
+
+namespace kp {
+
+// $KERNELPAD_CACHE_DIR, else $XDG_CACHE_HOME/kernelpad, else $HOME/.cache/kernelpad, else the home
+// folder the password database gives, + /.cache/kernelpad; without any home, a folder of this user's
+// own in the temporary folder (created 0700 and checked to be ours). Throws SystemError when that
+// last folder exists but belongs to someone else or others may write in it.
+std::filesystem::path userCacheFolder();
+
+} // namespace kp
