@@ -1,5 +1,5 @@
-// kernelpad-cli: Kernelpad's core without a window (run, compile, devices, samples, sweep). Exceptions stop here and
-// become a message and an exit code (ExitCode.h).
+// kernelpad-cli: Kernelpad's core without a window (run, compile, devices, samples, sweep). Exceptions stop
+// here and become a message and an exit code (ExitCode.h).
 #include "CompileCommand.h"
 #include "DevicesCommand.h"
 #include "ExitCode.h"
@@ -7,6 +7,7 @@
 #include "SamplesCommand.h"
 #include "SweepCommand.h"
 #include "core/Error.h"
+#include "core/sandbox/Confinement.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -16,14 +17,17 @@
 
 namespace {
 
-// On the CPU backend the kernel runs inside this process, so a wild write or a failed device assert
-// ends it. Say so, and exit with the code for a faulted kernel rather than the shell's 128 + signal.
-// Only async-signal-safe calls here.
+// Kernels and references on the CPU run in a child process (core/sandbox/Contained), which reports
+// their crashes itself; a crash here is Kernelpad's own. Say so, and exit with the code for a faulted
+// run rather than the shell's 128 + signal. Only async-signal-safe calls here.
 void kernelCrashed(int signal) {
-    const char* name = signal == SIGABRT ? "SIGABRT" : signal == SIGSEGV ? "SIGSEGV" : signal == SIGBUS ? "SIGBUS" : "SIGFPE";
-    const char* lines[] = {"kernelpad-cli: the run crashed the process (", name,
-                           "). On the CPU backend the kernel runs inside kernelpad-cli: an index out of range or a "
-                           "failed assert ends it. `kernelpad-cli run FILE --backend cpu --check-bounds` finds the index.\n"};
+    const char* name = signal == SIGABRT   ? "SIGABRT"
+                       : signal == SIGSEGV ? "SIGSEGV"
+                       : signal == SIGBUS  ? "SIGBUS"
+                                           : "SIGFPE";
+    const char* lines[] = {
+        "kernelpad-cli: the run crashed the process (", name,
+        "). A kernel on a GPU that faults badly can do this; please report it if it was not that.\n"};
     for (const char* line : lines)
         if (::write(STDERR_FILENO, line, std::strlen(line)) < 0) break;
     ::_exit(kp::cli::ExitCode::KernelFault);
@@ -47,13 +51,24 @@ int main(int argc, char** argv) {
     kp::cli::SweepCommandOptions sweep;
     auto* sweepCmd = kp::cli::addSweepCommand(app, sweep);
 
+    // Code from a playground on the CPU (kernels, references) runs in the sandbox; this is for people who
+    // trust the file on a machine that has none.
+    bool noSandbox = false;
+    for (auto* cmd : {runCmd, sweepCmd})
+        cmd->add_flag("--no-sandbox", noSandbox,
+                      "Run the playground's CPU code (kernels, reference) without the sandbox: only for a "
+                      "file you trust, "
+                      "where this machine cannot set the sandbox up");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? kp::cli::ExitCode::Ok : kp::cli::ExitCode::BadInput;
     }
-    for (const int signal : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE}) std::signal(signal, kernelCrashed);
+    if (noSandbox) kp::sandbox::setMode(kp::sandbox::Mode::Trusted);
+    for (const int signal : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE})
+        std::signal(signal, kernelCrashed);
     try {
         if (devicesCmd->parsed()) return kp::cli::runDevicesCommand(devices);
         if (runCmd->parsed()) return kp::cli::runRunCommand(run);

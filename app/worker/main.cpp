@@ -4,11 +4,12 @@
 #include "core/Error.h"
 #include "core/cuda/CudaError.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/CompiledCode.h"
 #include "core/run/CompileError.h"
+#include "core/run/CompiledCode.h"
 #include "core/run/KernelFault.h"
 #include "core/run/RunSetup.h"
 #include "core/run/SweepRunner.h"
+#include "core/sandbox/Confinement.h"
 #include "core/worker/Execute.h"
 #include "core/worker/Inspect.h"
 #include "core/worker/Protocol.h"
@@ -25,17 +26,24 @@ using namespace kp;
 namespace {
 
 nlohmann::json failure(const std::string& kind, const std::string& message, bool fatal = false) {
-    return {{"type", "error"}, {"kind", kind}, {"message", message}, {"fatal", fatal}, {"diagnostics", nlohmann::json::array()}};
+    return {{"type", "error"},
+            {"kind", kind},
+            {"message", message},
+            {"fatal", fatal},
+            {"diagnostics", nlohmann::json::array()}};
 }
 
 // A sweep: every row goes to the app as it is measured, then the whole result. A GPU that faulted
 // during the sweep leaves this process's context unusable: the worker ends after answering.
-worker::Frame sweep(int socket, const model::Playground& playground, const nlohmann::json& request, bool& fatal) {
+worker::Frame sweep(int socket, const model::Playground& playground, const nlohmann::json& request,
+                    bool& fatal) {
     const auto spec = run::SweepSpec::fromJson(request.at("sweep"), "sweep");
     run::SweepOptions options;
     options.progress = [socket](const run::SweepRow& row, std::size_t done, std::size_t total) {
         std::fflush(stdout);
-        worker::send(socket, {{{"type", "sweep_row"}, {"row", run::toJson(row)}, {"done", done}, {"total", total}}, {}});
+        worker::send(
+            socket,
+            {{{"type", "sweep_row"}, {"row", run::toJson(row)}, {"done", done}, {"total", total}}, {}});
     };
     const auto result = run::runSweep(playground, spec, options);
     for (const auto& row : result.rows)
@@ -46,30 +54,38 @@ worker::Frame sweep(int socket, const model::Playground& playground, const nlohm
 // A run request: runs the playground and shares its arrays; an inspect request: compiles it only; a
 // disassemble request: compiles it and shows the code.
 worker::Frame answer(int socket, const nlohmann::json& request, bool& fatal) {
-    const auto playground = io::parsePlayground(request.at("playground").get<std::string>(), request.at("path").get<std::string>());
+    // Code from the playground runs in the sandbox unless the user said to trust this file.
+    sandbox::setMode(request.value("trusted", false) ? sandbox::Mode::Trusted : sandbox::Mode::Contained);
+    const auto playground = io::parsePlayground(request.at("playground").get<std::string>(),
+                                                request.at("path").get<std::string>());
     if (request.value("type", std::string()) == "sweep") return sweep(socket, playground, request, fatal);
     if (request.value("type", std::string()) == "disassemble") {
-        const auto code = run::compileCode(playground, request.value("arch", std::string()), request.value("line_info", true));
+        const auto code = run::compileCode(playground, request.value("arch", std::string()),
+                                           request.value("line_info", true));
         return {{{"type", "compiled_code"}, {"compiled_code", code.toJson()}}, {}};
     }
     const auto backend = request.value("backend", std::string("cpu"));
     if (request.value("type", std::string()) == "inspect")
         return {{{"type", "inspection"}, {"inspection", worker::inspect(playground, backend).toJson()}}, {}};
     static const auto shared = std::make_shared<worker::SharedMemoryAllocator>();
-    const auto execution = worker::execute(
-        playground, {backend, request.value("repeat", 1), request.value("warmup", 0), request.value("check_bounds", false), nullptr, shared});
+    const auto execution =
+        worker::execute(playground, {backend, request.value("repeat", 1), request.value("warmup", 0),
+                                     request.value("check_bounds", false), nullptr, shared});
     worker::Frame reply;
-    reply.header = {{"type", "result"}, {"report", execution->report().toJson()}, {"execution", execution->result.execution}};
+    reply.header = {{"type", "result"},
+                    {"report", execution->report().toJson()},
+                    {"execution", execution->result.execution}};
     reply.header["outputs"] = worker::shareArrays(execution->result.outputs, reply.fds);
-    reply.header["reference_outputs"] =
-        worker::shareArrays(execution->reference ? execution->reference->outputs : run::NamedArrays{}, reply.fds);
+    reply.header["reference_outputs"] = worker::shareArrays(
+        execution->reference ? execution->reference->outputs : run::NamedArrays{}, reply.fds);
     return reply;
 }
 
 // One request: the answer, and whether this process must end after it (a GPU fault leaves the
 // process's CUDA context unusable, so the next run needs a fresh worker).
 worker::Frame serve(int socket, const nlohmann::json& request, bool& fatal) {
-    const bool cuda = request.value("backend", std::string("cpu")) != "cpu" || request.value("type", std::string()) == "sweep";
+    const bool cuda = request.value("backend", std::string("cpu")) != "cpu" ||
+                      request.value("type", std::string()) == "sweep";
     try {
         return answer(socket, request, fatal);
     } catch (const run::CompileError& e) {
@@ -79,6 +95,8 @@ worker::Frame serve(int socket, const nlohmann::json& request, bool& fatal) {
         return {header, {}};
     } catch (const run::SetupError& e) {
         return {failure("setup", e.what()), {}};
+    } catch (const sandbox::Unavailable& e) {
+        return {failure("sandbox", e.what()), {}};
     } catch (const run::KernelFault& e) {
         fatal = cuda;
         return {failure("fault", e.what(), fatal), {}};
@@ -101,7 +119,9 @@ worker::Frame serve(int socket, const nlohmann::json& request, bool& fatal) {
 
 int main(int argc, char** argv) {
     if (argc != 3 || std::strcmp(argv[1], "--socket") != 0) {
-        std::fprintf(stderr, "kernelpad-worker: started by Kernelpad, not by hand (usage: kernelpad-worker --socket FD)\n");
+        std::fprintf(
+            stderr,
+            "kernelpad-worker: started by Kernelpad, not by hand (usage: kernelpad-worker --socket FD)\n");
         return 2;
     }
     const int socket = std::atoi(argv[2]);
@@ -109,12 +129,18 @@ int main(int argc, char** argv) {
     // line by line, so that what came before a crash is there too.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     try {
-        worker::send(socket, {{{"type", "hello"}, {"protocol", worker::kProtocol}, {"version", KP_VERSION}, {"pid", ::getpid()}}, {}});
+        worker::send(socket, {{{"type", "hello"},
+                               {"protocol", worker::kProtocol},
+                               {"version", KP_VERSION},
+                               {"pid", ::getpid()}},
+                              {}});
         for (worker::Frame request; worker::receive(socket, request);) {
             worker::closeAll(request.fds);
             if (const auto type = request.header.value("type", std::string());
                 type != "run" && type != "inspect" && type != "sweep" && type != "disassemble") {
-                worker::send(socket, {failure("internal", "the worker does not know the request " + request.header.dump()), {}});
+                worker::send(socket, {failure("internal", "the worker does not know the request " +
+                                                              request.header.dump()),
+                                      {}});
                 continue;
             }
             bool fatal = false;

@@ -2,18 +2,21 @@
 
 #include "BarrierSplit.h"
 #include "BlockState.h"
+#include "ContainedRun.h"
 #include "CudaHostHeader.h"
 #include "ThreadFibers.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
 #include "core/run/CompileError.h"
 #include "core/run/KernelFault.h"
+#include "core/sandbox/ChildSharedAllocator.h"
+#include "core/sandbox/Contained.h"
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <regex>
 #include <thread>
 
@@ -37,7 +40,8 @@ const std::regex& dynamicSharedDeclaration() {
 }
 
 std::string rewriteDynamicShared(const std::string& source) {
-    return std::regex_replace(source, dynamicSharedDeclaration(), "$1* $2 = reinterpret_cast<$1*>(kernelpad_block_state.dynamicShared);");
+    return std::regex_replace(source, dynamicSharedDeclaration(),
+                              "$1* $2 = reinterpret_cast<$1*>(kernelpad_block_state.dynamicShared);");
 }
 
 // The bounds-checking mode's shared memory: dynamic arrays become checked pointers sized by the launch,
@@ -48,7 +52,8 @@ std::string checkedShared(const std::string& source) {
                                           "auto $2 = ::kernelpad::dynamicSharedArray<$1>(\"$2\");");
     static const std::regex oneDimensional(
         R"(__shared__\s+([A-Za-z_][\w\s:]*?)\s+([A-Za-z_]\w*)\s*\[([^\]\[;]+)\]\s*;)");
-    return std::regex_replace(text, oneDimensional, "__shared__ ::kernelpad::SharedArray<$1, ($3)> $2{\"$2\"};");
+    return std::regex_replace(text, oneDimensional,
+                              "__shared__ ::kernelpad::SharedArray<$1, ($3)> $2{\"$2\"};");
 }
 
 std::string entryPoint(const std::string& kernel) {
@@ -79,18 +84,20 @@ template <auto F, typename... P> void runThread(void (*)(P...), void* const* arg
 }
 template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(P); }
 } // namespace kernelpad_entry
-extern "C" int kernelpad_arity() { return kernelpad_entry::arity(&)" + kernel + R"(); }
+extern "C" int kernelpad_arity() { return kernelpad_entry::arity(&)" +
+           kernel + R"(); }
 extern "C" void kernelpad_install(void (*barrier)()) { ::kernelpad::barrier = barrier; }
 extern "C" void kernelpad_run_block(void* const* args) {
-    kernelpad_entry::runBlock<&)" + kernel + R"(>(&)" + kernel + R"(, args);
+    kernelpad_entry::runBlock<&)" +
+           kernel + R"(>(&)" + kernel + R"(, args);
 }
 extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, unsigned z) {
     kernelpad_block_state.threadIndex = uint3{x, y, z};
-    kernelpad_entry::runThread<&)" + kernel + R"(>(&)" + kernel + R"(, args);
+    kernelpad_entry::runThread<&)" +
+           kernel + R"(>(&)" + kernel + R"(, args);
 }
 )";
 }
-
 
 // For the bounds-checking mode: each array parameter of the kernel's definition becomes
 // ::kernelpad::Checked<T> with the same name, on the same lines (newlines kept), so diagnostics and
@@ -99,7 +106,8 @@ std::string checkedParameters(const run::RunSetup& setup) {
     std::string text = setup.source;
     const std::size_t name = offsetOf(text, setup.signature.line, setup.signature.column);
     const std::size_t open = name == std::string::npos ? name : text.find('(', name);
-    if (open == std::string::npos) throw run::SetupError({"kernel: cannot find the parameter list to check bounds"});
+    if (open == std::string::npos)
+        throw run::SetupError({"kernel: cannot find the parameter list to check bounds"});
     std::size_t close = open;
     std::vector<std::size_t> commas;
     for (int depth = 0; close < text.size(); ++close) {
@@ -117,7 +125,8 @@ std::string checkedParameters(const run::RunSetup& setup) {
         begin = comma + 1;
     }
     spans.emplace_back(begin, close);
-    if (spans.size() != setup.args.size()) throw run::SetupError({"kernel: cannot match the parameters to check bounds"});
+    if (spans.size() != setup.args.size())
+        throw run::SetupError({"kernel: cannot match the parameters to check bounds"});
     // Right to left, so earlier offsets stay valid.
     for (std::size_t i = spans.size(); i-- > 0;) {
         const auto& parameter = setup.args[i].parameter;
@@ -125,7 +134,8 @@ std::string checkedParameters(const run::RunSetup& setup) {
         std::string pointee = parameter.typeText.substr(0, parameter.typeText.rfind('*'));
         const std::string original = text.substr(spans[i].first, spans[i].second - spans[i].first);
         if (original.find('=') != std::string::npos) continue; // a default argument: leave it as it is
-        const std::string newlines(static_cast<std::size_t>(std::count(original.begin(), original.end(), '\n')), '\n');
+        const std::string newlines(
+            static_cast<std::size_t>(std::count(original.begin(), original.end(), '\n')), '\n');
         text.replace(spans[i].first, spans[i].second - spans[i].first,
                      " ::kernelpad::Checked<" + pointee + "> " + parameter.name + newlines);
     }
@@ -140,21 +150,24 @@ struct BoundsReport {
 };
 BoundsReport boundsReport;
 
-std::string triple(uint3Like v) { return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")"; }
+std::string triple(uint3Like v) {
+    return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+}
 
-void recordOutOfBounds(const char* array, long long index, unsigned long long size, uint3Like thread, uint3Like block,
-                       const char* file, unsigned line) {
+void recordOutOfBounds(const char* array, long long index, unsigned long long size, uint3Like thread,
+                       uint3Like block, const char* file, unsigned line) {
     const std::lock_guard lock(boundsReport.mutex);
     if (boundsReport.count++ > 0) return;
-    boundsReport.first = std::string(array) + "[" + std::to_string(index) + "] is outside " + array + ", which has " +
-                         std::to_string(size) + " elements: thread " + triple(thread) + " of block " + triple(block) +
-                         ", at " + file + ":" + std::to_string(line);
+    boundsReport.first = std::string(array) + "[" + std::to_string(index) + "] is outside " + array +
+                         ", which has " + std::to_string(size) + " elements: thread " + triple(thread) +
+                         " of block " + triple(block) + ", at " + file + ":" + std::to_string(line);
 }
 
 // "'__shfl_foo' was not declared in this scope" on a CUDA name says too little: it is a CUDA built-in the
 // CPU backend does not provide, and the message says so, on the same line.
 std::vector<model::Diagnostic> explainUnsupported(std::vector<model::Diagnostic> diagnostics) {
-    static const std::regex undeclared(R"((?:'|‘|`)((?:__|cuda|tex|surf)\w*)(?:'|’) was not declared in this scope)");
+    static const std::regex undeclared(
+        R"((?:'|‘|`)((?:__|cuda|tex|surf)\w*)(?:'|’) was not declared in this scope)");
     for (auto& d : diagnostics) {
         std::smatch m;
         if (std::regex_search(d.message, m, undeclared))
@@ -185,7 +198,8 @@ template <typename F> F symbol(const SharedLibrary& library, const char* name) {
 } // namespace
 
 CpuRunner::CpuRunner(HostCompiler compiler, unsigned workers, bool checkBounds)
-    : compiler_(std::move(compiler)), workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())),
+    : compiler_(std::move(compiler)),
+      workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())),
       checkBounds_(checkBounds) {}
 
 std::string CpuRunner::backendName() const {
@@ -194,7 +208,8 @@ std::string CpuRunner::backendName() const {
 
 bool CpuRunner::needsFibers(const std::string& source) {
     // Barriers, warp votes and shuffles all make threads wait for each other.
-    static const std::regex synchronising(R"(__syncthreads|__syncwarp|__shfl|__ballot_sync|__all_sync|__any_sync)");
+    static const std::regex synchronising(
+        R"(__syncthreads|__syncwarp|__shfl|__ballot_sync|__all_sync|__any_sync)");
     return std::regex_search(source, synchronising);
 }
 
@@ -205,7 +220,8 @@ std::string CpuRunner::hostSource(const run::RunSetup& setup, bool checkBounds) 
 CpuRunner::HostProgram CpuRunner::hostProgram(const run::RunSetup& setup, bool checkBounds, bool trySplit) {
     static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&]*>)?)");
     if (!std::regex_match(setup.kernelName, nameExpression))
-        throw run::SetupError({"kernel: \"" + setup.kernelName + "\" is not a kernel name the CPU backend can call"});
+        throw run::SetupError(
+            {"kernel: \"" + setup.kernelName + "\" is not a kernel name the CPU backend can call"});
     HostProgram program;
     std::string& text = program.text;
     text = "#line 1 \"<kernelpad cuda built-ins>\"\n";
@@ -221,7 +237,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const run::RunSetup& setup, bool c
     text += "#line 1 \"" + setup.sourceName + "\"\n";
     std::string user = checkBounds ? checkedParameters(setup) : setup.source;
     if (trySplit) {
-        auto split = splitAtBarriers(user, setup.signature.line, setup.signature.column, {setup.sourceName, checkBounds});
+        auto split = splitAtBarriers(user, setup.signature.line, setup.signature.column,
+                                     {setup.sourceName, checkBounds});
         program.notSplitBecause = split.reason;
         program.barriers = split.barriers;
         if (split.split()) user = std::move(split.source);
@@ -229,13 +246,16 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const run::RunSetup& setup, bool c
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoint(setup.kernelName);
     if (checkBounds)
-        text += "extern \"C\" void kernelpad_install_bounds(void (*report)(const char*, long long, unsigned long long, "
+        text += "extern \"C\" void kernelpad_install_bounds(void (*report)(const char*, long long, unsigned "
+                "long long, "
                 "uint3, uint3, const char*, unsigned)) { ::kernelpad::outOfBounds = report; }\n";
     return program;
 }
 
 CpuRunner::Compiled CpuRunner::compile(const run::RunSetup& setup) const {
     Compiled out;
+    HostCompileOptions options = hostKernelOptions();
+    options.readable = {setup.folder}; // its headers
     // Split at the barriers where the kernel allows it; otherwise, or when the host compiler rejects the
     // split kernel, the source as written (whose diagnostics are then the user's).
     const bool fibers = needsFibers(setup.source);
@@ -243,47 +263,118 @@ CpuRunner::Compiled CpuRunner::compile(const run::RunSetup& setup) const {
     if (splitAtBarriers_) {
         const auto program = hostProgram(setup, checkBounds_, true);
         if (program.notSplitBecause.empty()) {
-            out.compiled = compiler_.compile({{setup.sourceName, program.text}}, hostKernelOptions());
+            out.compiled = compiler_.compile({{setup.sourceName, program.text}}, options);
             split = out.compiled.ok;
-            out.execution = split && program.barriers == 0 ? "threads of a block run in one loop (the kernel has no barriers)"
-                            : split ? "threads of a block run as loops between its " + std::to_string(program.barriers) + " barriers"
-                                     : "threads of a block run as fibers (the host compiler rejected the kernel split at its barriers)";
+            out.execution = split && program.barriers == 0
+                                ? "threads of a block run in one loop (the kernel has no barriers)"
+                            : split ? "threads of a block run as loops between its " +
+                                          std::to_string(program.barriers) + " barriers"
+                                    : "threads of a block run as fibers (the host compiler rejected the "
+                                      "kernel split at its barriers)";
         } else {
-            out.execution = fibers ? "threads of a block run as fibers: the kernel was not split at its barriers because of " +
-                                            program.notSplitBecause
-                                      : "threads of a block run in a loop";
+            out.execution = fibers ? "threads of a block run as fibers: the kernel was not split at its "
+                                     "barriers because of " +
+                                         program.notSplitBecause
+                                   : "threads of a block run in a loop";
         }
     }
     if (!split) {
-        out.compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, hostKernelOptions());
-        if (!out.compiled.ok) throw run::CompileError(explainUnsupported(out.compiled.diagnostics), out.compiled.log);
-        if (out.execution.empty()) out.execution = fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
+        out.compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, options);
+        if (!out.compiled.ok)
+            throw run::CompileError(explainUnsupported(out.compiled.diagnostics), out.compiled.log);
+        if (out.execution.empty())
+            out.execution = fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
     }
     out.split = split;
     out.fibers = fibers && !split;
     return out;
 }
 
+namespace {
+
+// What a run may allocate beyond the address space it has at fork: its working arrays and the
+// threads' stacks and malloc arenas, with room to spare; a kernel that allocates far more is stopped.
+std::uint64_t memoryBudget(const run::RunSetup& setup, unsigned workers, bool fibers) {
+    std::uint64_t arrays = 0;
+    for (const auto& arg : setup.args)
+        if (arg.isArray) arrays += arg.array.bytes();
+    const std::uint64_t perWorker =
+        (std::uint64_t{8} << 20) + (std::uint64_t{128} << 20) +
+        (fibers ? setup.launch.threadsPerBlock() * (std::uint64_t{260} << 10) : 0);
+    return (std::uint64_t{2} << 30) + 4 * arrays + workers * perWorker;
+}
+
+nlohmann::json samples(const std::vector<double>& values) {
+    return values;
+}
+
+} // namespace
+
 run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions& options) const {
     run::RunResult result;
     result.backend = backendName();
-    if (auto problems = run::validate(setup.launch, limits()); !problems.empty()) throw run::SetupError(problems);
+    if (auto problems = run::validate(setup.launch, limits()); !problems.empty())
+        throw run::SetupError(problems);
 
     auto [compiled, execution, split, fibers] = compile(setup);
     result.execution = std::move(execution);
     result.compileMs = compiled.milliseconds;
     result.compileFromCache = compiled.fromCache;
-    const auto& library = *compiled.library;
-    Entry entry{symbol<int (*)()>(library, "kernelpad_arity"), symbol<void (*)(void (*)())>(library, "kernelpad_install"),
-                symbol<void (*)(void* const*)>(library, "kernelpad_run_block"),
-                symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(library, "kernelpad_run_thread")};
+
+    // Results live in memory the contained child writes and this process reads; inputs the child cannot
+    // inherit (memory the CUDA driver pinned) are copied first.
+    const auto& wanted = options.resultAllocator ? options.resultAllocator : model::heapAllocator();
+    const auto shared = wanted->sharedWithChildren() ? wanted : sandbox::childSharedAllocator();
+    for (std::size_t i = 0; i < setup.args.size(); ++i)
+        if (setup.args[i].copiedOut())
+            result.outputs.emplace_back(setup.args[i].name,
+                                        model::Array(setup.args[i].array.dtype(), setup.args[i].array.shape(),
+                                                     shared, model::Array::Uninitialized{}));
+    std::vector<model::Array> inheritedInputs(setup.args.size());
+    for (std::size_t i = 0; i < setup.args.size(); ++i)
+        if (setup.args[i].isArray && setup.args[i].copiedIn() &&
+            !setup.args[i].array.allocator()->inheritedByChildren())
+            inheritedInputs[i] = setup.args[i].array.copyTo(model::heapAllocator());
+    const auto input = [&](std::size_t i) -> const model::Array& {
+        return inheritedInputs[i].bytes() ? inheritedInputs[i] : setup.args[i].array;
+    };
+
+    const cpu::ContainedCode code{"the kernel " + setup.signature.name, compiled.library,
+                                  compiler_.cacheDirectory(), memoryBudget(setup, workers_, fibers),
+                                  options.cancel};
+    const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
+        return runLoaded(setup, options, {compiled.library, split, fibers}, input, result.outputs, cancel);
+    });
+    if (answer.value("cancelled", false)) result.cancelled = true;
+    result.h2dMs = answer.value("h2d", std::vector<double>{});
+    result.kernelMs = answer.value("kernel", std::vector<double>{});
+    result.d2hMs = answer.value("d2h", std::vector<double>{});
+    if (shared != wanted)
+        for (auto& [name, array] : result.outputs)
+            array = array.copyTo(wanted);
+    return result;
+}
+
+nlohmann::json CpuRunner::runLoaded(const run::RunSetup& setup, const run::RunOptions& options,
+                                    const Loaded& loaded,
+                                    const std::function<const model::Array&(std::size_t)>& input,
+                                    run::NamedArrays& outputs, const std::atomic<bool>& cancel) const {
+    const auto library = loadCompiled(loaded.library);
+    const bool split = loaded.split;
+    const bool fibers = loaded.fibers;
+    Entry entry{
+        symbol<int (*)()>(*library, "kernelpad_arity"),
+        symbol<void (*)(void (*)())>(*library, "kernelpad_install"),
+        symbol<void (*)(void* const*)>(*library, "kernelpad_run_block"),
+        symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(*library, "kernelpad_run_thread")};
     if (static_cast<std::size_t>(entry.arity()) != setup.args.size())
-        throw run::SetupError({"args: the kernel takes " + std::to_string(entry.arity()) + " parameters, the playground gives " +
-                               std::to_string(setup.args.size())});
+        throw run::SetupError({"args: the kernel takes " + std::to_string(entry.arity()) +
+                               " parameters, the playground gives " + std::to_string(setup.args.size())});
     entry.install(&ThreadFibers::barrier);
     if (checkBounds_) {
-        using Report = void (*)(const char*, long long, unsigned long long, uint3Like, uint3Like, const char*, unsigned);
-        symbol<void (*)(Report)>(library, "kernelpad_install_bounds")(&recordOutOfBounds);
+        using Report =
+            void (*)(const char*, long long, unsigned long long, uint3Like, uint3Like, const char*, unsigned);
+        symbol<void (*)(Report)>(*library, "kernelpad_install_bounds")(&recordOutOfBounds);
     }
 
     // Working arrays: what the kernel reads and writes, refilled from the inputs before every repeat.
@@ -317,6 +408,7 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
         // Enough chunks per worker to even out blocks of unequal cost, few enough to keep the counter cold.
         const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
         const auto worker = [&] {
+            sandbox::prepareThreadForOverflow();
             std::vector<unsigned char> shared(g.sharedBytes ? g.sharedBytes : 1);
             std::unique_ptr<ThreadFibers> threadFibers = fibers ? std::make_unique<ThreadFibers>() : nullptr;
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
@@ -363,24 +455,33 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
                 }
             }
         };
+        // An exception a kernel throws (new failing, a throw) ends the launch with the first one, on
+        // this thread, where runContainedCode reports it; escaping a thread it would end the process.
+        std::mutex failureMutex;
+        std::exception_ptr failure;
+        const auto guarded = [&] {
+            try {
+                worker();
+            } catch (...) {
+                const std::lock_guard lock(failureMutex);
+                if (!failure) failure = std::current_exception();
+            }
+        };
         std::vector<std::thread> pool;
-        for (unsigned w = 1; w < workers; ++w) pool.emplace_back(worker);
-        worker();
-        for (auto& t : pool) t.join();
+        for (unsigned w = 1; w < workers; ++w)
+            pool.emplace_back(guarded);
+        guarded();
+        for (auto& t : pool)
+            t.join();
+        if (failure) std::rethrow_exception(failure);
     };
 
-    // Results are arrays of their own, allocated once: each repeat copies the working arrays into them.
-    for (std::size_t i = 0; i < setup.args.size(); ++i)
-        if (setup.args[i].copiedOut())
-            result.outputs.emplace_back(setup.args[i].name, model::Array(work[i].dtype(), work[i].shape(),
-                                                                         options.resultAllocator ? options.resultAllocator
-                                                                                                 : model::heapAllocator(),
-                                                                         model::Array::Uninitialized{}));
-
+    std::vector<double> h2d, kernelTimes, d2h;
+    bool cancelled = false;
     const int total = std::max(0, options.warmup) + std::max(1, options.repeat);
     for (int round = 0; round < total; ++round) {
-        if (options.cancel && options.cancel->load()) {
-            result.cancelled = true;
+        if (cancel.load()) {
+            cancelled = true;
             break;
         }
         auto t = Clock::now();
@@ -388,7 +489,7 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
             const auto& arg = setup.args[i];
             if (!arg.isArray) continue;
             if (arg.copiedIn())
-                std::memcpy(work[i].data(), arg.array.data(), arg.array.bytes());
+                std::memcpy(work[i].data(), input(i).data(), arg.array.bytes());
             else
                 std::memset(work[i].data(), 0, work[i].bytes());
         }
@@ -401,22 +502,25 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
         launch();
         const double kernel = millisecondsSince(t);
         if (checkBounds_ && boundsReport.count > 0)
-            throw run::KernelFault("the kernel " + setup.signature.name + " accessed memory out of bounds: " +
-                                   boundsReport.first +
+            throw run::KernelFault("the kernel " + setup.signature.name +
+                                   " accessed memory out of bounds: " + boundsReport.first +
                                    (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
                                                                  " out-of-bounds accesses in all)"
                                                            : std::string()));
         t = Clock::now();
         for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i)
             if (setup.args[i].copiedOut())
-                std::memcpy(result.outputs[out++].second.data(), work[i].data(), work[i].bytes());
+                std::memcpy(outputs[out++].second.data(), work[i].data(), work[i].bytes());
         const double copyOut = millisecondsSince(t);
         if (round < options.warmup) continue;
-        result.h2dMs.push_back(copyIn);
-        result.kernelMs.push_back(kernel);
-        result.d2hMs.push_back(copyOut);
+        h2d.push_back(copyIn);
+        kernelTimes.push_back(kernel);
+        d2h.push_back(copyOut);
     }
-    return result;
+    return {{"h2d", samples(h2d)},
+            {"kernel", samples(kernelTimes)},
+            {"d2h", samples(d2h)},
+            {"cancelled", cancelled}};
 }
 
 } // namespace kp::cpu

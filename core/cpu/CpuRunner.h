@@ -9,6 +9,9 @@
 #include "core/run/RunResult.h"
 #include "core/run/RunSetup.h"
 
+#include <atomic>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace kp::cpu {
@@ -19,7 +22,8 @@ public:
     // every index; a run with an access outside its array throws run::KernelFault naming the array, the
     // index, the thread, the block and the source line). Kernels in that mode may only index their
     // array parameters (p[i], *p, p + i), not turn them into raw pointers.
-    explicit CpuRunner(HostCompiler compiler = HostCompiler(), unsigned workers = 0, bool checkBounds = false);
+    explicit CpuRunner(HostCompiler compiler = HostCompiler(), unsigned workers = 0,
+                       bool checkBounds = false);
 
     // On by default: kernels run split at their barriers where they can (see BarrierSplit.h), else as
     // fibers. Off: always fibers for kernels that synchronise (tests and benchmarks compare the two).
@@ -42,16 +46,21 @@ public:
     static bool needsFibers(const std::string& source);
 
     struct Compiled {
-        HostCompileResult compiled; // ok, with the library loaded and any warnings in the user's lines
-        std::string execution;      // how its threads will run, in words
-        bool split = false;         // split at its barriers: one call runs a whole block
-        bool fibers = false;        // the threads of a block run as fibers (it synchronises and was not split)
+        HostCompileResult
+            compiled;          // ok, the library compiled (not loaded) and any warnings in the user's lines
+        std::string execution; // how its threads will run, in words
+        bool split = false;    // split at its barriers: one call runs a whole block
+        bool fibers = false;   // the threads of a block run as fibers (it synchronises and was not split)
     };
-    // Compiles the setup's kernel as run() would (split at its barriers where it can), without running it:
-    // the editor's diagnostics for the CPU backend. Needs only prepareKernel()'s fields (no arguments) unless
-    // bounds checking is on. Throws run::CompileError with diagnostics in the user's file and lines.
+    // Compiles the setup's kernel as run() would (split at its barriers where it can), without loading or
+    // running it: the editor's diagnostics for the CPU backend, safe on a file just opened. Needs only
+    // prepareKernel()'s fields (no arguments) unless bounds checking is on. Throws run::CompileError with
+    // diagnostics in the user's file and lines.
     Compiled compile(const run::RunSetup& setup) const;
 
+    // Runs in a child process under the sandbox (cpu/ContainedRun.h): the kernel's crash, exit() or
+    // stack overflow is a run::KernelFault naming it, never this process's end, and where the sandbox is
+    // needed and missing, sandbox::Unavailable.
     // Throws run::CompileError with diagnostics in the user's file and lines, run::SetupError for a
     // launch over the limits. "h2d"/"d2h" times are the copies of inputs into the kernel's working
     // arrays and of results out of them, so that repeats start from the same inputs.
@@ -59,6 +68,17 @@ public:
     run::RunResult run(const run::RunSetup& setup, const run::RunOptions& options = {}) const;
 
 private:
+    struct Loaded {
+        std::filesystem::path library;
+        bool split = false;
+        bool fibers = false;
+    };
+    // In the contained child: loads the kernel and runs the repeats, writing the results into `outputs`
+    // (memory shared with the parent). The answer holds the timings.
+    nlohmann::json runLoaded(const run::RunSetup& setup, const run::RunOptions& options, const Loaded& loaded,
+                             const std::function<const model::Array&(std::size_t)>& input,
+                             run::NamedArrays& outputs, const std::atomic<bool>& cancel) const;
+
     HostCompiler compiler_;
     unsigned workers_;
     bool checkBounds_;

@@ -1,15 +1,19 @@
 #include "HostCompiler.h"
 
-#include "core/Stopwatch.h"
-
 #include "Subprocess.h"
+#include "core/CacheFolder.h"
 #include "core/Error.h"
+#include "core/Stopwatch.h"
 
 #include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <fcntl.h>
 #include <fstream>
+#include <mutex>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 #include <xxhash.h>
@@ -47,25 +51,44 @@ std::string findCompiler(const std::string& requested, std::string& tried) {
     return {};
 }
 
-fs::path defaultCacheDirectory() {
-    if (const char* dir = std::getenv("KERNELPAD_CACHE_DIR"); dir && *dir) return fs::path(dir) / "host";
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "kernelpad" / "host";
-    if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "kernelpad" / "host";
-    return fs::temp_directory_path() / "kernelpad-cache" / "host";
-}
-
-std::string hexKey(const std::string& canonical) {
-    const XXH128_hash_t h = XXH3_128bits(canonical.data(), canonical.size());
+std::string hex(XXH128_hash_t h) {
     char text[33];
     std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
                   static_cast<unsigned long long>(h.low64));
     return text;
 }
 
+std::string hexKey(const std::string& canonical) {
+    return hex(XXH3_128bits(canonical.data(), canonical.size()));
+}
+
+// The checksum of a file's bytes, or empty when it cannot be read.
+std::string fileChecksum(const fs::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return {};
+    XXH3_state_t* state = XXH3_createState();
+    XXH3_128bits_reset(state);
+    char buffer[65536];
+    ssize_t n;
+    while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
+        XXH3_128bits_update(state, buffer, static_cast<std::size_t>(n));
+    ::close(fd);
+    const std::string sum = n < 0 ? std::string() : hex(XXH3_128bits_digest(state));
+    XXH3_freeState(state);
+    return sum;
+}
+
 void writeFile(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
     if (!out) throw SystemError("write", errno, path.string());
+}
+
+std::string readSmallFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string text;
+    std::getline(in, text);
+    return text;
 }
 
 // Each source is written with a #line directive so that diagnostics name the user's file, not ours.
@@ -84,23 +107,101 @@ int toInt(const std::string& digits) {
     return value;
 }
 
-std::shared_ptr<SharedLibrary> load(const fs::path& path) {
-    auto library = std::make_shared<SharedLibrary>(SharedLibrary::openFirst({path.string()}));
-    if (!library->isOpen()) throw Error("cannot load the compiled code " + path.string() + ": " + library->error());
-    return library;
+// A build folder is removed when the compile ends, however it ends.
+class BuildFolder {
+public:
+    explicit BuildFolder(fs::path path) : path_(std::move(path)) { fs::create_directories(path_); }
+    ~BuildFolder() {
+        std::error_code error;
+        fs::remove_all(path_, error);
+    }
+    BuildFolder(const BuildFolder&) = delete;
+    BuildFolder& operator=(const BuildFolder&) = delete;
+    const fs::path& path() const noexcept { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// Build folders are named build-KEY-PID: those of processes that are gone (killed mid-compile) are
+// removed, once per cache folder and process.
+void removeAbandonedBuilds(const fs::path& cache) {
+    static std::mutex mutex;
+    static std::set<fs::path> swept;
+    const std::lock_guard lock(mutex);
+    if (!swept.insert(cache).second) return;
+    std::error_code error;
+    for (fs::directory_iterator it(cache, error), end; !error && it != end; it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        if (!name.starts_with("build-")) continue;
+        const auto dash = name.rfind('-');
+        const int pid = toInt(name.substr(dash + 1));
+        if (pid <= 0 || pid == ::getpid() || (::kill(pid, 0) != 0 && errno == ESRCH)) {
+            std::error_code ignored;
+            fs::remove_all(it->path(), ignored);
+        }
+    }
+}
+
+// Where the compiler may read: the toolchain (and the CUDA toolkit's headers below /usr or /opt).
+std::vector<fs::path> toolchainFolders() {
+    return {"/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt"};
+}
+
+// A playground's folder is readable for its headers, but not when it is the home folder itself or the
+// root: that would open every file of the user.
+bool narrowEnough(const fs::path& folder) {
+    const fs::path normal = folder.lexically_normal();
+    if (normal.empty() || normal == "/" || normal.parent_path() == normal) return false;
+    if (const char* home = std::getenv("HOME"); home && *home && fs::path(home).lexically_normal() == normal)
+        return false;
+    return true;
+}
+
+// What the limits did, said on the first source's first line: the editor shows it with the others.
+void explainLimits(HostCompileResult& result, const SubprocessResult& run, const HostCompileLimits& limits,
+                   const std::string& fileName) {
+    std::string message;
+    if (run.timedOut) {
+        message = "the host compiler did not finish within its time limit of " +
+                  std::to_string(static_cast<int>(limits.wallSeconds)) +
+                  " s and was stopped (an endless template recursion or a huge include does this)";
+    } else if (run.signal == SIGXCPU) {
+        message = "the host compiler used up its CPU time limit of " +
+                  std::to_string(limits.process.cpuSeconds) + " s and was stopped";
+    } else if (run.signal == SIGXFSZ) {
+        message = "the host compiler wrote a file larger than its limit of " +
+                  std::to_string(limits.process.fileBytes >> 20) + " MiB and was stopped";
+    } else if (run.exitCode != 0 && (run.output.find("memory exhausted") != std::string::npos ||
+                                     run.output.find("out of memory") != std::string::npos ||
+                                     run.output.find("Cannot allocate memory") != std::string::npos)) {
+        message = "the host compiler ran out of its memory limit of " +
+                  std::to_string(limits.process.memoryBytes >> 20) + " MiB";
+    } else if (run.signal != 0) {
+        message = "the host compiler was ended by signal " + std::to_string(run.signal);
+    }
+    if (message.empty()) return;
+    result.diagnostics.push_back({fileName, 1, 1, model::Diagnostic::Severity::Error, message});
 }
 
 } // namespace
 
 HostCompiler::HostCompiler(std::string compiler, fs::path cacheDirectory)
-    : cacheDirectory_(cacheDirectory.empty() ? defaultCacheDirectory() : std::move(cacheDirectory)) {
+    : cacheDirectory_(cacheDirectory.empty() ? userCacheFolder() / "host" : std::move(cacheDirectory)) {
     std::string tried;
     compiler_ = findCompiler(compiler, tried);
     if (compiler_.empty()) {
-        compilerVersion_ = "no C++ compiler found (tried " + tried + "): install g++ (Debian package g++) or set CXX";
+        compilerVersion_ =
+            "no C++ compiler found (tried " + tried + "): install g++ (Debian package g++) or set CXX";
         return;
     }
-    compilerVersion_ = runProcess({compiler_, "--version"}).output;
+    // The version names the compiler in the cache key; asked once per compiler and process.
+    static std::mutex mutex;
+    static std::map<std::string, std::string> versions;
+    const std::lock_guard lock(mutex);
+    auto& version = versions[compiler_];
+    if (version.empty()) version = runProcess({compiler_, "--version"}).output;
+    compilerVersion_ = version;
 }
 
 const std::string& HostCompiler::compilerPath() const {
@@ -108,58 +209,100 @@ const std::string& HostCompiler::compilerPath() const {
     return compiler_;
 }
 
-HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources, const HostCompileOptions& options) const {
+HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
+                                        const HostCompileOptions& options) const {
     const auto start = std::chrono::steady_clock::now();
     const std::string& cxx = compilerPath();
-    std::vector<std::string> args = {cxx, "-std=c++17", "-shared", "-fPIC", "-fdiagnostics-color=never"};
-    for (const auto& dir : options.includeDirs) args.push_back("-I" + dir);
+    // -fstack-clash-protection: a large local array or alloca touches each page of the stack it takes,
+    // so running off the stack's end faults on its guard page (a reported stack overflow) instead of
+    // writing into whatever lies beyond.
+    std::vector<std::string> args = {
+        cxx, "-std=c++17", "-shared", "-fPIC", "-fdiagnostics-color=never", "-fstack-clash-protection"};
+    for (const auto& dir : options.includeDirs)
+        args.push_back("-I" + dir);
     args.insert(args.end(), options.flags.begin(), options.flags.end());
 
     std::string canonical = compilerVersion_;
-    for (const auto& a : args) canonical += '\0' + a;
-    for (const auto& s : sources) canonical += '\0' + s.fileName + '\0' + std::to_string(s.text.size()) + s.text;
+    for (const auto& a : args)
+        canonical += '\0' + a;
+    for (const auto& s : sources)
+        canonical += '\0' + s.fileName + '\0' + std::to_string(s.text.size()) + s.text;
     const std::string key = hexKey(canonical);
     const fs::path libraryPath = cacheDirectory_ / (key + ".so");
+    const fs::path checksumPath = cacheDirectory_ / (key + ".so.xxh128");
 
     HostCompileResult result;
     auto finish = [&] {
-        result.milliseconds =
-            millisecondsSince(start);
+        result.milliseconds = millisecondsSince(start);
         return result;
     };
+    // A cached library is used only when its bytes are the ones stored: a damaged or swapped file is
+    // built again, never loaded.
     std::error_code ec;
     if (fs::exists(libraryPath, ec)) {
-        auto cached = std::make_shared<SharedLibrary>(SharedLibrary::openFirst({libraryPath.string()}));
-        if (cached->isOpen()) {
+        const std::string stored = readSmallFile(checksumPath);
+        if (!stored.empty() && stored == fileChecksum(libraryPath)) {
             result.ok = true;
             result.fromCache = true;
-            result.library = std::move(cached);
+            result.library = libraryPath;
             return finish();
         }
-        fs::remove(libraryPath, ec); // damaged (a truncated write, a full disk): build it again
+        fs::remove(libraryPath, ec);
+        fs::remove(checksumPath, ec);
     }
 
     fs::create_directories(cacheDirectory_, ec);
     if (ec) throw SystemError("create_directories", ec.value(), cacheDirectory_.string());
-    const fs::path work = cacheDirectory_ / ("build-" + key + "-" + std::to_string(getpid()));
-    fs::create_directories(work);
+    removeAbandonedBuilds(cacheDirectory_);
+    const BuildFolder work(cacheDirectory_ / ("build-" + key + "-" + std::to_string(getpid())));
     for (std::size_t i = 0; i < sources.size(); ++i) {
-        const fs::path file = work / ("source" + std::to_string(i) + ".cpp");
+        const fs::path file = work.path() / ("source" + std::to_string(i) + ".cpp");
         writeFile(file, withLineDirective(sources[i]));
         args.push_back(file.string());
     }
-    const fs::path temporary = work / "out.so";
+    const fs::path temporary = work.path() / "out.so";
     args.insert(args.end(), {"-o", temporary.string()});
-    const SubprocessResult run = runProcess(args, work.string());
-    result.log = run.output;
-    result.diagnostics = parseDiagnostics(run.output);
-    result.ok = run.exitCode == 0;
-    if (result.ok) {
-        fs::rename(temporary, libraryPath, ec); // atomic: a reader sees the whole library or none
-        result.library = load(ec ? temporary : libraryPath);
+
+    ProcessOptions run;
+    run.workingDirectory = work.path().string();
+    run.timeLimitSeconds = limits_.wallSeconds;
+    run.limits = limits_.process;
+    run.environment = {"TMPDIR=" + work.path().string()};
+    std::optional<sandbox::Confinement> confinement;
+    if (sandbox::support().available) {
+        sandbox::Policy policy;
+        policy.readable = toolchainFolders();
+        for (const auto& dir : options.includeDirs)
+            policy.readable.emplace_back(dir);
+        for (const auto& dir : options.readable)
+            if (narrowEnough(dir)) policy.readable.push_back(dir);
+        policy.writable = {work.path()};
+        policy.startsPrograms = true;
+        confinement.emplace(policy);
+        run.confinement = &*confinement;
     }
-    fs::remove_all(work, ec);
+    const SubprocessResult compiled = runProcess(args, run);
+    result.log = compiled.output;
+    result.diagnostics = parseDiagnostics(compiled.output);
+    explainLimits(result, compiled, limits_, sources.empty() ? std::string() : sources.front().fileName);
+    result.ok = compiled.exitCode == 0 && !compiled.timedOut;
+    if (!result.ok) return finish();
+    // The checksum first: a library without one is never used, so a crash between the two renames
+    // costs a compile, not a wrong answer.
+    const fs::path checksumTemporary = work.path() / "out.so.xxh128";
+    writeFile(checksumTemporary, fileChecksum(temporary) + "\n");
+    fs::rename(checksumTemporary, checksumPath, ec);
+    if (!ec) fs::rename(temporary, libraryPath, ec); // atomic: a reader sees the whole library or none
+    if (ec) throw SystemError("rename", ec.value(), "the compiled library into " + cacheDirectory_.string());
+    result.library = libraryPath;
     return finish();
+}
+
+std::shared_ptr<SharedLibrary> loadCompiled(const fs::path& library) {
+    auto loaded = std::make_shared<SharedLibrary>(SharedLibrary::openFirst({library.string()}));
+    if (!loaded->isOpen())
+        throw Error("cannot load the compiled code " + library.string() + ": " + loaded->error());
+    return loaded;
 }
 
 std::vector<model::Diagnostic> HostCompiler::parseDiagnostics(const std::string& log) {

@@ -1,10 +1,14 @@
-// Compiles C++ on the host into a shared library and loads it: CPU references of playgrounds now, the
-// CPU backend's kernels later. The compiler is found at run time (CXX, else c++, g++, clang++), its
-// diagnostics are parsed like NVRTC's and point at the user's own files, and results are cached.
+// Compiles C++ on the host into a shared library: the CPU backend's kernels and the CPU references of
+// playgrounds. The compiler is found at run time (CXX, else c++, g++, clang++), runs in the sandbox
+// (sandbox/Confinement) with time, memory and file-size limits in a process group that dies with ours,
+// its diagnostics are parsed like NVRTC's and point at the user's own files, and results are cached
+// with a checksum. Compiling never loads the library: loading runs its static constructors, which is
+// running the playground's code, and happens only where a run is contained (loadCompiled).
 #pragma once
 
 #include "core/SharedLibrary.h"
 #include "core/model/Diagnostic.h"
+#include "core/sandbox/Confinement.h"
 
 #include <filesystem>
 #include <memory>
@@ -21,6 +25,8 @@ struct HostSource {
 struct HostCompileOptions {
     std::vector<std::string> includeDirs;
     std::vector<std::string> flags = {"-O2"}; // added after ours (-std=c++17 -shared -fPIC)
+    // Folders the compiler may read besides the toolchain's (the playground's, for its headers).
+    std::vector<std::filesystem::path> readable;
     bool operator==(const HostCompileOptions&) const = default;
 };
 
@@ -28,20 +34,34 @@ struct HostCompileResult {
     bool ok = false;
     std::vector<model::Diagnostic> diagnostics;
     std::string log;
-    std::shared_ptr<SharedLibrary> library; // loaded when ok
+    std::filesystem::path library; // the compiled library in the cache, when ok; not loaded
     bool fromCache = false;
     double milliseconds = 0;
+};
+
+// The compiler's limits: what a compile-time bomb (#include </dev/zero>, endless template recursion)
+// runs into.
+struct HostCompileLimits {
+    double wallSeconds = 120;
+    sandbox::Limits process{std::uint64_t{4} << 30, 120, std::uint64_t{512} << 20};
 };
 
 class HostCompiler {
 public:
     // `compiler` empty: the first of $CXX, c++, g++, clang++ that exists. `cacheDirectory` empty:
-    // $KERNELPAD_CACHE_DIR, else $XDG_CACHE_HOME/kernelpad, else ~/.cache/kernelpad; then /host.
+    // userCacheFolder() (core/CacheFolder.h) + /host.
     explicit HostCompiler(std::string compiler = {}, std::filesystem::path cacheDirectory = {});
 
     // Throws Error when no host compiler can be found (saying which names were tried).
     const std::string& compilerPath() const;
-    HostCompileResult compile(const std::vector<HostSource>& sources, const HostCompileOptions& options = {}) const;
+    const std::filesystem::path& cacheDirectory() const noexcept { return cacheDirectory_; }
+    // Throws SystemError when the cache or a build folder cannot be written, sandbox::Unavailable never:
+    // without a sandbox the compiler runs unconfined, under its limits all the same.
+    HostCompileResult compile(const std::vector<HostSource>& sources,
+                              const HostCompileOptions& options = {}) const;
+
+    void setLimits(const HostCompileLimits& limits) { limits_ = limits; }
+    const HostCompileLimits& limits() const noexcept { return limits_; }
 
     // GCC's and Clang's "file:line:column: error: message" lines.
     static std::vector<model::Diagnostic> parseDiagnostics(const std::string& log);
@@ -50,6 +70,11 @@ private:
     std::string compiler_;
     std::string compilerVersion_;
     std::filesystem::path cacheDirectory_;
+    HostCompileLimits limits_;
 };
+
+// Loads a compiled library into this process, which runs its static constructors: only in a contained
+// child (sandbox/Contained) or for code Kernelpad wrote itself. Throws Error when it cannot be loaded.
+std::shared_ptr<SharedLibrary> loadCompiled(const std::filesystem::path& library);
 
 } // namespace kp::cpu

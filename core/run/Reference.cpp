@@ -3,8 +3,10 @@
 #include "CompileError.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
+#include "core/cpu/ContainedRun.h"
 #include "core/cpu/CudaHostHeader.h"
 #include "core/io/FileBytes.h"
+#include "core/sandbox/ChildSharedAllocator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -39,7 +41,8 @@ extern "C" void kernelpad_reference_call(void* const* args) { kernelpad_referenc
 
 } // namespace
 
-ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler, int repeat, int warmup) {
+ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler, int repeat,
+                             int warmup) {
     if (repeat < 1) throw InputError("reference: repeat must be at least 1, got " + std::to_string(repeat));
     if (!setup.reference) throw SetupError({"reference: the playground has none"});
     const auto& spec = *setup.reference;
@@ -50,61 +53,97 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
     const auto bytes = io::readFileBytes(model::resolveInside(setup.folder, spec.source, "reference.source"));
     const std::string userText(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     const std::string escaped = std::regex_replace(spec.source, std::regex(R"(["\\])"), R"(\$&)");
-    cpu::HostSource source{spec.source, "#line 1 \"<kernelpad cuda built-ins>\"\n" + std::string(cpu::kCudaHostHeader) + "#line 1 \"" + escaped + "\"\n" + userText + "\n" +
-                                            entryPoint(spec.function)};
-    const auto compiled = compiler.compile({source}, cpu::hostKernelOptions());
+    cpu::HostSource source{spec.source, "#line 1 \"<kernelpad cuda built-ins>\"\n" +
+                                            std::string(cpu::kCudaHostHeader) + "#line 1 \"" + escaped +
+                                            "\"\n" + userText + "\n" + entryPoint(spec.function)};
+    cpu::HostCompileOptions options = cpu::hostKernelOptions();
+    options.readable = {setup.folder}; // its headers
+    const auto compiled = compiler.compile({source}, options);
     if (!compiled.ok) throw CompileError(compiled.diagnostics, compiled.log);
 
     ReferenceResult result;
     result.compileMs = compiled.milliseconds;
     result.compileFromCache = compiled.fromCache;
-    using Arity = int (*)();
-    using Call = void (*)(void* const*);
-    const auto arity = reinterpret_cast<Arity>(compiled.library->symbol("kernelpad_reference_arity"));
-    const auto call = reinterpret_cast<Call>(compiled.library->symbol("kernelpad_reference_call"));
-    if (!arity || !call) throw Error("the compiled reference lacks its entry point: " + compiled.library->error());
-    if (static_cast<std::size_t>(arity()) != setup.args.size())
-        throw CompileError({{spec.source, 1, 1, model::Diagnostic::Severity::Error,
-                             spec.function + " takes " + std::to_string(arity()) + " parameters but the kernel " +
-                                 setup.signature.name + " takes " + std::to_string(setup.args.size()) +
-                                 "; a reference has the kernel's parameter list"}},
-                           {});
-
-    // Inputs are copies, outputs start at zero, as on a device; again for each call, as an inout array
-    // holds the previous call's results. The arrays are allocated once and refilled: a fresh zeroed
-    // array's pages are mapped on first write, and writing them before the clock starts keeps that out
-    // of the reference's time, as the GPU's kernel time leaves out allocation (3.4 ms of a 1M-element
-    // multiply was page faults); allocating once also spares a sweep's large points mapping and
-    // unmapping hundreds of megabytes per repeat.
-    std::vector<model::Array> arrays;
-    std::vector<void*> pointers;
-    arrays.reserve(setup.args.size());
-    for (const auto& arg : setup.args) {
-        if (!arg.isArray) {
-            arrays.emplace_back();
-            pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
-            continue;
-        }
-        arrays.emplace_back(arg.array.dtype(), arg.array.shape(), model::heapAllocator(), model::Array::Uninitialized{});
-        pointers.push_back(arrays.back().data());
-    }
-    for (int call_ = 0; call_ < std::max(1, warmup + repeat); ++call_) {
-        for (std::size_t i = 0; i < setup.args.size(); ++i) {
-            const auto& arg = setup.args[i];
-            if (!arg.isArray) continue;
-            if (arg.copiedIn())
-                std::memcpy(arrays[i].data(), arg.array.data(), arrays[i].bytes());
-            else
-                std::memset(arrays[i].data(), 0, arrays[i].bytes());
-        }
-        const auto start = std::chrono::steady_clock::now();
-        call(pointers.data());
-        const double ms = millisecondsSince(start);
-        if (call_ >= warmup) result.samplesMs.push_back(ms);
-    }
-    result.milliseconds = median(result.samplesMs);
+    // Outputs live in memory the contained child writes; inputs it cannot inherit (pinned by the CUDA
+    // driver) are copied first.
+    std::vector<model::Array> inputs(setup.args.size());
     for (std::size_t i = 0; i < setup.args.size(); ++i)
-        if (setup.args[i].copiedOut()) result.outputs.emplace_back(setup.args[i].name, std::move(arrays[i]));
+        if (setup.args[i].isArray && setup.args[i].copiedIn() &&
+            !setup.args[i].array.allocator()->inheritedByChildren())
+            inputs[i] = setup.args[i].array.copyTo(model::heapAllocator());
+    NamedArrays outputs;
+    std::uint64_t arrayBytes = 0;
+    for (const auto& arg : setup.args) {
+        if (arg.isArray) arrayBytes += arg.array.bytes();
+        if (arg.copiedOut())
+            outputs.emplace_back(arg.name, model::Array(arg.array.dtype(), arg.array.shape(),
+                                                        sandbox::childSharedAllocator(),
+                                                        model::Array::Uninitialized{}));
+    }
+    const cpu::ContainedCode code{"the reference " + spec.function, compiled.library,
+                                  compiler.cacheDirectory(), (std::uint64_t{2} << 30) + 3 * arrayBytes,
+                                  nullptr};
+    const auto answer = cpu::runContainedCode(code, [&](const std::atomic<bool>&) -> nlohmann::json {
+        const auto library = cpu::loadCompiled(compiled.library);
+        using Arity = int (*)();
+        using Call = void (*)(void* const*);
+        const auto arity = reinterpret_cast<Arity>(library->symbol("kernelpad_reference_arity"));
+        const auto call = reinterpret_cast<Call>(library->symbol("kernelpad_reference_call"));
+        if (!arity || !call) throw Error("the compiled reference lacks its entry point: " + library->error());
+        if (static_cast<std::size_t>(arity()) != setup.args.size()) return {{"arity", arity()}};
+
+        // Inputs are copies, outputs start at zero, as on a device; again for each call, as an inout array
+        // holds the previous call's results. The arrays are allocated once and refilled: a fresh zeroed
+        // array's pages are mapped on first write, and writing them before the clock starts keeps that out
+        // of the reference's time, as the GPU's kernel time leaves out allocation (3.4 ms of a 1M-element
+        // multiply was page faults); allocating once also spares a sweep's large points mapping and
+        // unmapping hundreds of megabytes per repeat.
+        std::vector<model::Array> arrays;
+        std::vector<void*> pointers;
+        arrays.reserve(setup.args.size());
+        for (const auto& arg : setup.args) {
+            if (!arg.isArray) {
+                arrays.emplace_back();
+                pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
+                continue;
+            }
+            arrays.emplace_back(arg.array.dtype(), arg.array.shape(), model::heapAllocator(),
+                                model::Array::Uninitialized{});
+            pointers.push_back(arrays.back().data());
+        }
+        std::vector<double> samples;
+        for (int call_ = 0; call_ < std::max(1, warmup + repeat); ++call_) {
+            for (std::size_t i = 0; i < setup.args.size(); ++i) {
+                const auto& arg = setup.args[i];
+                if (!arg.isArray) continue;
+                if (arg.copiedIn())
+                    std::memcpy(arrays[i].data(), (inputs[i].bytes() ? inputs[i] : arg.array).data(),
+                                arrays[i].bytes());
+                else
+                    std::memset(arrays[i].data(), 0, arrays[i].bytes());
+            }
+            const auto start = std::chrono::steady_clock::now();
+            call(pointers.data());
+            const double ms = millisecondsSince(start);
+            if (call_ >= warmup) samples.push_back(ms);
+        }
+        for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i)
+            if (setup.args[i].copiedOut())
+                std::memcpy(outputs[out++].second.data(), arrays[i].data(), arrays[i].bytes());
+        return {{"samples", samples}};
+    });
+    if (answer.contains("arity")) {
+        const int arity = answer.at("arity").get<int>();
+        throw CompileError(
+            {{spec.source, 1, 1, model::Diagnostic::Severity::Error,
+              spec.function + " takes " + std::to_string(arity) + " parameters but the kernel " +
+                  setup.signature.name + " takes " + std::to_string(setup.args.size()) +
+                  "; a reference has the kernel's parameter list"}},
+            {});
+    }
+    result.samplesMs = answer.value("samples", std::vector<double>{});
+    result.milliseconds = median(result.samplesMs);
+    result.outputs = std::move(outputs);
     return result;
 }
 

@@ -42,7 +42,9 @@ std::string signalText(int signal) {
                        : signal == SIGKILL ? "SIGKILL"
                                            : nullptr;
     std::string text = "signal " + std::to_string(signal);
-    if (name) text += std::string(" (") + name + (description ? std::string(", ") + description : std::string()) + ")";
+    if (name)
+        text +=
+            std::string(" (") + name + (description ? std::string(", ") + description : std::string()) + ")";
     return text;
 }
 
@@ -52,6 +54,7 @@ Outcome outcomeOf(const std::string& kind) {
     if (kind == "compile") return Outcome::Compile;
     if (kind == "fault") return Outcome::Fault;
     if (kind == "out_of_memory") return Outcome::OutOfMemory;
+    if (kind == "sandbox") return Outcome::NoSandbox;
     return Outcome::Worker;
 }
 
@@ -59,16 +62,28 @@ Outcome outcomeOf(const std::string& kind) {
 
 std::string_view name(Outcome outcome) {
     switch (outcome) {
-    case Outcome::Ok: return "ok";
-    case Outcome::Input: return "input";
-    case Outcome::Setup: return "setup";
-    case Outcome::Compile: return "compile";
-    case Outcome::Fault: return "fault";
-    case Outcome::Crash: return "crash";
-    case Outcome::TimedOut: return "timed out";
-    case Outcome::Stopped: return "stopped";
-    case Outcome::OutOfMemory: return "out of memory";
-    case Outcome::Worker: return "worker";
+    case Outcome::Ok:
+        return "ok";
+    case Outcome::Input:
+        return "input";
+    case Outcome::Setup:
+        return "setup";
+    case Outcome::Compile:
+        return "compile";
+    case Outcome::Fault:
+        return "fault";
+    case Outcome::Crash:
+        return "crash";
+    case Outcome::TimedOut:
+        return "timed out";
+    case Outcome::Stopped:
+        return "stopped";
+    case Outcome::OutOfMemory:
+        return "out of memory";
+    case Outcome::Worker:
+        return "worker";
+    case Outcome::NoSandbox:
+        return "no sandbox";
     }
     return "?";
 }
@@ -80,7 +95,9 @@ std::filesystem::path WorkerClient::defaultExecutable() {
     const auto folder = error ? std::filesystem::path(".") : self.parent_path();
     // Beside the program in a build; in libexec/kernelpad once installed (cmake/Install.cmake).
     const auto installed = (folder / KP_WORKER_FROM_BIN / "kernelpad-worker").lexically_normal();
-    if (!std::filesystem::exists(folder / "kernelpad-worker", error) && std::filesystem::exists(installed, error)) return installed;
+    if (!std::filesystem::exists(folder / "kernelpad-worker", error) &&
+        std::filesystem::exists(installed, error))
+        return installed;
     return folder / "kernelpad-worker";
 }
 
@@ -100,7 +117,8 @@ std::string WorkerClient::takeOutput() {
     const ssize_t got = ::pread(output_, text.data(), text.size(), outputRead_);
     text.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
     outputRead_ = info.st_size;
-    if (available > text.size()) text += "\n... (" + std::to_string(available - text.size()) + " more bytes not shown)\n";
+    if (available > text.size())
+        text += "\n... (" + std::to_string(available - text.size()) + " more bytes not shown)\n";
     return text;
 }
 
@@ -113,7 +131,8 @@ int WorkerClient::end(std::chrono::milliseconds grace) noexcept {
     int status = 0;
     pid_t done;
     const auto deadline = Clock::now() + grace;
-    while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && Clock::now() < deadline) ::usleep(2000);
+    while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && Clock::now() < deadline)
+        ::usleep(2000);
     if (done == 0) {
         ::kill(pid, SIGKILL);
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -122,7 +141,9 @@ int WorkerClient::end(std::chrono::milliseconds grace) noexcept {
     return status;
 }
 
-void WorkerClient::kill() noexcept { end(std::chrono::milliseconds(0)); }
+void WorkerClient::kill() noexcept {
+    end(std::chrono::milliseconds(0));
+}
 
 std::string WorkerClient::reap() {
     // It closed its end: it is ending. Give it a moment, then make sure.
@@ -136,13 +157,16 @@ std::string WorkerClient::reap() {
 void WorkerClient::start() {
     std::error_code error;
     if (!std::filesystem::exists(executable_, error))
-        throw WorkerBroken("the worker program " + executable_.string() +
-                           " is missing: Kernelpad runs kernels in it, so that a crashing kernel cannot take the app "
-                           "down. Build the kernelpad-worker target or reinstall Kernelpad.");
+        throw WorkerBroken(
+            "the worker program " + executable_.string() +
+            " is missing: Kernelpad runs kernels in it, so that a crashing kernel cannot take the app "
+            "down. Build the kernelpad-worker target or reinstall Kernelpad.");
     if (::access(executable_.c_str(), X_OK) != 0)
-        throw WorkerBroken("the worker program " + executable_.string() + " cannot be executed: " + std::strerror(errno));
+        throw WorkerBroken("the worker program " + executable_.string() +
+                           " cannot be executed: " + std::strerror(errno));
     int ends[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) throw SystemError("socketpair", errno, "the worker's socket");
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
+        throw SystemError("socketpair", errno, "the worker's socket");
     const std::string path = executable_.string();
     // A fresh output file per worker; closed here once the child has its copy.
     if (output_ >= 0) ::close(output_);
@@ -175,7 +199,8 @@ void WorkerClient::start() {
     // The worker greets first; a worker of another version says so here.
     pollfd p{socket_, POLLIN, 0};
     int ready;
-    do ready = ::poll(&p, 1, 15000);
+    do
+        ready = ::poll(&p, 1, 15000);
     while (ready < 0 && errno == EINTR);
     Frame hello;
     if (ready <= 0 || !receive(socket_, hello)) {
@@ -185,15 +210,19 @@ void WorkerClient::start() {
     closeAll(hello.fds);
     const auto protocol = hello.header.value("protocol", -1);
     const auto version = hello.header.value("version", std::string("unknown"));
-    if (hello.header.value("type", std::string()) != "hello" || protocol != kProtocol || version != KP_VERSION) {
+    if (hello.header.value("type", std::string()) != "hello" || protocol != kProtocol ||
+        version != KP_VERSION) {
         kill();
         throw WorkerBroken("the worker program " + path + " is Kernelpad " + version + " speaking protocol " +
-                           std::to_string(protocol) + ", but this Kernelpad is " + KP_VERSION + " speaking protocol " +
-                           std::to_string(kProtocol) + ": install matching versions (the worker comes with the app).");
+                           std::to_string(protocol) + ", but this Kernelpad is " + KP_VERSION +
+                           " speaking protocol " + std::to_string(kProtocol) +
+                           ": install matching versions (the worker comes with the app).");
     }
 }
 
-void WorkerClient::stop() noexcept { stopRequested_ = true; }
+void WorkerClient::stop() noexcept {
+    stopRequested_ = true;
+}
 
 WorkerResult WorkerClient::run(const WorkerRequest& request) {
     const std::lock_guard lock(runMutex_);
@@ -219,7 +248,8 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
                                  {"backend", request.backend},
                                  {"repeat", request.repeat},
                                  {"warmup", request.warmup},
-                                 {"check_bounds", request.checkBounds}};
+                                 {"check_bounds", request.checkBounds},
+                                 {"trusted", request.trusted}};
         if (request.kind == WorkerRequest::Kind::Sweep) header["sweep"] = request.sweep;
         if (request.kind == WorkerRequest::Kind::Disassemble) {
             header["arch"] = request.arch;
@@ -237,14 +267,19 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
                 const double elapsed = millisecondsSince(started) / 1000;
                 if (stopRequested_) {
                     kill();
-                    return finish(Outcome::Stopped, "Stopped after " + seconds(elapsed) + ", as you asked; the next run starts a fresh worker.");
+                    return finish(Outcome::Stopped,
+                                  "Stopped after " + seconds(elapsed) +
+                                      ", as you asked; the next run starts a fresh worker.");
                 }
                 if (request.timeLimitSeconds > 0 && elapsed > request.timeLimitSeconds) {
                     kill();
-                    return finish(Outcome::TimedOut, "Stopped after " + seconds(elapsed) + ": the run took longer than its time limit of " +
-                                                         seconds(request.timeLimitSeconds) +
-                                                         ". A kernel that never ends (a loop whose condition never changes) looks like "
-                                                         "this; the next run starts a fresh worker.");
+                    return finish(
+                        Outcome::TimedOut,
+                        "Stopped after " + seconds(elapsed) +
+                            ": the run took longer than its time limit of " +
+                            seconds(request.timeLimitSeconds) +
+                            ". A kernel that never ends (a loop whose condition never changes) looks like "
+                            "this; the next run starts a fresh worker.");
                 }
             }
             if (!receive(socket_, reply)) {
@@ -252,13 +287,16 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
                 std::string message = "The worker running the kernel ended abnormally: " + how + ".";
                 if (request.backend == "cpu") {
                     if (how.find("SIGSEGV") != std::string::npos || how.find("SIGBUS") != std::string::npos)
-                        message += request.checkBounds
-                                       ? " With bounds checking on, that points at a stack overflow (deep or endless recursion) or a "
-                                         "pointer the kernel made itself."
-                                       : " A kernel reading or writing outside its arrays shows like this on the CPU (so does deep "
-                                         "recursion): run again with bounds checking on to see the array, the index, the thread and the line.";
+                        message += request.checkBounds ? " With bounds checking on, that points at a stack "
+                                                         "overflow (deep or endless recursion) or a "
+                                                         "pointer the kernel made itself."
+                                                       : " A kernel reading or writing outside its arrays "
+                                                         "shows like this on the CPU (so does deep "
+                                                         "recursion): run again with bounds checking on to "
+                                                         "see the array, the index, the thread and the line.";
                     else if (how.find("SIGFPE") != std::string::npos)
-                        message += " On the CPU that is an integer division (or remainder) by zero in the kernel.";
+                        message +=
+                            " On the CPU that is an integer division (or remainder) by zero in the kernel.";
                     else if (how.find("SIGABRT") != std::string::npos)
                         message += " An assert() in the kernel that failed shows like this.";
                 }
@@ -270,7 +308,8 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
             try {
                 const auto row = run::sweepRowFromJson(reply.header.at("row"));
                 if (request.onSweepRow)
-                    request.onSweepRow(row, reply.header.at("done").get<std::size_t>(), reply.header.at("total").get<std::size_t>());
+                    request.onSweepRow(row, reply.header.at("done").get<std::size_t>(),
+                                       reply.header.at("total").get<std::size_t>());
             } catch (const std::exception& e) {
                 throw WorkerBroken(std::string("the worker's sweep row is malformed: ") + e.what());
             }
@@ -321,16 +360,20 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
             return finish(Outcome::Ok, {});
         }
         closeAll(reply.fds);
-        if (type != "error") throw WorkerBroken("the worker answered with a message of type \"" + type + "\"");
+        if (type != "error")
+            throw WorkerBroken("the worker answered with a message of type \"" + type + "\"");
         for (const auto& d : reply.header.value("diagnostics", nlohmann::json::array()))
             result.diagnostics.push_back(model::diagnosticFromJson(d));
-        if (reply.header.value("fatal", false)) reap(); // its CUDA context is gone: the next run gets a new one
-        return finish(outcomeOf(reply.header.value("kind", std::string())), reply.header.value("message", std::string()));
+        if (reply.header.value("fatal", false))
+            reap(); // its CUDA context is gone: the next run gets a new one
+        return finish(outcomeOf(reply.header.value("kind", std::string())),
+                      reply.header.value("message", std::string()));
     } catch (const WorkerBroken& e) {
         return finish(Outcome::Worker, e.what());
     } catch (const std::exception& e) {
         kill();
-        return finish(Outcome::Worker, std::string("Talking to the worker failed: ") + e.what() + ". The next run starts a fresh worker.");
+        return finish(Outcome::Worker, std::string("Talking to the worker failed: ") + e.what() +
+                                           ". The next run starts a fresh worker.");
     }
 }
 

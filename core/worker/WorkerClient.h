@@ -12,11 +12,11 @@
 
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <mutex>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -24,21 +24,24 @@
 namespace kp::worker {
 
 struct WorkerRequest {
-    std::string playground;    // the playground's JSON text
-    std::string path;          // its file: relative .npy/.csv/reference paths resolve against its folder
+    std::string playground; // the playground's JSON text
+    std::string path;       // its file: relative .npy/.csv/reference paths resolve against its folder
     std::string backend = "cpu";
     int repeat = 1;
     int warmup = 0;
     bool checkBounds = false;
+    // Run the playground's host code (CPU kernels, the reference) without the sandbox: only for a file
+    // the user said to trust where this machine has no sandbox (Outcome::NoSandbox).
+    bool trusted = false;
     double timeLimitSeconds = 0; // 0: none
     // Inspect: compile only, for diagnostics and kernel attributes. Sweep: the playground over `sweep`'s
-    // range on its backends (run/SweepRunner.h); `backend`, `repeat`, `warmup` and `checkBounds` are not used.
-    // Disassemble: compile only, for `arch` (empty: run::CompiledCode::defaultArch) and with -lineinfo when
-    // `lineInfo`, and show the code (run/CompiledCode.h); `backend` and the run's settings are not used.
+    // range on its backends (run/SweepRunner.h); `backend`, `repeat`, `warmup` and `checkBounds` are not
+    // used. Disassemble: compile only, for `arch` (empty: run::CompiledCode::defaultArch) and with -lineinfo
+    // when `lineInfo`, and show the code (run/CompiledCode.h); `backend` and the run's settings are not used.
     enum class Kind { Run, Inspect, Sweep, Disassemble };
     Kind kind = Kind::Run;
-    std::string arch = {}; // Disassemble
-    bool lineInfo = true;  // Disassemble
+    std::string arch = {};          // Disassemble
+    bool lineInfo = true;           // Disassemble
     nlohmann::json sweep = nullptr; // Sweep: the SweepSpec (SweepSpec::toJson)
     // Sweep: called on run()'s thread with each row as the worker measures it, so that a sweep shows its
     // progress, and its rows so far survive a stop or a crash.
@@ -56,6 +59,7 @@ enum class Outcome {
     Stopped,     // stop() was called: the worker was killed
     OutOfMemory, // host or device memory ran out
     Worker,      // the worker is missing, of another version, or broke the protocol
+    NoSandbox,   // the run needs the sandbox and this machine has none: ask the user, then run it trusted
 };
 std::string_view name(Outcome outcome);
 
@@ -71,9 +75,9 @@ struct WorkerResult {
     // What the kernel (printf), the compiler or the runtime printed during the request, on either stream,
     // even when the worker died (an assert's text comes before its SIGABRT). At most kMaxOutputBytes.
     std::string output;
-    double receiveMs = 0;                       // Ok: reading the result and mapping its arrays
-    std::optional<Inspection> inspection;       // Ok, for an Inspect request
-    std::optional<run::SweepResult> sweep;      // Ok, for a Sweep request
+    double receiveMs = 0;                          // Ok: reading the result and mapping its arrays
+    std::optional<Inspection> inspection;          // Ok, for an Inspect request
+    std::optional<run::SweepResult> sweep;         // Ok, for a Sweep request
     std::optional<run::CompiledCode> compiledCode; // Ok, for a Disassemble request
     bool ok() const { return outcome == Outcome::Ok; }
 };

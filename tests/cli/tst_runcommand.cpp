@@ -1,7 +1,6 @@
 // kernelpad-cli run as a user calls it: exit codes, --out (NAME.npy and timings.json), --json, and the
 // messages for bad input. The parts that run kernels need the GPU machine; the rest runs in CI.
 #include "../cuda/GpuTestSupport.h"
-
 #include "core/cpu/Subprocess.h"
 #include "core/io/NpyFile.h"
 
@@ -15,18 +14,21 @@ using namespace kp;
 
 namespace {
 
-std::string data(const std::string& file) { return std::string(KP_SOURCE_DIR) + "/tests/run/data/" + file; }
+std::string data(const std::string& file) {
+    return std::string(KP_SOURCE_DIR) + "/tests/run/data/" + file;
+}
 
 cpu::SubprocessResult cli(std::vector<std::string> arguments) {
     arguments.insert(arguments.begin(), std::string(KP_BINARY_DIR) + "/app/kernelpad-cli");
     return cpu::runProcess(arguments);
 }
 
-#define EXPECT_EXIT(result, code)                                                                          \
-    QVERIFY2((result).exitCode == (code), ("exit " + std::to_string((result).exitCode) + ":\n" + (result).output).c_str())
+#define EXPECT_EXIT(result, code)                                                                            \
+    QVERIFY2((result).exitCode == (code),                                                                    \
+             ("exit " + std::to_string((result).exitCode) + ":\n" + (result).output).c_str())
 
-#define EXPECT_OUTPUT(result, fragment)                                                                    \
-    QVERIFY2((result).output.find(fragment) != std::string::npos,                                          \
+#define EXPECT_OUTPUT(result, fragment)                                                                      \
+    QVERIFY2((result).output.find(fragment) != std::string::npos,                                            \
              ("missing \"" + std::string(fragment) + "\" in:\n" + (result).output).c_str())
 
 } // namespace
@@ -104,8 +106,8 @@ private slots:
         EXPECT_OUTPUT(r, "at <code>:3");
     }
 
-    // The CPU backend runs the kernel in kernelpad-cli's own process: a failed assert ends it, and that is
-    // still exit 4 with the assert's text and what to do, not the shell's 134.
+    // The CPU backend runs the kernel in a child process: a failed assert ends that one, and the run is
+    // exit 4 with the assert's text, the kernel's name and what to do, not the shell's 134.
     void aFailedAssertOnTheCpuIsAKernelFault() {
         QTemporaryDir dir;
         const std::string file = dir.filePath("assert.kpad.json").toStdString();
@@ -116,8 +118,8 @@ private slots:
         const auto r = cli({"run", file, "--backend", "cpu"});
         EXPECT_EXIT(r, 4);
         EXPECT_OUTPUT(r, "Assertion");
-        EXPECT_OUTPUT(r, "the run crashed the process (SIGABRT)");
-        EXPECT_OUTPUT(r, "--check-bounds");
+        EXPECT_OUTPUT(r, "the kernel k crashed with SIGABRT");
+        EXPECT_OUTPUT(r, "bounds checking");
     }
 
     // The GPU machine.
@@ -158,7 +160,8 @@ private slots:
         EXPECT_EXIT(r, 0);
         const auto json = nlohmann::json::parse(r.output);
         QVERIFY(!json.contains("check"));
-        QVERIFY2(json["unchecked_because"].get<std::string>().find("__funnelshift_l is not supported") != std::string::npos,
+        QVERIFY2(json["unchecked_because"].get<std::string>().find("__funnelshift_l is not supported") !=
+                     std::string::npos,
                  r.output.c_str());
     }
     void failedCheckIsExitOne() {

@@ -1,11 +1,14 @@
-// The host compiler driver: builds and loads shared libraries, maps diagnostics to the user's files,
-// caches results and survives a damaged cache entry. Needs a C++ compiler (CI has g++).
+// The host compiler driver: builds shared libraries without loading them, maps diagnostics to the user's
+// files, caches results with a checksum, and runs the compiler confined and under limits. Needs a C++
+// compiler (CI has g++).
 #include "core/Error.h"
 #include "core/cpu/HostCompiler.h"
 #include "core/cpu/Subprocess.h"
+#include "core/sandbox/Confinement.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -34,7 +37,8 @@ private slots:
         const auto r = compiler.compile({{"ref.cpp", "extern \"C\" int twice(int x) { return 2 * x; }\n"}});
         QVERIFY2(r.ok, r.log.c_str());
         QVERIFY(!r.fromCache);
-        auto* twice = reinterpret_cast<int (*)(int)>(r.library->symbol("twice"));
+        const auto library = loadCompiled(r.library);
+        auto* twice = reinterpret_cast<int (*)(int)>(library->symbol("twice"));
         QVERIFY(twice != nullptr);
         QCOMPARE(twice(21), 42);
     }
@@ -45,7 +49,8 @@ private slots:
         const auto again = HostCompiler({}, cache()).compile({{"a.cpp", code}});
         QVERIFY(again.ok);
         QVERIFY(again.fromCache);
-        QCOMPARE(reinterpret_cast<int (*)()>(again.library->symbol("three"))(), 3);
+        const auto library = loadCompiled(again.library);
+        QCOMPARE(reinterpret_cast<int (*)()>(library->symbol("three"))(), 3);
         HostCompileOptions other;
         other.flags = {"-O0"};
         QVERIFY(!HostCompiler({}, cache()).compile({{"a.cpp", code}}, other).fromCache);
@@ -59,13 +64,113 @@ private slots:
         const auto r = HostCompiler({}, cache()).compile({{"b.cpp", code}});
         QVERIFY2(r.ok, r.log.c_str());
         QVERIFY(!r.fromCache);
-        QCOMPARE(reinterpret_cast<int (*)()>(r.library->symbol("four"))(), 4);
+        const auto library = loadCompiled(r.library);
+        QCOMPARE(reinterpret_cast<int (*)()>(library->symbol("four"))(), 4);
+    }
+
+    void compilingNeverRunsTheCode() {
+        // A static constructor runs when a library is loaded: compiling (the editor's diagnostics on a file
+        // just opened) must not load it.
+        const auto marker = std::filesystem::path(dir_.path().toStdString()) / "constructor-ran";
+        const std::string code = "#include <cstdio>\n__attribute__((constructor)) static void hostile() { "
+                                 "std::fclose(std::fopen(\"" +
+                                 marker.string() +
+                                 "\", \"w\")); }\n"
+                                 "extern \"C\" int five() { return 5; }\n";
+        const auto r = HostCompiler({}, cache()).compile({{"hostile.cu", code}});
+        QVERIFY2(r.ok, r.log.c_str());
+        QVERIFY(!std::filesystem::exists(marker));
+        const auto cached = HostCompiler({}, cache()).compile({{"hostile.cu", code}});
+        QVERIFY(cached.fromCache);
+        QVERIFY(!std::filesystem::exists(marker));
+    }
+
+    void rebuildsASwappedCacheEntry() {
+        // Another valid library in the entry's place (x*7 for an x*3 kernel) is not used: its checksum
+        // differs.
+        const std::string three = "extern \"C\" int scale(int x) { return 3 * x; }\n";
+        const std::string seven = "extern \"C\" int scale(int x) { return 7 * x; }\n";
+        const auto good = HostCompiler({}, cache()).compile({{"s.cpp", three}});
+        const auto other = HostCompiler({}, cache()).compile({{"s.cpp", seven}});
+        QVERIFY(good.ok && other.ok);
+        std::filesystem::copy_file(other.library, good.library,
+                                   std::filesystem::copy_options::overwrite_existing);
+        const auto again = HostCompiler({}, cache()).compile({{"s.cpp", three}});
+        QVERIFY2(again.ok, again.log.c_str());
+        QVERIFY(!again.fromCache);
+        const auto library = loadCompiled(again.library);
+        QCOMPARE(reinterpret_cast<int (*)(int)>(library->symbol("scale"))(2), 6);
+    }
+
+    void leavesNoBuildFolderBehind() {
+        QVERIFY(HostCompiler({}, cache()).compile({{"c.cpp", "int broken = ;\n"}}).diagnostics.size() > 0);
+        QVERIFY(HostCompiler({}, cache()).compile({{"c.cpp", "int fine = 1;\n"}}).ok);
+        for (const auto& entry : std::filesystem::directory_iterator(cache()))
+            QVERIFY2(!entry.path().filename().string().starts_with("build-"), entry.path().c_str());
+    }
+
+    void removesBuildFoldersOfKilledCompiles() {
+        // A compile whose process was killed leaves build-KEY-PID; the next compile in that cache removes it.
+        const HostCompiler compiler({}, cache() / "abandoned");
+        std::filesystem::create_directories(compiler.cacheDirectory() / "build-0123-999999999");
+        QVERIFY(compiler.compile({{"d.cpp", "int d = 4;\n"}}).ok);
+        QVERIFY(!std::filesystem::exists(compiler.cacheDirectory() / "build-0123-999999999"));
+    }
+
+    void refusesIncludesOutsideTheToolchainAndThePlaygroundFolder() {
+        if (!kp::sandbox::support().available) QSKIP(kp::sandbox::support().reason.c_str());
+        const auto secret = std::filesystem::path(dir_.path().toStdString()) / "secret" / "id_rsa";
+        std::filesystem::create_directories(secret.parent_path());
+        std::ofstream(secret) << "PRIVATE-KEY-TEXT\n";
+        const auto r =
+            HostCompiler({}, cache()).compile({{"k.cu", "#include \"" + secret.string() + "\"\n"}});
+        QVERIFY(!r.ok);
+        QVERIFY2(r.log.find("PRIVATE-KEY-TEXT") == std::string::npos, r.log.c_str());
+        QVERIFY2(r.log.find("Permission denied") != std::string::npos, r.log.c_str());
+        // The playground's own folder is readable, for its headers.
+        HostCompileOptions options;
+        options.readable = {secret.parent_path()};
+        std::ofstream(secret.parent_path() / "common.h") << "inline int common() { return 1; }\n";
+        const auto own =
+            HostCompiler({}, cache())
+                .compile({{"k.cu", "#include \"" + (secret.parent_path() / "common.h").string() + "\"\n"}},
+                         options);
+        QVERIFY2(own.ok, own.log.c_str());
+    }
+
+    void readsNoDeviceFiles() {
+        if (!kp::sandbox::support().available) QSKIP(kp::sandbox::support().reason.c_str());
+        const auto started = std::chrono::steady_clock::now();
+        const auto r = HostCompiler({}, cache()).compile({{"z.cu", "#include </dev/zero>\n"}});
+        QVERIFY(!r.ok);
+        QVERIFY(!r.diagnostics.empty());
+        QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+    }
+
+    void stopsACompilerOverItsTimeLimit() {
+        HostCompiler compiler({}, cache());
+        compiler.setLimits({1.0, {std::uint64_t{4} << 30, 60, std::uint64_t{512} << 20}});
+        HostCompileOptions slow;
+        slow.flags = {"-std=c++20", "-fconstexpr-loop-limit=2000000000",
+                      "-fconstexpr-ops-limit=1000000000000"};
+        const std::string code = "constexpr long long spin() { long long s = 0; for (long long i = 0; i < "
+                                 "1900000000; ++i) s += i % 7; "
+                                 "return s; }\nconstexpr long long x = spin();\n";
+        const auto started = std::chrono::steady_clock::now();
+        const auto r = compiler.compile({{"bomb.cu", code}}, slow);
+        QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(15));
+        QVERIFY(!r.ok);
+        QVERIFY(!r.diagnostics.empty());
+        QVERIFY2(r.diagnostics.back().message.find("time limit of 1 s") != std::string::npos,
+                 r.diagnostics.back().message.c_str());
+        QCOMPARE(r.diagnostics.back().file, std::string("bomb.cu"));
     }
 
     void pointsErrorsAtTheUsersFileAndLine() {
-        const auto r = HostCompiler({}, cache()).compile({{"samples/x/ref.cpp", "int ok = 1;\nint bad = nope;\n"}});
+        const auto r =
+            HostCompiler({}, cache()).compile({{"samples/x/ref.cpp", "int ok = 1;\nint bad = nope;\n"}});
         QVERIFY(!r.ok);
-        QVERIFY(!r.library);
+        QVERIFY(r.library.empty());
         QVERIFY(!r.diagnostics.empty());
         const auto& d = r.diagnostics.front();
         QCOMPARE(d.file, std::string("samples/x/ref.cpp"));
@@ -84,14 +189,16 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("gcc error") << "a.cu:12:5: error: 'x' was not declared in this scope" << 1 << 12 << 5
                                    << int(Severity::Error) << "'x' was not declared in this scope";
-        QTest::newRow("warning with flag") << "k.cu:3:9: warning: unused variable 'y' [-Wunused-variable]" << 1 << 3
-                                           << 9 << int(Severity::Warning) << "unused variable 'y' [-Wunused-variable]";
+        QTest::newRow("warning with flag")
+            << "k.cu:3:9: warning: unused variable 'y' [-Wunused-variable]" << 1 << 3 << 9
+            << int(Severity::Warning) << "unused variable 'y' [-Wunused-variable]";
         QTest::newRow("fatal") << "k.cu:1:10: fatal error: nope.h: No such file or directory" << 1 << 1 << 10
                                << int(Severity::Error) << "nope.h: No such file or directory";
-        QTest::newRow("no column") << "k.cu:7: error: something" << 1 << 7 << 0 << int(Severity::Error) << "something";
+        QTest::newRow("no column") << "k.cu:7: error: something" << 1 << 7 << 0 << int(Severity::Error)
+                                   << "something";
         QTest::newRow("context lines skipped")
-            << "k.cu: In function 'void f()':\nk.cu:2:3: note: declared here\n    2 | int x;\n      |   ^" << 1 << 2 << 3
-            << int(Severity::Note) << "declared here";
+            << "k.cu: In function 'void f()':\nk.cu:2:3: note: declared here\n    2 | int x;\n      |   ^"
+            << 1 << 2 << 3 << int(Severity::Note) << "declared here";
         QTest::newRow("garbage") << "\x01\x02:::: error:\n\n::1:x: warning" << 0 << 0 << 0 << 0 << "";
     }
     void parsesCompilerDiagnostics() {

@@ -22,16 +22,19 @@ namespace {
 const std::string kFaults = KP_SOURCE_DIR "/tests/worker/faults/";
 
 std::string validPlayground() {
-    return nlohmann::json{{"format", "kernelpad/1"},
-                          {"code", "__global__ void mul(float* d, const float* a, int n) {\n"
-                                   "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) d[i] = a[i] * 3;\n}\n"},
-                          {"kernel", "mul"},
-                          {"launch", {{"grid", "auto"}, {"block", {128}}}},
-                          {"args",
-                           {{{"name", "d"}, {"array", {{"dtype", "float32"}, {"shape", {1000}}}}, {"direction", "out"}},
-                            {{"name", "a"}, {"array", {{"dtype", "float32"}, {"shape", {1000}}}}, {"direction", "in"},
-                             {"init", {{"range", {{"start", 0}, {"step", 1}}}}}},
-                            {{"name", "n"}, {"scalar", {{"dtype", "int32"}}}, {"value", "size(a)"}}}}}
+    return nlohmann::json{
+        {"format", "kernelpad/1"},
+        {"code", "__global__ void mul(float* d, const float* a, int n) {\n"
+                 "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) d[i] = a[i] * 3;\n}\n"},
+        {"kernel", "mul"},
+        {"launch", {{"grid", "auto"}, {"block", {128}}}},
+        {"args",
+         {{{"name", "d"}, {"array", {{"dtype", "float32"}, {"shape", {1000}}}}, {"direction", "out"}},
+          {{"name", "a"},
+           {"array", {{"dtype", "float32"}, {"shape", {1000}}}},
+           {"direction", "in"},
+           {"init", {{"range", {{"start", 0}, {"step", 1}}}}}},
+          {{"name", "n"}, {"scalar", {{"dtype", "int32"}}}, {"value", "size(a)"}}}}}
         .dump();
 }
 
@@ -57,15 +60,18 @@ private slots:
         std::ifstream in(kFaults + "corpus.json");
         const auto corpus = nlohmann::json::parse(in);
         QVERIFY(corpus.size() >= 30);
-        for (const auto& e : corpus) QTest::newRow(e.at("name").get<std::string>().c_str()) << QString::fromStdString(e.dump());
+        for (const auto& e : corpus)
+            QTest::newRow(e.at("name").get<std::string>().c_str()) << QString::fromStdString(e.dump());
     }
 
     void faultCorpus() {
         QFETCH(QString, entry);
         const auto e = nlohmann::json::parse(entry.toStdString());
         const auto backend = e.at("backend").get<std::string>();
-        if (backend == "cuda" && !cuda::Driver::available()) QSKIP("no CUDA device here: the GPU machine runs this entry");
-        if (const double above = e.value("unless_memory_above", 0.0); above > 0 && static_cast<double>(availableMemoryBytes()) >= above)
+        if (backend == "cuda" && !cuda::Driver::available())
+            QSKIP("no CUDA device here: the GPU machine runs this entry");
+        if (const double above = e.value("unless_memory_above", 0.0);
+            above > 0 && static_cast<double>(availableMemoryBytes()) >= above)
             QSKIP("this machine has the memory for it: the refusal needs a smaller one");
         worker::WorkerRequest request;
         request.playground = e.contains("raw") ? e.at("raw").get<std::string>() : e.at("playground").dump();
@@ -83,10 +89,13 @@ private slots:
         if (stopper.joinable()) stopper.join();
         const auto expected = e.at("expect").get<std::string>();
         QVERIFY2(worker::name(result.outcome) == expected,
-                 (std::string("got ") + std::string(worker::name(result.outcome)) + ": " + result.message).c_str());
+                 (std::string("got ") + std::string(worker::name(result.outcome)) + ": " + result.message)
+                     .c_str());
         QVERIFY2(!result.message.empty(), "every failure says what happened");
-        QVERIFY2(result.message.find(e.at("message").get<std::string>()) != std::string::npos, result.message.c_str());
-        if (expected == "compile") QVERIFY(!result.diagnostics.empty() || result.message.find("error") != std::string::npos);
+        QVERIFY2(result.message.find(e.at("message").get<std::string>()) != std::string::npos,
+                 result.message.c_str());
+        if (expected == "compile")
+            QVERIFY(!result.diagnostics.empty() || result.message.find("error") != std::string::npos);
         if (expected == "timed out") QVERIFY(result.seconds < request.timeLimitSeconds + 3);
         // This process goes on, and the next valid run works (on a fresh worker where the last one died).
         validRunSucceeds(backend == "cuda" ? "cuda" : "cpu");
@@ -94,14 +103,19 @@ private slots:
 
     void tenMegabyteSource() {
         std::string code = "__global__ void k(float* x) { x[blockIdx.x * blockDim.x + threadIdx.x] *= 5; }\n";
-        const std::string filler = "// a line of commentary to make the source very long indeed .......................\n";
-        while (code.size() < 10u << 20) code += filler;
+        const std::string filler =
+            "// a line of commentary to make the source very long indeed .......................\n";
+        while (code.size() < 10u << 20)
+            code += filler;
         const auto playground = nlohmann::json{{"format", "kernelpad/1"},
                                                {"code", code},
                                                {"kernel", "k"},
                                                {"launch", {{"grid", {4}}, {"block", {64}}}},
-                                               {"args", {{{"name", "x"}, {"array", {{"dtype", "float32"}, {"shape", {256}}}},
-                                                          {"direction", "inout"}, {"init", "ones"}}}}};
+                                               {"args",
+                                                {{{"name", "x"},
+                                                  {"array", {{"dtype", "float32"}, {"shape", {256}}}},
+                                                  {"direction", "inout"},
+                                                  {"init", "ones"}}}}};
         const auto result = client_.run({playground.dump(), kFaults + "big.kpad.json", "cpu"});
         QVERIFY2(result.ok(), result.message.c_str());
         QCOMPARE(run::find(result.outputs, "x")->value(255), 5.0);
@@ -109,12 +123,16 @@ private slots:
 
     void largeResultsTravelThroughSharedMemory() {
         // 64 Mi floats out: the result arrives as a mapping of the worker's shared memory.
-        const auto playground = nlohmann::json{{"format", "kernelpad/1"},
-                                               {"code", "__global__ void k(float* x) { x[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x; }"},
-                                               {"kernel", "k"},
-                                               {"launch", {{"grid", {1 << 18}}, {"block", {256}}}},
-                                               {"args", {{{"name", "x"}, {"array", {{"dtype", "float32"}, {"shape", {1 << 26}}}},
-                                                          {"direction", "out"}}}}};
+        const auto playground = nlohmann::json{
+            {"format", "kernelpad/1"},
+            {"code",
+             "__global__ void k(float* x) { x[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x; }"},
+            {"kernel", "k"},
+            {"launch", {{"grid", {1 << 18}}, {"block", {256}}}},
+            {"args",
+             {{{"name", "x"},
+               {"array", {{"dtype", "float32"}, {"shape", {1 << 26}}}},
+               {"direction", "out"}}}}};
         const auto result = client_.run({playground.dump(), kFaults + "large.kpad.json", "cpu"});
         QVERIFY2(result.ok(), result.message.c_str());
         const auto* x = run::find(result.outputs, "x");
@@ -135,15 +153,18 @@ private slots:
     }
     void inspectCompilesWithoutRunning() {
         QFETCH(QString, backend);
-        if (backend == "cuda" && !cuda::Driver::available()) QSKIP("no CUDA driver here: the CUDA row runs on the GPU machine");
-        const auto playground = nlohmann::json{{"format", "kernelpad/1"},
-                                               {"code", "__global__ void k(float* x, int n) {\n"
-                                                        "    __shared__ float tile[256];\n"
-                                                        "    tile[threadIdx.x] = x[threadIdx.x];\n    __syncthreads();\n"
-                                                        "    x[threadIdx.x] = tile[255 - threadIdx.x] * n;\n}\n"},
-                                               {"kernel", "k"},
-                                               {"args", nlohmann::json::array()}};
-        worker::WorkerRequest request{playground.dump(), kFaults + "inspect.kpad.json", backend.toStdString()};
+        if (backend == "cuda" && !cuda::Driver::available())
+            QSKIP("no CUDA driver here: the CUDA row runs on the GPU machine");
+        const auto playground =
+            nlohmann::json{{"format", "kernelpad/1"},
+                           {"code", "__global__ void k(float* x, int n) {\n"
+                                    "    __shared__ float tile[256];\n"
+                                    "    tile[threadIdx.x] = x[threadIdx.x];\n    __syncthreads();\n"
+                                    "    x[threadIdx.x] = tile[255 - threadIdx.x] * n;\n}\n"},
+                           {"kernel", "k"},
+                           {"args", nlohmann::json::array()}};
+        worker::WorkerRequest request{playground.dump(), kFaults + "inspect.kpad.json",
+                                      backend.toStdString()};
         request.kind = worker::WorkerRequest::Kind::Inspect;
         const auto result = client_.run(request);
         QVERIFY2(result.ok(), result.message.c_str());
@@ -167,19 +188,23 @@ private slots:
     void inspectReportsCompileErrorsOnTheirLine_data() { inspectCompilesWithoutRunning_data(); }
     void inspectReportsCompileErrorsOnTheirLine() {
         QFETCH(QString, backend);
-        if (backend == "cuda" && !cuda::Driver::available()) QSKIP("no CUDA driver here: the CUDA row runs on the GPU machine");
-        const auto playground = nlohmann::json{{"format", "kernelpad/1"},
-                                               {"code", "__global__ void k(float* x) {\n    int i = threadIdx.x;\n"
-                                                        "    x[i] = undeclared_thing;\n}\n"},
-                                               {"kernel", "k"},
-                                               {"args", nlohmann::json::array()}};
-        worker::WorkerRequest request{playground.dump(), kFaults + "inspect.kpad.json", backend.toStdString()};
+        if (backend == "cuda" && !cuda::Driver::available())
+            QSKIP("no CUDA driver here: the CUDA row runs on the GPU machine");
+        const auto playground =
+            nlohmann::json{{"format", "kernelpad/1"},
+                           {"code", "__global__ void k(float* x) {\n    int i = threadIdx.x;\n"
+                                    "    x[i] = undeclared_thing;\n}\n"},
+                           {"kernel", "k"},
+                           {"args", nlohmann::json::array()}};
+        worker::WorkerRequest request{playground.dump(), kFaults + "inspect.kpad.json",
+                                      backend.toStdString()};
         request.kind = worker::WorkerRequest::Kind::Inspect;
         const auto result = client_.run(request);
         QCOMPARE(result.outcome, worker::Outcome::Compile);
         QVERIFY(!result.diagnostics.empty());
         QCOMPARE(result.diagnostics.front().line, 3);
-        QVERIFY2(result.diagnostics.front().message.find("undeclared_thing") != std::string::npos, result.diagnostics.front().message.c_str());
+        QVERIFY2(result.diagnostics.front().message.find("undeclared_thing") != std::string::npos,
+                 result.diagnostics.front().message.c_str());
         validRunSucceeds("cpu");
     }
 
@@ -214,10 +239,11 @@ private slots:
 
     void disassembleReportsWhatIsWrong() {
         if (!cuda::Nvrtc::available()) QSKIP(cuda::Nvrtc::unavailableReason().c_str());
-        const auto broken = nlohmann::json{{"format", "kernelpad/1"},
-                                           {"code", "__global__ void k(float* x) {\n    x[0] = undeclared_thing;\n}\n"},
-                                           {"kernel", "k"},
-                                           {"args", nlohmann::json::array()}};
+        const auto broken =
+            nlohmann::json{{"format", "kernelpad/1"},
+                           {"code", "__global__ void k(float* x) {\n    x[0] = undeclared_thing;\n}\n"},
+                           {"kernel", "k"},
+                           {"args", nlohmann::json::array()}};
         worker::WorkerRequest request{broken.dump(), kFaults + "inspect.kpad.json"};
         request.kind = worker::WorkerRequest::Kind::Disassemble;
         request.arch = "sm_90";
@@ -230,7 +256,9 @@ private slots:
         request.arch = "compute_90";
         const auto arch = client_.run(request);
         QCOMPARE(arch.outcome, worker::Outcome::Input);
-        QVERIFY2(arch.message.find("arch: \"compute_90\" is not a real GPU architecture") != std::string::npos, arch.message.c_str());
+        QVERIFY2(arch.message.find("arch: \"compute_90\" is not a real GPU architecture") !=
+                     std::string::npos,
+                 arch.message.c_str());
         validRunSucceeds("cpu");
     }
 
@@ -240,7 +268,8 @@ private slots:
     void sweepSendsItsRowsAsTheyCome() {
         worker::WorkerRequest request{validPlayground(), kFaults + "valid.kpad.json"};
         request.kind = worker::WorkerRequest::Kind::Sweep;
-        request.sweep = {{"from", 1000}, {"to", 100000}, {"steps", 3}, {"backends", {"cpu", "cpu:1"}}, {"repeat", 2}};
+        request.sweep = {
+            {"from", 1000}, {"to", 100000}, {"steps", 3}, {"backends", {"cpu", "cpu:1"}}, {"repeat", 2}};
         std::vector<run::SweepRow> rows;
         std::size_t lastTotal = 0;
         request.onSweepRow = [&](const run::SweepRow& row, std::size_t done, std::size_t total) {
@@ -255,7 +284,8 @@ private slots:
         QCOMPARE(lastTotal, std::size_t{6});
         QCOMPARE(result.sweep->rows, rows);
         QCOMPARE(result.sweep->rows.back().elements, std::uint64_t{100000});
-        for (const auto& row : rows) QVERIFY2(row.ran() && row.kernelMs.size() == 2, row.error.c_str());
+        for (const auto& row : rows)
+            QVERIFY2(row.ran() && row.kernelMs.size() == 2, row.error.c_str());
         // A bad spec is the user's input, said with its path.
         request.sweep = {{"from", 10}, {"to", 1}};
         const auto bad = client_.run(request);
@@ -266,7 +296,8 @@ private slots:
     void stoppingASweepKeepsTheRowsSoFar() {
         worker::WorkerRequest request{validPlayground(), kFaults + "valid.kpad.json"};
         request.kind = worker::WorkerRequest::Kind::Sweep;
-        request.sweep = {{"scale", "linear"}, {"from", 1000}, {"to", 2000000}, {"steps", 200}, {"backends", {"cpu:1"}}, {"repeat", 20}};
+        request.sweep = {{"scale", "linear"}, {"from", 1000},          {"to", 2000000},
+                         {"steps", 200},      {"backends", {"cpu:1"}}, {"repeat", 20}};
         std::vector<run::SweepRow> rows;
         request.onSweepRow = [&](const run::SweepRow& row, std::size_t done, std::size_t) {
             rows.push_back(row);
@@ -281,34 +312,47 @@ private slots:
 
     void printedOutputComesBack() {
         const auto playground = [](const std::string& body) {
-            return nlohmann::json{{"format", "kernelpad/1"},
-                                  {"code", "#include <cassert>\n__global__ void k(int* x) {\n" + body + "\n}\n"},
-                                  {"kernel", "k"},
-                                  {"launch", {{"grid", {1}}, {"block", {2}}}},
-                                  {"args", {{{"name", "x"}, {"array", {{"dtype", "int32"}, {"shape", {2}}}}, {"direction", "inout"}}}}}
+            return nlohmann::json{
+                {"format", "kernelpad/1"},
+                {"code", "#include <cassert>\n__global__ void k(int* x) {\n" + body + "\n}\n"},
+                {"kernel", "k"},
+                {"launch", {{"grid", {1}}, {"block", {2}}}},
+                {"args",
+                 {{{"name", "x"}, {"array", {{"dtype", "int32"}, {"shape", {2}}}}, {"direction", "inout"}}}}}
                 .dump();
         };
-        const auto printed = client_.run({playground("printf(\"hello from thread %d\\n\", (int)threadIdx.x);"), kFaults + "p.kpad.json", "cpu"});
+        const auto printed =
+            client_.run({playground("printf(\"hello from thread %d\\n\", (int)threadIdx.x);"),
+                         kFaults + "p.kpad.json", "cpu"});
         QVERIFY2(printed.ok(), printed.message.c_str());
         QVERIFY2(printed.output.find("hello from thread 0") != std::string::npos, printed.output.c_str());
         QVERIFY2(printed.output.find("hello from thread 1") != std::string::npos, printed.output.c_str());
 
-        const auto failed = client_.run({playground("assert(x[threadIdx.x] == 42);"), kFaults + "a.kpad.json", "cpu"});
-        QCOMPARE(failed.outcome, worker::Outcome::Crash);
-        // (The text is the condition as the CPU backend compiled it: the split kernel names threadIdx otherwise.)
-        QVERIFY2(failed.output.find("<code>:3") != std::string::npos && failed.output.find("== 42") != std::string::npos,
+        const auto failed =
+            client_.run({playground("assert(x[threadIdx.x] == 42);"), kFaults + "a.kpad.json", "cpu"});
+        // The kernel's process ends; the worker reports it as the kernel's fault and stays.
+        QCOMPARE(failed.outcome, worker::Outcome::Fault);
+        QVERIFY2(failed.message.find("the kernel k crashed with SIGABRT") != std::string::npos,
+                 failed.message.c_str());
+        // (The text is the condition as the CPU backend compiled it: the split kernel names threadIdx
+        // otherwise.)
+        QVERIFY2(failed.output.find("<code>:3") != std::string::npos &&
+                     failed.output.find("== 42") != std::string::npos,
                  failed.output.c_str());
         // The next request prints only its own output.
         const auto quiet = client_.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
         QVERIFY2(quiet.ok(), quiet.message.c_str());
-        QVERIFY2(quiet.output.find("hello") == std::string::npos && quiet.output.find("42") == std::string::npos, quiet.output.c_str());
+        QVERIFY2(quiet.output.find("hello") == std::string::npos &&
+                     quiet.output.find("42") == std::string::npos,
+                 quiet.output.c_str());
     }
 
     void missingWorkerIsNamed() {
         worker::WorkerClient missing("/nonexistent/kernelpad-worker");
         const auto result = missing.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
         QCOMPARE(result.outcome, worker::Outcome::Worker);
-        QVERIFY2(result.message.find("/nonexistent/kernelpad-worker is missing") != std::string::npos, result.message.c_str());
+        QVERIFY2(result.message.find("/nonexistent/kernelpad-worker is missing") != std::string::npos,
+                 result.message.c_str());
     }
 
     void workerOfAnotherVersionIsNamed() {
@@ -318,14 +362,16 @@ private slots:
         {
             std::ofstream out(script);
             out << "#!/usr/bin/env python3\nimport json, os, socket, struct\n"
-                   "s = socket.socket(fileno=3)\nh = json.dumps({'type': 'hello', 'protocol': 99, 'version': '9.9'}).encode()\n"
+                   "s = socket.socket(fileno=3)\nh = json.dumps({'type': 'hello', 'protocol': 99, 'version': "
+                   "'9.9'}).encode()\n"
                    "s.sendall(b'KPW1' + struct.pack('<I', len(h)) + h)\ns.recv(1)\n";
         }
         std::filesystem::permissions(script, std::filesystem::perms::owner_all);
         worker::WorkerClient other(script);
         const auto result = other.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
         QCOMPARE(result.outcome, worker::Outcome::Worker);
-        QVERIFY2(result.message.find("protocol 99") != std::string::npos && result.message.find("9.9") != std::string::npos,
+        QVERIFY2(result.message.find("protocol 99") != std::string::npos &&
+                     result.message.find("9.9") != std::string::npos,
                  result.message.c_str());
     }
 };

@@ -1,0 +1,123 @@
+#include "ContainedRun.h"
+
+#include "core/run/KernelFault.h"
+#include "core/run/RunSetup.h"
+#include "core/sandbox/Contained.h"
+
+#include <csignal>
+#include <new>
+#include <optional>
+
+namespace kp::cpu {
+
+namespace {
+
+using nlohmann::json;
+
+json failure(const char* kind, const std::string& message, const std::vector<std::string>& problems = {}) {
+    return {{"error", {{"kind", kind}, {"message", message}, {"problems", problems}}}};
+}
+
+// In the child: the body's exceptions become an answer, so that the parent throws the same kind.
+std::string answer(const std::function<json(const std::atomic<bool>&)>& body,
+                   const std::atomic<bool>& cancel) {
+    try {
+        return body(cancel).dump();
+    } catch (const run::SetupError& e) {
+        return failure("setup", e.what(), e.problems()).dump();
+    } catch (const run::KernelFault& e) {
+        return failure("fault", e.what()).dump();
+    } catch (const InputError& e) {
+        return failure("input", e.what()).dump();
+    } catch (const std::bad_alloc&) {
+        return failure("memory", "").dump();
+    } catch (const std::exception& e) {
+        return failure("error", e.what()).dump();
+    } catch (...) {
+        return failure("thrown", "").dump();
+    }
+}
+
+std::string mebibytes(std::uint64_t bytes) {
+    return std::to_string(bytes >> 20) + " MiB";
+}
+
+[[noreturn]] void rethrow(const json& error, const ContainedCode& code) {
+    const std::string kind = error.value("kind", std::string());
+    const std::string message = error.value("message", std::string());
+    if (kind == "setup") throw run::SetupError(error.value("problems", std::vector<std::string>{}));
+    if (kind == "fault") throw run::KernelFault(message);
+    if (kind == "input") throw InputError(message);
+    if (kind == "thrown")
+        throw run::KernelFault(
+            code.what + " threw a C++ exception that is not a std::exception: CUDA code cannot throw (a GPU "
+                        "has no exceptions), so a kernel that does is not valid CUDA.");
+    if (kind == "memory")
+        throw run::KernelFault(
+            code.what + " ran out of memory: the CPU backend gives a run " + mebibytes(code.memoryBytes) +
+            " beyond its arrays' needs. A kernel that allocates (malloc, new) in every thread does this.");
+    throw Error(code.what + ": " + message);
+}
+
+// How a child that did not answer ended, in words: what happened and what to do.
+std::string crashText(const sandbox::ChildEnd& end, const ContainedCode& code) {
+    if (end.how == sandbox::ChildEnd::How::Exited)
+        return code.what + " ended its process with exit status " + std::to_string(end.exitCode) +
+               " before finishing: code on the CPU backend must not call exit(), _exit() or quick_exit(); on "
+               "a GPU they "
+               "do not exist. Nothing it computed is used.";
+    if (end.stackOverflow)
+        return code.what + " overflowed its stack: endless or very deep recursion, or local arrays (or "
+                           "alloca) larger than a "
+                           "CPU thread's stack. On a GPU such a kernel fails too; make the recursion "
+                           "shallower or the arrays "
+                           "global.";
+    if (!end.limit.empty()) return code.what + " was stopped: it hit " + end.limit + ".";
+    const std::string how = code.what + " crashed with " + sandbox::signalName(end.signal);
+    switch (end.signal) {
+    case SIGSEGV:
+    case SIGBUS:
+        return how +
+               ": it read or wrote memory outside its arrays (an index past the end, a wrong pointer). Run "
+               "again with bounds checking on to see the array, the index, the thread and the line.";
+    case SIGFPE:
+        return how + ": an integer division (or remainder) by zero.";
+    case SIGABRT:
+        return how + ": it called abort(), or an assert() failed (its message is in the output above), or it "
+                     "wrote past an array's end and damaged the heap (bounds checking finds that).";
+    case SIGKILL:
+        return how + ": it was killed from outside, most likely because the machine ran out of memory.";
+    default:
+        return how + ".";
+    }
+}
+
+} // namespace
+
+json runContainedCode(const ContainedCode& code, const std::function<json(const std::atomic<bool>&)>& body) {
+    sandbox::requireSupport(code.what);
+    const sandbox::ScratchFolder scratch(code.cache / "scratch");
+    std::optional<sandbox::Confinement> confinement;
+    if (sandbox::mode() == sandbox::Mode::Contained) {
+        sandbox::Policy policy;
+        policy.readable = {code.library.parent_path(), "/usr/lib", "/lib", "/lib64"};
+        policy.writable = {scratch.path()};
+        // Time is the caller's to limit (the app's time limit, --timeout); CPU time is a backstop for a
+        // run left behind, files written are the scratch folder's.
+        policy.limits = {code.memoryBytes, 24 * 3600, std::uint64_t{1} << 30};
+        confinement.emplace(policy);
+    }
+    const auto end =
+        sandbox::runContained([&](const std::atomic<bool>& cancel) { return answer(body, cancel); },
+                              {confinement ? &*confinement : nullptr, scratch.path(), code.cancel});
+    if (end.how == sandbox::ChildEnd::How::Cancelled) return {{"cancelled", true}};
+    if (end.how != sandbox::ChildEnd::How::Answered) throw run::KernelFault(crashText(end, code));
+    json reply = json::parse(end.answer, nullptr, false);
+    if (reply.is_discarded() || !reply.is_object())
+        throw run::KernelFault(code.what +
+                               " wrote into Kernelpad's answer channel: its results are not used.");
+    if (reply.contains("error")) rethrow(reply.at("error"), code);
+    return reply;
+}
+
+} // namespace kp::cpu

@@ -1,0 +1,31 @@
+// How the CPU backend and the C++ reference run code from a playground: in a child process under the
+// sandbox (sandbox/Contained), where its static constructors, its kernel, a crash, exit() or a stack
+// overflow cannot touch the process that checks the results. The child answers in JSON; its failures
+// come back here as the core's exceptions, each naming the kernel or reference in a person's words.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace kp::cpu {
+
+struct ContainedCode {
+    std::string what;              // "the kernel scale", "the reference scale_ref": the messages' subject
+    std::filesystem::path library; // the compiled library the child loads (readable inside)
+    std::filesystem::path cache;   // the cache folder: scratch folders are made below it
+    std::uint64_t memoryBytes = 0; // memory the child may add to what it has at fork
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+// Runs `body` in a contained child and returns its answer. Throws, for what happened in the child:
+// run::SetupError, run::KernelFault (crashes, exit() in the code, stack overflow, a limit), InputError,
+// and sandbox::Unavailable where the sandbox is needed and missing. A cancelled child answers
+// {"cancelled": true}.
+nlohmann::json runContainedCode(const ContainedCode& code,
+                                const std::function<nlohmann::json(const std::atomic<bool>& cancel)>& body);
+
+} // namespace kp::cpu
