@@ -3,7 +3,6 @@
 #include "Driver.h"
 #include "Nvrtc.h"
 #include "NvrtcLog.h"
-
 #include "core/Stopwatch.h"
 #include "core/io/FileBytes.h"
 
@@ -169,16 +168,23 @@ class IncludeFingerprint {
 public:
     explicit IncludeFingerprint(std::vector<fs::path> searchPath) : searchPath_(std::move(searchPath)) {}
 
-    void add(std::string_view text, const fs::path& dir, std::string& key, int depth = 0) {
+    // `file` names the text in diagnostics: the user's file name for the source, the path for a header.
+    void add(std::string_view text, const fs::path& dir, std::string& key, const std::string& file,
+             int depth = 0) {
         constexpr int kMaxDepth = 64;
         if (depth > kMaxDepth) return;
-        while (!text.empty()) {
+        for (int line = 1; !text.empty(); ++line) {
             const auto end = text.find('\n');
-            if (auto included = includedName(text.substr(0, end))) addHeader(*included, dir, key, depth);
+            if (auto included = includedName(text.substr(0, end)))
+                addHeader(*included, dir, key, file, line, depth);
             if (end == std::string_view::npos) break;
             text.remove_prefix(end + 1);
         }
     }
+
+    // Includes of things that are not regular files (/dev/zero, a FIFO, a folder): NVRTC would read them
+    // without end or wait forever, so the compile stops before it with these errors.
+    const std::vector<model::Diagnostic>& problems() const noexcept { return problems_; }
 
 private:
     struct Include {
@@ -206,31 +212,46 @@ private:
         return Include{std::string(line.substr(1, end - 1)), close == '"'};
     }
 
-    void addHeader(const Include& include, const fs::path& dir, std::string& key, int depth) {
+    void addHeader(const Include& include, const fs::path& dir, std::string& key, const std::string& file,
+                   int line, int depth) {
         const auto path = resolve(include, dir);
-        if (path.empty() || !seen_.insert(path.string()).second) return;
+        if (path.empty()) return;
+        std::error_code error;
+        if (!fs::is_regular_file(path, error)) {
+            problems_.push_back(
+                {file, line, 1, model::Diagnostic::Severity::Error,
+                 "#include of " + path.string() +
+                     ", which is not a regular file (a device, a FIFO or a folder): Kernelpad includes only "
+                     "regular files, as reading such a thing may never end"});
+            return;
+        }
+        if (!seen_.insert(path.string()).second) return;
         const auto content = io::readFileIfPresent(path);
         if (!content) return;
         appendField(key, path.string());
         appendField(key, *content);
-        add(*content, path.parent_path(), key, depth + 1);
+        add(*content, path.parent_path(), key, path.string(), depth + 1);
     }
 
+    // The first place the header exists, as NVRTC would look (an absolute name is itself), or empty.
     fs::path resolve(const Include& include, const fs::path& dir) const {
         std::error_code error;
+        const fs::path name(include.name);
+        if (name.is_absolute()) return fs::exists(name, error) ? name.lexically_normal() : fs::path();
         if (include.quoted) {
             auto candidate = dir / include.name;
-            if (fs::is_regular_file(candidate, error)) return candidate.lexically_normal();
+            if (fs::exists(candidate, error)) return candidate.lexically_normal();
         }
         for (const auto& searchDir : searchPath_) {
             auto candidate = searchDir / include.name;
-            if (fs::is_regular_file(candidate, error)) return candidate.lexically_normal();
+            if (fs::exists(candidate, error)) return candidate.lexically_normal();
         }
         return {};
     }
 
     std::vector<fs::path> searchPath_;
     std::set<std::string> seen_;
+    std::vector<model::Diagnostic> problems_;
 };
 
 // Which NVRTC this is: nvrtcVersion says only major.minor, and a patch release may generate other code.
@@ -250,7 +271,8 @@ const std::string& nvrtcIdentity() {
 // Everything that decides what compileWithNvrtc returns, each field length-prefixed so that no two
 // different inputs serialize alike.
 std::string canonicalInput(std::string_view source, const std::string& fileName,
-                           const CompileOptions& options, const std::string& arch) {
+                           const CompileOptions& options, const std::string& arch,
+                           const std::string& headers) {
     std::string key;
     key.reserve(source.size() + 512);
     appendField(key, "kernelpad-compile/1");
@@ -268,7 +290,7 @@ std::string canonicalInput(std::string_view source, const std::string& fileName,
     for (const auto& expression : options.nameExpressions)
         appendField(key, expression);
     appendField(key, "headers");
-    IncludeFingerprint(includeSearchPath(options)).add(source, fs::path(fileName).parent_path(), key);
+    key += headers;
     return key;
 }
 
@@ -323,9 +345,19 @@ CompileResult Compiler::compile(std::string_view source, const std::string& file
     auto arch = archInExtraOptions(options).value_or(options.arch);
     if (arch.empty()) arch = defaultArch(options.device);
 
+    IncludeFingerprint includes(includeSearchPath(options));
+    std::string headers;
+    includes.add(source, fs::path(fileName).parent_path(), headers, fileName);
+    if (!includes.problems().empty()) {
+        CompileResult refused;
+        refused.arch = arch;
+        refused.diagnostics = includes.problems();
+        refused.milliseconds = millisecondsSince(start);
+        return refused;
+    }
     std::optional<CompileCache::Key> key;
     if (cache_) {
-        key = CompileCache::Key::of(canonicalInput(source, fileName, options, arch));
+        key = CompileCache::Key::of(canonicalInput(source, fileName, options, arch, headers));
         if (auto hit = cache_->find(*key)) {
             hit->milliseconds = millisecondsSince(start);
             return std::move(*hit);
