@@ -846,4 +846,12 @@ void writePlayground(const Playground& playground, const fs::path& file) {
     writeFileAtomically(file, std::as_bytes(std::span(text.data(), text.size())));
 }
 
+void writePlayground(const Playground& playground, const fs::path& file, const fs::path& sourceFile,
+                     std::string_view sourceText) {
+    const std::string text = serializePlayground(playground);
+    const FileContent files[] = {{sourceFile, std::as_bytes(std::span(sourceText.data(), sourceText.size()))},
+                                 {file, std::as_bytes(std::span(text.data(), text.size()))}};
+    writeFilesAtomically(files);
+}
+
 } // namespace kp::io

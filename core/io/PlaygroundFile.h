@@ -36,6 +36,11 @@ model::Playground parsePlayground(std::string_view text, const std::filesystem::
 // write leaves the old file as it was. Relative paths are written as they are, so they stay relative to
 // the playground's folder: save beside the sources. Throws SystemError naming the failed call.
 void writePlayground(const model::Playground& playground, const std::filesystem::path& file);
+// Writes the playground and the kernel's source it names as a pair: both go to temporary files before
+// either replaces its old file, so a failure leaves both old files (a source that changed under a
+// playground that did not would not match its arguments). Symbolic links are followed, permissions kept.
+void writePlayground(const model::Playground& playground, const std::filesystem::path& file,
+                     const std::filesystem::path& sourceFile, std::string_view sourceText);
 // The text writePlayground writes.
 std::string serializePlayground(const model::Playground& playground);
 

@@ -139,6 +139,41 @@ private slots:
         QCOMPARE(std::distance(fs::directory_iterator(folder), fs::directory_iterator()), 1);
     }
 
+    // A playground and its source are one save: when the second file cannot be written, the first is not
+    // replaced either (before, the source was and the message said the file was unchanged).
+    void failedSaveOfThePairLeavesBothOldFiles() {
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        const fs::path file = folder / "p.kpad.json", source = folder / "multiply_them.cu";
+        writeText(file, "old playground");
+        writeText(source, "old source");
+        model::Playground p = io::readPlayground(fixtures() / "multiply_them.kpad.json");
+        p.source = "multiply_them.cu";
+        p.code.reset();
+        struct rlimit previous {};
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &previous) == 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        struct rlimit small = previous;
+        small.rlim_cur = 64; // the new source fits, the playground's JSON does not
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        std::string message;
+        try {
+            io::writePlayground(p, file, source, "__global__ void multiply_them() {}\n");
+        } catch (const kp::Error& e) {
+            message = e.what();
+        }
+        ::setrlimit(RLIMIT_FSIZE, &previous);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY2(message.find("p.kpad.json") != std::string::npos, message.c_str());
+        QCOMPARE(readText(source), std::string("old source"));
+        QCOMPARE(readText(file), std::string("old playground"));
+        QCOMPARE(std::distance(fs::directory_iterator(folder), fs::directory_iterator()), 2);
+
+        io::writePlayground(p, file, source, "__global__ void multiply_them() {}\n");
+        QCOMPARE(readText(source), std::string("__global__ void multiply_them() {}\n"));
+        QCOMPARE(io::readPlayground(file).source.value_or(""), std::string("multiply_them.cu"));
+    }
+
     // Found by fuzz_playgroundfile (a number beyond double escaped as nlohmann's out_of_range) and by
     // reading the code (deep nesting overflowed the stack).
     void refusesHugeNumbersAndDeepNesting() {
