@@ -41,6 +41,7 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QShortcut>
@@ -191,7 +192,7 @@ void MainWindow::createActions() {
     file->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save As"), currentFile(),
                                                           tr("Playgrounds (*.kpad.json);;CUDA source (*.cu)"));
-        if (!path.isEmpty()) saveAs(path);
+        if (!path.isEmpty()) saveTo(path, path); // the dialog asked before replacing that file
     });
     // Arrays and result plots are saved from their own tab in the Results view.
     QMenu* exports = file->addMenu(tr("&Export"));
@@ -369,6 +370,7 @@ bool MainWindow::isModified() const { return editor_->isModified() || panelsModi
 
 void MainWindow::setModifiedPanels(bool modified) {
     panelsModified_ = modified;
+    if (modified) changedSinceAutosave_ = true; // the arguments and launch are autosaved too
     updateTitle();
 }
 
@@ -386,6 +388,13 @@ void MainWindow::log(const QString& text) {
 // ---- files
 
 bool MainWindow::openFile(const QString& path) {
+    QString error;
+    if (loadFile(path, &error)) return true;
+    QMessageBox::warning(this, tr("Open"), error);
+    return false;
+}
+
+bool MainWindow::loadFile(const QString& path, QString* error) {
     model::Playground playground;
     QString sourcePath = path;
     QString playgroundPath;
@@ -394,7 +403,7 @@ bool MainWindow::openFile(const QString& path) {
         try {
             playground = io::readPlayground(path.toStdString());
         } catch (const std::exception& e) {
-            QMessageBox::warning(this, tr("Open"), QString::fromUtf8(e.what()));
+            *error = QString::fromUtf8(e.what());
             return false;
         }
         playgroundPath = QFileInfo(path).absoluteFilePath();
@@ -403,12 +412,13 @@ bool MainWindow::openFile(const QString& path) {
         playground.folder = QFileInfo(path).absolutePath().toStdString();
     }
     if (!sourcePath.isEmpty()) {
-        QFile source(sourcePath);
-        if (!source.open(QIODevice::ReadOnly)) {
-            QMessageBox::warning(this, tr("Open"), tr("Cannot open %1: %2").arg(sourcePath, source.errorString()));
+        // Through the core's reader: a FIFO or a device named as the source is refused, never waited on.
+        try {
+            playground.code = io::readTextFile(sourcePath.toStdString());
+        } catch (const std::exception& e) {
+            *error = QString::fromUtf8(e.what());
             return false;
         }
-        playground.code = source.readAll().toStdString();
     }
     playgroundPath_ = playgroundPath;
     sourcePath_ = sourcePath;
@@ -461,51 +471,150 @@ model::Playground MainWindow::currentPlayground() const {
 bool MainWindow::save() {
     if (currentFile().isEmpty()) {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save As"), QString(), tr("Playgrounds (*.kpad.json);;CUDA source (*.cu)"));
-        return !path.isEmpty() && saveAs(path);
+        return !path.isEmpty() && saveTo(path, path);
     }
-    return saveAs(currentFile());
+    // A lone source keeps its name, whatever its ending.
+    if (playgroundPath_.isEmpty()) return saveKernelSource(sourcePath_, sourcePath_);
+    return saveTo(playgroundPath_, playgroundPath_);
 }
 
 bool MainWindow::saveAs(const QString& path) {
-    if (!path.endsWith(QStringLiteral(".kpad.json"))) {
-        if (!saveSource(path)) return false;
-        sourcePath_ = path;
-        if (!playgroundPath_.isEmpty() && QFileInfo(playgroundPath_).absolutePath() != QFileInfo(path).absolutePath()) playgroundPath_.clear();
-    } else {
-        model::Playground playground = currentPlayground();
-        // A playground that names its .cu keeps it beside itself; one with inline code keeps it inline.
-        if (playground_.source && !sourcePath_.isEmpty()) {
-            const QString source = QFileInfo(path).dir().filePath(QFileInfo(sourcePath_).fileName());
-            if (!saveSource(source)) return false;
-            playground.source = QFileInfo(source).fileName().toStdString();
-            playground.code.reset();
-            sourcePath_ = source;
-        }
-        try {
-            io::writePlayground(playground, path.toStdString());
-        } catch (const std::exception& e) {
-            statusBar()->showMessage(tr("Could not save %1: %2. The file on disk is unchanged.").arg(path, QString::fromUtf8(e.what())));
-            log(statusBar()->currentMessage());
+    return saveTo(path, {});
+}
+
+namespace {
+
+bool isSourceName(const QString& path) {
+    return path.endsWith(QStringLiteral(".cu")) || path.endsWith(QStringLiteral(".cuh"));
+}
+
+// A playground's name ends in .kpad.json (project-format.md): "p", "p.json" and "p.kpad" all become
+// "p.kpad.json".
+QString playgroundName(QString path) {
+    if (path.endsWith(QStringLiteral(".kpad.json"))) return path;
+    if (path.endsWith(QStringLiteral(".json"))) path.chop(5);
+    if (path.endsWith(QStringLiteral(".kpad"))) path.chop(5);
+    return path + QStringLiteral(".kpad.json");
+}
+
+bool sameFile(const QString& a, const QString& b) {
+    const QFileInfo first(a), second(b);
+    if (first.exists() && second.exists()) return first.canonicalFilePath() == second.canonicalFilePath();
+    return first.absoluteFilePath() == second.absoluteFilePath();
+}
+
+std::span<const std::byte> bytesOf(const QByteArray& bytes) {
+    return std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+}
+
+} // namespace
+
+bool MainWindow::saveTo(const QString& requested, const QString& confirmed) {
+    if (isSourceName(requested)) return saveKernelSource(requested, confirmed);
+    const QString path = QFileInfo(playgroundName(requested)).absoluteFilePath();
+    model::Playground playground = currentPlayground();
+    // A playground that names its .cu is written with it; one with inline code keeps it inline. Saved
+    // where it was, the source stays where it is; saved elsewhere, the source goes beside it.
+    QString source;
+    if (playground_.source && !sourcePath_.isEmpty()) {
+        const bool samePlace = !playgroundPath_.isEmpty() && sameFile(path, playgroundPath_);
+        source = samePlace ? sourcePath_ : QFileInfo(path).dir().filePath(QFileInfo(sourcePath_).fileName());
+        playground.source = QFileInfo(path).dir().relativeFilePath(source).toStdString();
+        playground.code.reset();
+    }
+    for (const QString& file : {path, source})
+        if (!file.isEmpty() && !mayReplace(file, confirmed)) {
+            statusBar()->showMessage(
+                tr("Not saved: %1 was kept as it is. Save under another name.").arg(file));
             return false;
         }
-        playgroundPath_ = QFileInfo(path).absoluteFilePath();
-        playground.folder = QFileInfo(path).absolutePath().toStdString();
-        playground_ = playground;
-        if (playground.source) playground_.code = editor_->text().toStdString();
+    try {
+        if (source.isEmpty())
+            io::writePlayground(playground, path.toStdString());
+        else
+            io::writePlayground(playground, path.toStdString(), source.toStdString(),
+                                editor_->text().toStdString());
+    } catch (const std::exception& e) {
+        const QString why = QString::fromUtf8(e.what());
+        statusBar()->showMessage(
+            source.isEmpty()
+                ? tr("Could not save the playground %1: %2. The file on disk is unchanged.").arg(path, why)
+                : tr("Could not save the playground %1 with its kernel source %2: %3. "
+                     "Both files on disk are unchanged.")
+                      .arg(path, source, why));
+        log(statusBar()->currentMessage());
+        return false;
     }
+    playgroundPath_ = path;
+    playground.folder = QFileInfo(path).absolutePath().toStdString();
+    playground_ = playground;
+    if (playground.source) {
+        sourcePath_ = QFileInfo(source).absoluteFilePath();
+        playground_.code = editor_->text().toStdString();
+        saved(sourcePath_);
+    }
+    saved(path);
     editor_->setModified(false);
     setModifiedPanels(false);
-    addRecent(QFileInfo(path).absoluteFilePath());
-    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    forgetAutosave();
+    addRecent(path);
+    statusBar()->showMessage(
+        path == QFileInfo(requested).absoluteFilePath()
+            ? tr("Saved %1").arg(path)
+            : tr("Saved the playground as %1: a playground's name ends in .kpad.json").arg(path),
+        4000);
     return true;
+}
+
+bool MainWindow::saveKernelSource(const QString& path, const QString& confirmed) {
+    if (!mayReplace(path, confirmed)) {
+        statusBar()->showMessage(tr("Not saved: %1 was kept as it is. Save under another name.").arg(path));
+        return false;
+    }
+    if (!saveSource(path)) return false;
+    sourcePath_ = QFileInfo(path).absoluteFilePath();
+    saved(sourcePath_);
+    if (!playgroundPath_.isEmpty() &&
+        QFileInfo(playgroundPath_).absolutePath() != QFileInfo(path).absolutePath())
+        playgroundPath_.clear();
+    editor_->setModified(false);
+    // A .cu file holds only the text: changed arguments or launch stay to be saved with the playground,
+    // or, with no playground, are said to be left out.
+    QString note;
+    if (panelsModified_ && playgroundPath_.isEmpty()) {
+        note = tr(" (the arguments and launch are not in a .cu file: save as .kpad.json to keep them)");
+        setModifiedPanels(false);
+    }
+    updateTitle();
+    if (!isModified()) forgetAutosave();
+    addRecent(sourcePath_);
+    statusBar()->showMessage(tr("Saved %1").arg(path) + note, note.isEmpty() ? 4000 : 10000);
+    return true;
+}
+
+bool MainWindow::mayReplace(const QString& path, const QString& confirmed) {
+    const QFileInfo info(path);
+    if (!info.exists()) return true;
+    for (const QString& ours : {playgroundPath_, sourcePath_, confirmed})
+        if (!ours.isEmpty() && sameFile(ours, path)) return true;
+    if (written_.contains(info.canonicalFilePath())) return true;
+    if (askOverwrite_) return askOverwrite_(path);
+    return QMessageBox::question(
+               this, tr("Replace file"),
+               tr("%1 already exists, and this playground was not opened from it. Replace it?").arg(path),
+               QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+}
+
+void MainWindow::saved(const QString& path) {
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    if (!canonical.isEmpty() && !written_.contains(canonical)) written_.push_back(canonical);
 }
 
 bool MainWindow::saveSource(const QString& path) {
     // Written to a temporary file, synced, then renamed over the old one. Not QSaveFile: Qt 6.4's
     // commits a file cut short when the disk takes only part of a write (found by the test).
-    const QByteArray bytes = editor_->text().toUtf8();
     try {
-        io::writeFileAtomically(path.toStdString(), std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
+        io::writeFileAtomically(path.toStdString(), bytesOf(editor_->text().toUtf8()));
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Could not save %1: %2. The file on disk is unchanged.").arg(path, QString::fromUtf8(e.what())));
         return false;
@@ -955,35 +1064,136 @@ void MainWindow::sweepDone(quint64 id, const WorkerResultPtr& result) {
 
 void MainWindow::autosave() {
     if (!changedSinceAutosave_) return;
+    // The whole playground, so that a crash gives back its arguments, launch and file names as well.
+    RecoveredSession session;
+    session.playgroundPath = playgroundPath_;
+    session.sourcePath = sourcePath_;
+    session.documentPath = currentFile();
+    session.folder = QString::fromStdString(playground_.folder.string());
+    session.text = editor_->text();
+    session.playground = QString::fromStdString(io::serializePlayground(currentPlayground()));
     QString error;
-    if (recovery_.save(currentFile(), editor_->text(), &error))
+    if (recovery_.save(session, &error))
         changedSinceAutosave_ = false;
     else
         statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 5000);
 }
 
+void MainWindow::forgetAutosave() {
+    // Saved: a crash from here on loses nothing, so there is nothing to offer back.
+    recovery_.clear();
+    changedSinceAutosave_ = false;
+}
+
+RecoveryAnswer MainWindow::askRecovery(const RecoveredSession& session) {
+    QMessageBox box(
+        QMessageBox::Question, tr("Restore"),
+        tr("Kernelpad did not close properly. Restore the playground you were editing%1, saved at %2?")
+            .arg(session.documentPath.isEmpty() ? QString() : tr(" in %1").arg(session.documentPath),
+                 session.savedAt.toLocalTime().toString(QStringLiteral("HH:mm:ss"))),
+        QMessageBox::NoButton, this);
+    QPushButton* restore = box.addButton(tr("Restore"), QMessageBox::AcceptRole);
+    QPushButton* keep = box.addButton(tr("Keep for Later"), QMessageBox::RejectRole);
+    box.addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(restore);
+    box.setEscapeButton(keep);
+    box.exec();
+    if (box.clickedButton() == restore) return RecoveryAnswer::Restore;
+    return box.clickedButton() == keep ? RecoveryAnswer::Keep : RecoveryAnswer::Discard;
+}
+
 int MainWindow::offerRecovery(const std::function<bool(const RecoveredSession&)>& ask) {
-    const auto sessions = recovery_.orphaned();
-    int restored = 0;
-    for (const auto& session : sessions) {
-        const bool yes = restored == 0 &&
-                         (ask ? ask(session)
-                              : QMessageBox::question(this, tr("Restore"),
-                                                      tr("Kernelpad did not close properly. Restore the text you were editing%1, "
-                                                         "saved at %2?")
-                                                          .arg(session.documentPath.isEmpty() ? QString() : tr(" in %1").arg(session.documentPath),
-                                                               session.savedAt.toLocalTime().toString(QStringLiteral("HH:mm:ss")))) ==
-                                    QMessageBox::Yes);
-        if (yes) {
-            editor_->setText(session.text);
-            if (session.documentPath.endsWith(QStringLiteral(".kpad.json")))
-                playgroundPath_ = session.documentPath;
-            else
-                sourcePath_ = session.documentPath;
-            ++restored;
-            autosave(); // this session now holds the text
-        }
-        RecoveryStore::discard(session);
+    if (!ask) return offerRecovery(RecoveryQuestion{});
+    return offerRecovery([&](const RecoveredSession& session) {
+        return ask(session) ? RecoveryAnswer::Restore : RecoveryAnswer::Discard;
+    });
+}
+
+int MainWindow::offerRecovery(const RecoveryQuestion& ask) {
+    return start({}, {}, ask);
+}
+
+MainWindow* MainWindow::windowFor(const RecoveredSession& session, bool& used) {
+    if (!used || (!session.documentPath.isEmpty() && !currentFile().isEmpty() &&
+                  sameFile(session.documentPath, currentFile()))) {
+        used = true;
+        return this;
     }
+    // This window shows something already: the session gets its own, which answers questions as this one
+    // does.
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->askSave_ = askSave_;
+    window->askOverwrite_ = askOverwrite_;
+    window->show();
+    return window;
+}
+
+int MainWindow::start(const QString& file, const QString& fallback, const RecoveryQuestion& ask) {
+    bool used = !file.isEmpty() && openFile(file);
+    int restored = 0;
+    // One by one: each asked, and nothing removed that the person did not restore or discard.
+    for (const auto& session : recovery_.orphaned()) {
+        switch (ask ? ask(session) : askRecovery(session)) {
+        case RecoveryAnswer::Restore:
+            windowFor(session, used)->restore(session);
+            ++restored;
+            break;
+        case RecoveryAnswer::Keep:
+            break;
+        case RecoveryAnswer::Discard:
+            RecoveryStore::discard(session);
+            break;
+        }
+    }
+    if (!used && !fallback.isEmpty()) openFile(fallback);
     return restored;
+}
+
+void MainWindow::restore(const RecoveredSession& session) {
+    bool shown = false;
+    if (!session.playground.isEmpty()) {
+        const QString folder = session.folder.isEmpty() ? QDir::currentPath() : session.folder;
+        const QString name = session.playgroundPath.isEmpty()
+                                 ? QDir(folder).filePath(QStringLiteral("untitled.kpad.json"))
+                                 : session.playgroundPath;
+        try {
+            model::Playground playground =
+                io::parsePlayground(session.playground.toStdString(), name.toStdString());
+            // Autosaved with its code inline; a playground that names its source goes on naming it.
+            if (!session.playgroundPath.isEmpty() && !session.sourcePath.isEmpty())
+                playground.source = QFileInfo(name).dir().relativeFilePath(session.sourcePath).toStdString();
+            playgroundPath_ = session.playgroundPath;
+            sourcePath_ = session.sourcePath;
+            showPlayground(playground);
+            shown = true;
+        } catch (const std::exception& e) {
+            log(tr("The restored playground did not read (%1): only its text is restored.")
+                    .arg(QString::fromUtf8(e.what())));
+        }
+    }
+    if (!shown) {
+        // Only the text was kept: it comes back into its file as that file is on disk, so that a save
+        // keeps the settings it holds; without its file, into an untitled playground.
+        QString error;
+        if (session.documentPath.isEmpty() || !QFileInfo(session.documentPath).isFile() ||
+            !loadFile(session.documentPath, &error)) {
+            if (!session.documentPath.isEmpty())
+                log(tr("%1 cannot be opened (%2): the restored text is untitled, save it under a name.")
+                        .arg(session.documentPath, error.isEmpty() ? tr("it is not there") : error));
+            model::Playground untitled;
+            untitled.code = session.text.toStdString();
+            playgroundPath_.clear();
+            sourcePath_.clear();
+            showPlayground(untitled);
+        }
+        editor_->setText(session.text);
+    }
+    setModifiedPanels(true); // restored, not saved
+    changedSinceAutosave_ = true;
+    autosave(); // this window holds it now: the crashed session's file can go
+    RecoveryStore::discard(session);
+    log(tr("Restored the playground %1 saved at %2")
+            .arg(session.documentPath.isEmpty() ? tr("untitled") : session.documentPath,
+                 session.savedAt.toLocalTime().toString(QStringLiteral("HH:mm:ss"))));
 }

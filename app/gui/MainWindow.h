@@ -37,18 +37,31 @@ class SamplesBrowser;
 class SweepView;
 class TimingsView;
 
+// What a person answers when a crashed session is offered back.
+enum class RecoveryAnswer {
+    Restore, // into a window: the whole playground, modified and not saved
+    Keep,    // left in the recovery folder: offered again at the next start
+    Discard, // removed for good
+};
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    using RecoveryQuestion = std::function<RecoveryAnswer(const RecoveredSession&)>;
+
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // Shows a playground (*.kpad.json, its kernel source) or a .cu file; false with a message on failure.
+    // Only regular files are read (a FIFO or a device is refused at once, saying so).
     bool openFile(const QString& path);
     // Saves to the current file (Save As when there is none); false when it was not saved.
     bool save();
-    // Writes the playground (with its source beside it, or inline code) or the .cu file to `path`
-    // atomically: a failed save leaves the old file as it was and says why. False on failure.
+    // Writes the playground to `path`, or only the kernel's text when `path` names a CUDA source (.cu,
+    // .cuh). Any other name saves a playground, its name ending in .kpad.json. A playground that names
+    // its source is written with it as a pair: both or neither. Existing files this window did not open
+    // or write are replaced only when the overwrite question says yes. Links are followed, permissions
+    // kept; a failed save leaves the old files as they were and says why. False when nothing was saved.
     bool saveAs(const QString& path);
     // Writes the editor's text to `path` atomically. False on failure (the status bar says why).
     bool saveSource(const QString& path);
@@ -72,12 +85,29 @@ public:
     void compileNow();
     bool compiling() const { return inspectId_ != 0; }
 
-    // After a crash or a kill: offers to restore the text of sessions that did not end normally.
-    // `ask` decides for each (default: a question box); returns how many were restored (at most one).
+    // The app's start: offers back, one by one, the sessions that did not end normally, and opens `file`
+    // (the command line's) whatever is restored; `fallback` (the first start's sample) only when neither
+    // gives the window anything to show. A session of `file` is restored over it; other sessions go
+    // into this window while it is unused, else each into a window of its own. Returns how many were
+    // restored.
+    int start(const QString& file, const QString& fallback = {}, const RecoveryQuestion& ask = {});
+    // After a crash or a kill: offers each session that did not end normally, one by one. `ask` decides
+    // for each (default: a question box); kept ones stay for the next start. Returns how many were restored.
+    int offerRecovery(const RecoveryQuestion& ask);
+    // The same, with yes (restore) or no (discard) for an answer.
     int offerRecovery(const std::function<bool(const RecoveredSession&)>& ask = {});
+    // Shows a crashed session here: its whole playground (source, arguments, launch, the rest) and the
+    // files it belongs to, marked modified. A session that kept only the text (an older Kernelpad's)
+    // comes back into its file's playground as read from disk. The session's file is removed once this
+    // window has autosaved it.
+    void restore(const RecoveredSession& session);
     void setAutosaveInterval(int milliseconds) { autosave_.setInterval(milliseconds); }
     // Replaces the "save your changes?" question (tests answer it without a dialog).
     void setSaveQuestion(std::function<QMessageBox::StandardButton()> ask) { askSave_ = std::move(ask); }
+    // Replaces "replace this file?", asked before a save replaces a file this window did not open or write.
+    void setOverwriteQuestion(std::function<bool(const QString& path)> ask) {
+        askOverwrite_ = std::move(ask);
+    }
     void setTimeLimit(double seconds) { timeLimitSeconds_ = seconds; }
 
     KernelEditor* editor() const { return editor_; }
@@ -126,6 +156,7 @@ private:
     void createDocks();
     QDockWidget* dock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void autosave();
+    void forgetAutosave();
     void textEdited();
     // Parses the text and fits the argument panel to its kernel, from `arguments` (empty: the panel's own).
     void reparse(const std::vector<kp::model::ArgumentSpec>& arguments = {});
@@ -139,6 +170,14 @@ private:
     // playground gives one; then the timings show its GFLOP/s against the device's peak.
     std::optional<double> runFlops() const;
     void showPlayground(const kp::model::Playground& playground);
+    bool loadFile(const QString& path, QString* error); // openFile without the message box
+    // Save and Save As: `confirmed` is a file the person already agreed to replace (the file dialog asked).
+    bool saveTo(const QString& path, const QString& confirmed);
+    bool saveKernelSource(const QString& path, const QString& confirmed);
+    bool mayReplace(const QString& path, const QString& confirmed);
+    void saved(const QString& path);
+    RecoveryAnswer askRecovery(const RecoveredSession& session);
+    MainWindow* windowFor(const RecoveredSession& session, bool& used);
     void setModifiedPanels(bool modified);
     void updateTitle();
     void updateRunState();
@@ -200,6 +239,8 @@ private:
     bool panelsModified_ = false;
     double timeLimitSeconds_ = 30;
     std::function<QMessageBox::StandardButton()> askSave_;
+    std::function<bool(const QString&)> askOverwrite_;
+    QStringList written_; // files this window created or saved (canonical paths): replaced without asking
 
     RecoveryStore recovery_;
     QTimer autosave_;

@@ -22,6 +22,7 @@ QString defaultDirectory() {
 
 RecoveryStore::RecoveryStore(QString directory) : directory_(directory.isEmpty() ? defaultDirectory() : std::move(directory)) {
     QDir().mkpath(directory_);
+    kp::io::removeStaleTemporaries(directory_.toStdString()); // autosaves cut short by a kill
     id_ = QStringLiteral("session-%1-%2").arg(QCoreApplication::applicationPid()).arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
     lock_ = std::make_unique<QLockFile>(QDir(directory_).filePath(id_ + QStringLiteral(".lock")));
     lock_->setStaleLockTime(0); // stale only when its process is gone, however long it ran
@@ -33,9 +34,25 @@ RecoveryStore::~RecoveryStore() = default;
 QString RecoveryStore::file() const { return QDir(directory_).filePath(id_ + QStringLiteral(".json")); }
 
 bool RecoveryStore::save(const QString& documentPath, const QString& text, QString* error) {
-    const QJsonObject object{{QStringLiteral("document"), documentPath},
-                             {QStringLiteral("text"), text},
-                             {QStringLiteral("saved_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+    RecoveredSession session;
+    session.documentPath = documentPath;
+    session.text = text;
+    return save(session, error);
+}
+
+bool RecoveryStore::save(const RecoveredSession& session, QString* error) {
+    QJsonObject object{
+        {QStringLiteral("document"), session.documentPath},
+        {QStringLiteral("text"), session.text},
+        {QStringLiteral("saved_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+    // The playground as its own JSON text, not as a nested object: Qt's JSON would turn 64-bit seeds into
+    // doubles.
+    if (!session.playground.isEmpty()) {
+        object.insert(QStringLiteral("playground"), session.playground);
+        object.insert(QStringLiteral("playground_path"), session.playgroundPath);
+        object.insert(QStringLiteral("source_path"), session.sourcePath);
+        object.insert(QStringLiteral("folder"), session.folder);
+    }
     const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Compact);
     try {
         kp::io::writeFileAtomically(file().toStdString(),
@@ -60,13 +77,15 @@ QList<RecoveredSession> RecoveryStore::orphaned() const {
         // Held by a live process: that app is still running. A stale lock (its process gone) is taken.
         if (!owner.tryLock(0)) continue;
         owner.unlock();
-        QFile in(dir.filePath(name));
-        if (!in.open(QIODevice::ReadOnly)) continue;
-        const QJsonObject object = QJsonDocument::fromJson(in.readAll()).object();
+        const auto bytes = kp::io::readFileIfPresent(dir.filePath(name).toStdString());
+        if (!bytes) continue;
+        const QJsonObject object = QJsonDocument::fromJson(QByteArray::fromStdString(*bytes)).object();
         if (!object.contains(QStringLiteral("text"))) continue;
-        sessions.push_back({dir.filePath(name), object.value(QStringLiteral("document")).toString(),
-                            object.value(QStringLiteral("text")).toString(),
-                            QDateTime::fromString(object.value(QStringLiteral("saved_at")).toString(), Qt::ISODateWithMs)});
+        const auto member = [&](const char* key) { return object.value(QLatin1String(key)).toString(); };
+        sessions.push_back({dir.filePath(name), member("document"), member("text"),
+                            QDateTime::fromString(member("saved_at"), Qt::ISODateWithMs),
+                            member("playground_path"), member("source_path"), member("folder"),
+                            member("playground")});
     }
     return sessions;
 }

@@ -1,7 +1,8 @@
-// Autosave for crash recovery: the editor's text (and which file it belongs to) is saved atomically
-// every few seconds into a recovery folder, one file per running app. A session that ends normally
-// removes its file; one that crashed or was killed (kill -9) leaves it behind with a stale lock, and the
-// next start offers to restore it, losing at most the last few seconds.
+// Autosave for crash recovery: the whole playground a window shows (its JSON, with the editor's text as its
+// code) and the files it belongs to are saved atomically every few seconds into a recovery folder, one
+// file per window. A session that ends normally removes its file; one that crashed or was killed
+// (kill -9) leaves it behind with a stale lock, and the next start offers it back, losing at most the
+// last few seconds. MainWindow autosaves and restores; the store only keeps the files.
 #pragma once
 
 #include <QDateTime>
@@ -12,10 +13,16 @@
 class QLockFile;
 
 struct RecoveredSession {
-    QString recoveryFile;  // where it was saved
-    QString documentPath;  // the file the text belongs to (empty: never saved)
-    QString text;
+    QString recoveryFile; // where it was saved
+    QString documentPath; // the file the text belongs to: the playground's, else the source's (empty: never
+                          // saved)
+    QString text;         // the editor's text
     QDateTime savedAt;
+    QString playgroundPath; // the *.kpad.json it was opened from or saved to, empty for none
+    QString sourcePath;     // the kernel's .cu file, empty for inline code
+    QString folder;         // where the playground's relative paths resolve
+    QString playground;     // the playground as JSON (project-format.md), its code inline; empty in a
+                            // session an older Kernelpad saved, which kept only the text
 };
 
 class RecoveryStore {
@@ -26,14 +33,17 @@ public:
     RecoveryStore(const RecoveryStore&) = delete;
     RecoveryStore& operator=(const RecoveryStore&) = delete;
 
-    // Atomic (temporary file, fsync, rename): a failure leaves the previous recovery file as it was. False and `error` on failure.
+    // Keeps `session` (its recoveryFile and savedAt are the store's to set). Atomic (temporary file, fsync,
+    // rename): a failure leaves the previous recovery file as it was. False and `error` on failure.
+    bool save(const RecoveredSession& session, QString* error = nullptr);
+    // The text alone, as a session without a playground.
     bool save(const QString& documentPath, const QString& text, QString* error = nullptr);
     // A normal end: nothing to recover from this session.
     void clear();
 
     // Sessions of apps that ended without clear(): crashed, killed. Not this one's, not running ones'.
     QList<RecoveredSession> orphaned() const;
-    // Forgets one (restored or declined).
+    // Forgets one (restored, or discarded by the person).
     static void discard(const RecoveredSession& session);
 
     const QString& directory() const noexcept { return directory_; }

@@ -1,5 +1,5 @@
-// kernelpad: the desktop application. Opens the file given on the command line, else the
-// multiply_them sample (after offering to restore a text a crash left behind).
+// kernelpad: the desktop application. Offers back the playgrounds a crash left behind and opens the
+// file given on the command line, else the multiply_them sample.
 #include "Language.h"
 #include "MainWindow.h"
 #include "SamplesBrowser.h"
@@ -50,14 +50,8 @@ int main(int argc, char** argv) {
         QApplication::exec();
         return status;
     }
-    // A text lost in a crash comes first; else the file asked for; else the sample a first start shows,
-    // ready to run.
-    if (window.offerRecovery() == 0) {
-        const QString sample = window.samples()->pathOf(QStringLiteral("multiply_them"));
-        if (!files.isEmpty())
-            window.openFile(files.first());
-        else if (!sample.isEmpty())
-            window.openFile(sample);
-    }
+    // The playgrounds a crash left come back (each asked), and the file asked for opens whatever is
+    // restored; with neither, the sample a first start shows, ready to run.
+    window.start(files.value(0), window.samples()->pathOf(QStringLiteral("multiply_them")));
     return QApplication::exec();
 }

@@ -1,21 +1,33 @@
-// Opening files in the main window: a playground is read and checked by the core and nothing is
-// compiled or run; the compile options a shared playground carries are shown before any run; a broken
-// playground is refused with the reason and the editor keeps its text. Drives the real window offscreen.
+// Opening and saving files in the main window: a playground is read and checked by the core and nothing
+// is compiled or run; the compile options a shared playground carries are shown before any run; a broken
+// playground, a FIFO or a device is refused at once with the reason and the editor keeps its text.
+// Saving: a name without the playground ending still saves a playground, links are followed and
+// permissions kept, a playground and its source are saved both or neither, and a file the window did not
+// open or write is replaced only when the person says so. Drives the real window offscreen.
 #include "CompiledCodeView.h"
 #include "KernelEditor.h"
+#include "LaunchPanel.h"
 #include "MainWindow.h"
+#include "core/io/PlaygroundFile.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableWidget>
-#include <QTextBlock>
-#include <QMessageBox>
-#include <QTimer>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTextBlock>
+#include <QTimer>
 #include <Qsci/qsciscintilla.h>
+#include <QtTest>
+#include <csignal>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -28,11 +40,43 @@ class TestMainWindow : public QObject {
         return out.fileName();
     }
 
+    // A copy of the multiply_them sample in its own folder `name`; returns the playground's path.
+    QString copySample(const QString& name) {
+        const QString folder = dir_.filePath(name);
+        if (!QDir().mkpath(folder)) return {};
+        for (const char* file :
+             {"multiply_them.kpad.json", "multiply_them.cu", "multiply_them.ref.cpp", "README.md"})
+            if (!QFile::copy(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/") + QLatin1String(file),
+                             folder + QLatin1Char('/') + QLatin1String(file)))
+                return {};
+        return folder + QStringLiteral("/multiply_them.kpad.json");
+    }
+
+    static QByteArray contents(const QString& path) {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("<unreadable>");
+    }
+
+    // Opens `path`, answering the refusal's message box as a person would; the box's text, empty when none.
+    static QString refusalOf(MainWindow& window, const QString& path, bool* opened) {
+        QString text;
+        QTimer::singleShot(0, [&text] {
+            for (QWidget* w : QApplication::topLevelWidgets())
+                if (auto* box = qobject_cast<QMessageBox*>(w)) {
+                    text = box->text();
+                    box->accept();
+                }
+        });
+        *opened = window.openFile(path);
+        return text;
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         qputenv("KERNELPAD_RECOVERY_DIR", dir_.filePath(QStringLiteral("recovery")).toLocal8Bit());
         qputenv("KERNELPAD_WORKER", KP_WORKER_PATH);
+        QStandardPaths::setTestModeEnabled(true); // recent files of the tests' own
     }
 
     void showsTheCompileOptionsAPlaygroundCarries() {
@@ -76,6 +120,175 @@ private slots:
         });
         QVERIFY(!window.openFile(path));
         QCOMPARE(window.editor()->text(), QStringLiteral("my work\n"));
+        window.close();
+    }
+
+    // A FIFO hung the window before it appeared; /dev/zero was read without end.
+    void refusesWhatIsNotARegularFileAtOnce_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("named");
+        QTest::addColumn<QString>("kind");
+        const QString fifo = dir_.filePath(QStringLiteral("kernel.cu"));
+        const QString playgroundFifo = dir_.filePath(QStringLiteral("pipe.kpad.json"));
+        const QString sourceFifo = dir_.filePath(QStringLiteral("piped.cu"));
+        for (const QString& path : {fifo, playgroundFifo, sourceFifo})
+            ::mkfifo(path.toLocal8Bit().constData(), 0600);
+        const QString namesAFifo =
+            write(QStringLiteral("names-a-fifo.kpad.json"), R"({"format": "kernelpad/1", "source": "piped.cu",
+            "kernel": "k", "launch": {"grid": [1], "block": [4]}, "args": []})");
+        QTest::newRow("a FIFO as the .cu") << fifo << fifo << "a FIFO";
+        QTest::newRow("a FIFO as the playground") << playgroundFifo << playgroundFifo << "a FIFO";
+        QTest::newRow("a playground whose source is a FIFO") << namesAFifo << sourceFifo << "a FIFO";
+        QTest::newRow("/dev/zero") << "/dev/zero"
+                                   << "/dev/zero"
+                                   << "a device";
+        QTest::newRow("a folder") << dir_.path() << dir_.path() << "a folder";
+    }
+
+    void refusesWhatIsNotARegularFileAtOnce() {
+        QFETCH(QString, path);
+        QFETCH(QString, named);
+        QFETCH(QString, kind);
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        window.editor()->setText(QStringLiteral("my work\n"));
+        bool opened = true;
+        QElapsedTimer clock;
+        clock.start();
+        const QString message = refusalOf(window, path, &opened);
+        QVERIFY(!opened);
+        QVERIFY2(clock.elapsed() < 5000, "opening waited on the file");
+        QVERIFY2(message.contains(named) && message.contains(kind), qPrintable(message));
+        QCOMPARE(window.editor()->text(), QStringLiteral("my work\n"));
+        window.close();
+    }
+
+    // Before, "mine" or "mine.json" got the kernel's text alone, and every setting was dropped while the
+    // status bar said "Saved".
+    void aNameWithoutThePlaygroundEndingSavesAPlayground_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("savedAs");
+        QTest::newRow("no ending") << "mine"
+                                   << "mine.kpad.json";
+        QTest::newRow(".json") << "mine.json"
+                               << "mine.kpad.json";
+        QTest::newRow(".kpad") << "mine.kpad"
+                               << "mine.kpad.json";
+        QTest::newRow(".kpad.json") << "mine.kpad.json"
+                                    << "mine.kpad.json";
+    }
+
+    void aNameWithoutThePlaygroundEndingSavesAPlayground() {
+        QFETCH(QString, name);
+        QFETCH(QString, savedAs);
+        const QString path = copySample(QStringLiteral("ending ") + QLatin1String(QTest::currentDataTag()));
+        QVERIFY(!path.isEmpty());
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        window.setOverwriteQuestion([](const QString& file) {
+            qWarning("asked to replace %s", qPrintable(file));
+            return false;
+        });
+        QVERIFY(window.openFile(path));
+        const QString folder = QFileInfo(path).absolutePath();
+        QVERIFY(window.saveAs(folder + QLatin1Char('/') + name));
+        const QString expected = folder + QLatin1Char('/') + savedAs;
+        QCOMPARE(window.playgroundPath(), expected);
+        if (name != savedAs)
+            QVERIFY2(!QFile::exists(folder + QLatin1Char('/') + name), "the name as given was written");
+        const auto saved = kp::io::readPlayground(expected.toStdString());
+        QCOMPARE(saved.args.size(), std::size_t{4});
+        QVERIFY(saved.reference && saved.check);
+        QVERIFY(saved.extra.contains("sweep"));
+        QCOMPARE(saved.source.value_or(""), std::string("multiply_them.cu"));
+        window.close();
+    }
+
+    void saveAsAsksBeforeReplacingAFileItDidNotOpenOrWrite() {
+        const QString path = copySample(QStringLiteral("ask-from"));
+        QVERIFY(!path.isEmpty());
+        const QString other = dir_.filePath(QStringLiteral("ask-to"));
+        QVERIFY(QDir().mkpath(other));
+        const QString theirs = write(QStringLiteral("ask-to/multiply_them.cu"), "// someone else's kernel\n");
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        QStringList asked;
+        bool answer = false;
+        window.setOverwriteQuestion([&](const QString& file) {
+            asked << file;
+            return answer;
+        });
+        QVERIFY(window.openFile(path));
+        const QString target = other + QStringLiteral("/mine.kpad.json");
+        QVERIFY(!window.saveAs(target));
+        QCOMPARE(asked, QStringList{theirs});
+        QCOMPARE(contents(theirs), QByteArray("// someone else's kernel\n"));
+        QVERIFY(!QFile::exists(target));
+        QVERIFY2(window.statusBar()->currentMessage().contains(theirs),
+                 qPrintable(window.statusBar()->currentMessage()));
+
+        answer = true;
+        QVERIFY(window.saveAs(target));
+        QCOMPARE(asked.size(), 2);
+        QVERIFY(contents(theirs).contains("multiply_them"));
+        // Its own files now: saved again without a question.
+        window.editor()->append(QStringLiteral("// again\n"));
+        QVERIFY(window.save());
+        QCOMPARE(asked.size(), 2);
+        window.close();
+    }
+
+    void savingFollowsALinkAndKeepsThePermissions() {
+        const QString path = copySample(QStringLiteral("linked"));
+        QVERIFY(!path.isEmpty());
+        const QString folder = QFileInfo(path).absolutePath();
+        const QString link = folder + QStringLiteral("/link.kpad.json");
+        QVERIFY(QFile::link(QStringLiteral("multiply_them.kpad.json"), link));
+        QCOMPARE(::chmod(path.toLocal8Bit().constData(), 0600), 0);
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        QVERIFY(window.openFile(link));
+        QSpinBox* blockX = window.launch()->blockSpin(0);
+        blockX->selectAll();
+        QTest::keyClicks(blockX, QStringLiteral("256"));
+        QVERIFY(window.save());
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(kp::io::readPlayground(path.toStdString()).launch.block[0], 256u);
+        struct stat info {};
+        QCOMPARE(::stat(path.toLocal8Bit().constData(), &info), 0);
+        QCOMPARE(static_cast<int>(info.st_mode & 07777), 0600);
+        window.close();
+    }
+
+    // Before, the .cu was replaced, the playground's JSON failed, and the message said the file was
+    // unchanged.
+    void aSaveThatFailsLeavesThePlaygroundAndItsSourceBoth() {
+        const QString path = copySample(QStringLiteral("pair"));
+        QVERIFY(!path.isEmpty());
+        const QString source = QFileInfo(path).dir().filePath(QStringLiteral("multiply_them.cu"));
+        const QByteArray oldSource = contents(source), oldPlayground = contents(path);
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        QVERIFY(window.openFile(path));
+        window.editor()->append(QStringLiteral("// not saved\n"));
+        // The disk takes the source (under 1 KiB) but not the playground's JSON.
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit before{};
+        ::getrlimit(RLIMIT_FSIZE, &before);
+        rlimit small = before;
+        small.rlim_cur = 1024;
+        ::setrlimit(RLIMIT_FSIZE, &small);
+        const bool saved = window.save();
+        ::setrlimit(RLIMIT_FSIZE, &before);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY(!saved);
+        QCOMPARE(contents(source), oldSource);
+        QCOMPARE(contents(path), oldPlayground);
+        const QString message = window.statusBar()->currentMessage();
+        QVERIFY2(message.contains(path) && message.contains(source) &&
+                     message.contains(QStringLiteral("Both files on disk are unchanged")),
+                 qPrintable(message));
+        QVERIFY(window.isModified());
         window.close();
     }
 
