@@ -914,10 +914,6 @@
         <translation>%1%2 — Kernelpad</translation>
     </message>
     <message>
-        <source>Cannot open %1: %2</source>
-        <translation>No se puede abrir %1: %2</translation>
-    </message>
-    <message>
         <source>Opened %1</source>
         <translation>Se abrió %1</translation>
     </message>
@@ -1088,10 +1084,6 @@
         <translation>Restaurar</translation>
     </message>
     <message>
-        <source>Kernelpad did not close properly. Restore the text you were editing%1, saved at %2?</source>
-        <translation>Kernelpad no se cerró correctamente. ¿Restaurar el texto que estabas editando%1, guardado a las %2?</translation>
-    </message>
-    <message>
         <source> in %1</source>
         <translation> en %1</translation>
     </message>
@@ -1142,6 +1134,62 @@
     <message>
         <source>The kernel does not compile (the Problems list says why)</source>
         <translation>El kernel no compila (la lista de Problemas dice por qué)</translation>
+    </message>
+    <message>
+        <source>Not saved: %1 was kept as it is. Save under another name.</source>
+        <translation>No se guardó: %1 se dejó como estaba. Guarda con otro nombre.</translation>
+    </message>
+    <message>
+        <source>Could not save the playground %1: %2. The file on disk is unchanged.</source>
+        <translation>No se pudo guardar el banco de pruebas %1: %2. El archivo en disco no ha cambiado.</translation>
+    </message>
+    <message>
+        <source>Could not save the playground %1 with its kernel source %2: %3. Both files on disk are unchanged.</source>
+        <translation>No se pudo guardar el banco de pruebas %1 con el código de su kernel %2: %3. Ninguno de los dos archivos en disco ha cambiado.</translation>
+    </message>
+    <message>
+        <source>Saved the playground as %1: a playground&apos;s name ends in .kpad.json</source>
+        <translation>Se guardó el banco de pruebas como %1: el nombre de un banco de pruebas termina en .kpad.json</translation>
+    </message>
+    <message>
+        <source> (the arguments and launch are not in a .cu file: save as .kpad.json to keep them)</source>
+        <translation> (los argumentos y el lanzamiento no van en un archivo .cu: guarda como .kpad.json para conservarlos)</translation>
+    </message>
+    <message>
+        <source>Replace file</source>
+        <translation>Reemplazar archivo</translation>
+    </message>
+    <message>
+        <source>%1 already exists, and this playground was not opened from it. Replace it?</source>
+        <translation>%1 ya existe y este banco de pruebas no se abrió desde él. ¿Reemplazarlo?</translation>
+    </message>
+    <message>
+        <source>Kernelpad did not close properly. Restore the playground you were editing%1, saved at %2?</source>
+        <translation>Kernelpad no se cerró correctamente. ¿Restaurar el banco de pruebas que estabas editando%1, guardado a las %2?</translation>
+    </message>
+    <message>
+        <source>Keep for Later</source>
+        <translation>Guardar para después</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Descartar</translation>
+    </message>
+    <message>
+        <source>The restored playground did not read (%1): only its text is restored.</source>
+        <translation>El banco de pruebas restaurado no se pudo leer (%1): solo se restaura su texto.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened (%2): the restored text is untitled, save it under a name.</source>
+        <translation>No se puede abrir %1 (%2): el texto restaurado queda sin título; guárdalo con un nombre.</translation>
+    </message>
+    <message>
+        <source>it is not there</source>
+        <translation>no existe</translation>
+    </message>
+    <message>
+        <source>Restored the playground %1 saved at %2</source>
+        <translation>Se restauró el banco de pruebas %1 guardado a las %2</translation>
     </message>
 </context>
 <context>

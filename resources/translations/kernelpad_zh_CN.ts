@@ -912,10 +912,6 @@
         <translation>%1%2 — Kernelpad</translation>
     </message>
     <message>
-        <source>Cannot open %1: %2</source>
-        <translation>无法打开 %1：%2</translation>
-    </message>
-    <message>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -1084,10 +1080,6 @@
         <translation>恢复</translation>
     </message>
     <message>
-        <source>Kernelpad did not close properly. Restore the text you were editing%1, saved at %2?</source>
-        <translation>Kernelpad 上次未正常关闭。是否恢复你正在编辑的文本%1（保存于 %2）？</translation>
-    </message>
-    <message>
         <source> in %1</source>
         <translation>（位于 %1）</translation>
     </message>
@@ -1138,6 +1130,62 @@
     <message>
         <source>The kernel does not compile (the Problems list says why)</source>
         <translation>内核无法编译（原因见问题列表）</translation>
+    </message>
+    <message>
+        <source>Not saved: %1 was kept as it is. Save under another name.</source>
+        <translation>未保存：%1 保持原样。请用其他名称保存。</translation>
+    </message>
+    <message>
+        <source>Could not save the playground %1: %2. The file on disk is unchanged.</source>
+        <translation>无法保存演练场 %1：%2。磁盘上的文件未被更改。</translation>
+    </message>
+    <message>
+        <source>Could not save the playground %1 with its kernel source %2: %3. Both files on disk are unchanged.</source>
+        <translation>无法保存演练场 %1 及其内核源文件 %2：%3。磁盘上的两个文件都未被更改。</translation>
+    </message>
+    <message>
+        <source>Saved the playground as %1: a playground&apos;s name ends in .kpad.json</source>
+        <translation>已将演练场保存为 %1：演练场的文件名以 .kpad.json 结尾</translation>
+    </message>
+    <message>
+        <source> (the arguments and launch are not in a .cu file: save as .kpad.json to keep them)</source>
+        <translation>（参数和启动配置不会保存在 .cu 文件中：另存为 .kpad.json 以保留它们）</translation>
+    </message>
+    <message>
+        <source>Replace file</source>
+        <translation>替换文件</translation>
+    </message>
+    <message>
+        <source>%1 already exists, and this playground was not opened from it. Replace it?</source>
+        <translation>%1 已存在，且此演练场不是从它打开的。是否替换？</translation>
+    </message>
+    <message>
+        <source>Kernelpad did not close properly. Restore the playground you were editing%1, saved at %2?</source>
+        <translation>Kernelpad 未正常关闭。是否恢复您正在编辑的演练场%1（保存于 %2）？</translation>
+    </message>
+    <message>
+        <source>Keep for Later</source>
+        <translation>留待以后</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+    <message>
+        <source>The restored playground did not read (%1): only its text is restored.</source>
+        <translation>恢复的演练场无法读取（%1）：只恢复了它的文本。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened (%2): the restored text is untitled, save it under a name.</source>
+        <translation>无法打开 %1（%2）：恢复的文本未命名，请用一个名称保存。</translation>
+    </message>
+    <message>
+        <source>it is not there</source>
+        <translation>它不存在</translation>
+    </message>
+    <message>
+        <source>Restored the playground %1 saved at %2</source>
+        <translation>已恢复保存于 %2 的演练场 %1</translation>
     </message>
 </context>
 <context>
