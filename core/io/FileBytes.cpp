@@ -173,7 +173,9 @@ FileDescriptor createTemporary(Pending& pending) {
 
 void writeTemporary(Pending& pending, std::span<const std::byte> bytes) {
     struct stat old {};
-    if (::stat(pending.target.c_str(), &old) == 0) {
+    // rename() would replace a FIFO or a device node (/dev/null, as root) without a word; a folder it
+    // refuses by itself (EISDIR, a SystemError naming rename), after the pair's other files are renamed.
+    if (::stat(pending.target.c_str(), &old) == 0 && !S_ISDIR(old.st_mode)) {
         if (!S_ISREG(old.st_mode)) throw notRegular(pending.target, old.st_mode, "write");
         pending.existed = true;
     }

@@ -40,8 +40,9 @@ struct FileContent {
 // Writes to a hidden temporary file in the target's folder, flushes it to disk and renames it over
 // `path`. A symbolic link is followed: its target is replaced and the link stays. An existing file keeps
 // its permissions (and its owner, where this process may give it). Temporary files a crashed process
-// left in that folder are removed first. Throws InputError when the target is not a regular file (a
-// folder, a device), SystemError naming the failed call and the path; the temporary file is removed then.
+// left in that folder are removed first. Throws InputError when the target is a FIFO, a device or a
+// socket, SystemError naming the failed call and the path (rename, for a folder); the temporary file is
+// removed then.
 void writeFileAtomically(const std::filesystem::path& path, std::span<const std::byte> bytes);
 // The same for files that belong together (a playground and its kernel's source): every temporary is
 // written before any is renamed, and a rename that fails puts back the files already replaced, so a
