@@ -3,9 +3,11 @@
 #include "FileBytes.h"
 #include "core/Error.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -74,6 +76,36 @@ std::vector<Field> splitFields(std::string_view line) {
         if (comma == std::string_view::npos) return fields;
         start = comma + 1;
     }
+}
+
+// For a decimal number that from_chars found out of range: whether it is too large rather than too
+// small. Its magnitude is 0.d... x 10^(lead + exponent), where lead counts the digits before the point
+// (or, negated, the zeros after it before the first other digit); from_chars leaves the value alone, so
+// it cannot tell.
+bool tooLarge(std::string_view text) {
+    long long before = 0, zerosAfter = 0;
+    bool nonZero = false, point = false;
+    std::size_t i = 0;
+    for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+        const char c = text[i];
+        if (c == '.') point = true;
+        if (c < '0' || c > '9') continue;
+        if (!nonZero && c == '0') {
+            zerosAfter += point ? 1 : 0;
+            continue;
+        }
+        nonZero = true;
+        before += point ? 0 : 1;
+    }
+    if (!nonZero) return false;
+    long long exponent = 0;
+    bool negative = false;
+    if (i < text.size()) ++i;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
+        exponent = std::min(exponent * 10 + (text[i] - '0'), 1'000'000'000LL); // saturates: 1e99999999999
+    const long long lead = before > 0 ? before : -zerosAfter;
+    return lead + (negative ? -exponent : exponent) > 0;
 }
 
 std::string values(std::size_t n) {
@@ -187,6 +219,15 @@ private:
                " to " + std::to_string(std::numeric_limits<T>::max()) + ")";
     }
 
+    template <typename T> std::string floatOutOfRange() const {
+        if (component_ == DType::Float16) return "is out of range for float16 (-65504 to 65504)";
+        char range[64];
+        std::snprintf(range, sizeof range, " (%g to %g)",
+                      static_cast<double>(std::numeric_limits<T>::lowest()),
+                      static_cast<double>(std::numeric_limits<T>::max()));
+        return "is out of range for " + typeName() + range;
+    }
+
     template <typename T> std::string storeInteger(std::string_view text, std::byte* target) const {
         const char* end = text.data() + text.size();
         T value{};
@@ -196,6 +237,9 @@ private:
             // np.savetxt writes integers as 1.000000000000000000e+00 unless told otherwise.
             double real = 0;
             auto [realPtr, realEc] = std::from_chars(text.data(), end, real);
+            if (realPtr == end && realEc == std::errc::result_out_of_range)
+                return tooLarge(text) ? outOfRange<T>()
+                                      : "is not a whole number, as " + typeName() + " needs";
             if (realPtr != end || realEc != std::errc{})
                 return "is not a number (expected " + typeName() + ")";
             if (!std::isfinite(real) || real != std::trunc(real))
@@ -215,11 +259,10 @@ private:
         if (ptr != end || (ec != std::errc{} && ec != std::errc::result_out_of_range))
             return "is not a number (expected " + typeName() + ")";
         if (ec == std::errc::result_out_of_range) {
-            // Underflow is a rounding to zero a person would accept; overflow is not.
-            double real = 0;
-            std::from_chars(text.data(), end, real);
-            if (std::fabs(real) >= 1.0) return "is out of range for " + typeName();
-            value = static_cast<T>(std::signbit(real) ? -0.0 : 0.0);
+            // Underflow is a rounding to zero a person would accept; overflow is not: reading 1e400 as
+            // inf (or as 0, as this once did) would hide a typing error in the data.
+            if (tooLarge(text)) return floatOutOfRange<T>();
+            value = static_cast<T>(text.front() == '-' ? -0.0 : 0.0);
         }
         return {};
     }

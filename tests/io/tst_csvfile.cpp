@@ -231,6 +231,77 @@ private slots:
         QVERIFY2(error.find((folder() / "x.csv").string()) == 0, error.c_str()); // names the whole path
     }
 
+    // 1e400 once read as 0 (from_chars leaves an out-of-range value alone); every number the dtype cannot
+    // hold is an error naming the file, line, column and value, wherever it stands.
+    void rejectsNumbersOutsideTheDtypesRange_data() {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<DType>("dtype");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("1e400 float64")
+            << "1e400" << DType::Float64
+            << "x.csv:2:3: '1e400' is out of range for float64 (-1.79769e+308 to 1.79769e+308)";
+        QTest::newRow("-1e400 float64")
+            << "-1e400" << DType::Float64 << "x.csv:2:3: '-1e400' is out of range for float64";
+        QTest::newRow("1e400 float32")
+            << "1e400" << DType::Float32
+            << "x.csv:2:3: '1e400' is out of range for float32 (-3.40282e+38 to 3.40282e+38)";
+        QTest::newRow("-1e39 float32")
+            << "-1e39" << DType::Float32 << "x.csv:2:3: '-1e39' is out of range for float32";
+        QTest::newRow("1e400 float16") << "1e400" << DType::Float16
+                                       << "x.csv:2:3: '1e400' is out of range for float16 (-65504 to 65504)";
+        QTest::newRow("huge exponent") << "1e99999999999999999999" << DType::Float64
+                                       << "x.csv:2:3: '1e99999999999999999999' is out of range for float64";
+        QTest::newRow("many digits") << std::string(400, '9').c_str() << DType::Float64
+                                     << "' is out of range for float64";
+        QTest::newRow("digits after zeros")
+            << "0.0001e313" << DType::Float64 << "'0.0001e313' is out of range";
+        QTest::newRow("1e400 int32") << "1e400" << DType::Int32
+                                     << "x.csv:2:3: '1e400' is out of range for int32";
+        QTest::newRow("1.5e400 uint64")
+            << "1.5e400" << DType::UInt64 << "x.csv:2:3: '1.5e400' is out of range for uint64";
+        QTest::newRow("1e20 int64") << "1e20" << DType::Int64
+                                    << "x.csv:2:3: '1e20' is out of range for int64";
+        QTest::newRow("2^64 uint64") << "18446744073709551616" << DType::UInt64
+                                     << "x.csv:2:3: '18446744073709551616' is out of range for uint64";
+        QTest::newRow("-2^63-1 int64") << "-9223372036854775809" << DType::Int64
+                                       << "x.csv:2:3: '-9223372036854775809' is out of range for int64";
+        QTest::newRow("2^31 int32")
+            << "2147483648" << DType::Int32
+            << "x.csv:2:3: '2147483648' is out of range for int32 (-2147483648 to 2147483647)";
+        QTest::newRow("2^32 uint32") << "4294967296" << DType::UInt32
+                                     << "'4294967296' is out of range for uint32";
+        QTest::newRow("65536 uint16")
+            << "65536" << DType::UInt16 << "'65536' is out of range for uint16 (0 to 65535)";
+        QTest::newRow("-32769 int16") << "-32769" << DType::Int16 << "'-32769' is out of range for int16";
+        QTest::newRow("128 int8") << "128" << DType::Int8
+                                  << "x.csv:2:3: '128' is out of range for int8 (-128 to 127)";
+        QTest::newRow("-129.0 int8") << "-129.0" << DType::Int8 << "'-129.0' is out of range for int8";
+        QTest::newRow("256e0 uint8") << "256e0" << DType::UInt8 << "'256e0' is out of range for uint8";
+        QTest::newRow("1e-400 int32")
+            << "1e-400" << DType::Int32 << "'1e-400' is not a whole number, as int32 needs";
+    }
+    void rejectsNumbersOutsideTheDtypesRange() {
+        QFETCH(QString, value);
+        QFETCH(DType, dtype);
+        QFETCH(QString, expected);
+        std::string error;
+        read("0,0\n0," + value.toStdString() + "\n", dtype, {2, 2}, &error);
+        QVERIFY2(!error.empty(), "no error");
+        QVERIFY2(error.find(expected.toStdString()) != std::string::npos, error.c_str());
+        QVERIFY2(error.find((folder() / "x.csv").string()) == 0, error.c_str());
+    }
+    // Too small for the dtype is a rounding to zero, as numpy reads it.
+    void readsNumbersTooSmallForTheDtypeAsZero() {
+        const Array doubles = read("1e-400\n-1e-400\n0.00001e-320\n", DType::Float64, {3});
+        QCOMPARE(doubles.size(), std::size_t{3});
+        QCOMPARE(doubles.as<double>()[0], 0.0);
+        QVERIFY(std::signbit(doubles.as<double>()[1]));
+        QCOMPARE(doubles.as<double>()[2], 0.0);
+        const Array floats = read("1e-50\n", DType::Float32, {1});
+        QCOMPARE(floats.size(), std::size_t{1});
+        QCOMPARE(floats.as<float>()[0], 0.0f);
+    }
+
     void reportsAMissingFile() {
         try {
             kp::io::readCsv(folder() / "none.csv", DType::Float32, {1});
