@@ -20,6 +20,10 @@ struct NotSplit {
     std::string reason;
 };
 
+// Statements nest at most this deep (clang's default bracket depth): the statement tree is built and
+// walked by recursion, and 50,000 nested braces overflowed the stack. Deeper kernels run as fibers.
+constexpr int kMaxNesting = 256;
+
 enum class TokenKind { Identifier, Number, Literal, Punct };
 
 struct Token {
@@ -167,6 +171,14 @@ public:
 
     Stmt statement(std::size_t& i, std::size_t end) {
         if (i >= end) throw NotSplit{"a statement is missing"};
+        if (depth_ == kMaxNesting)
+            throw NotSplit{"nesting deeper than " + std::to_string(kMaxNesting) + " levels at line " +
+                           std::to_string(lineOf(i))};
+        ++depth_;
+        struct Leave {
+            int& depth;
+            ~Leave() { --depth; }
+        } leave{depth_};
         Stmt s;
         s.first = i;
         const std::string_view t = text(i);
@@ -240,6 +252,11 @@ public:
     }
 
 private:
+    int lineOf(std::size_t i) const {
+        const auto before = text_.substr(0, std::min(tokens_[i].begin, text_.size()));
+        return 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    }
+
     void condition(Stmt& s, std::size_t& i) {
         if (!is(i, "(")) throw NotSplit{"a condition without ("};
         const std::size_t close = closing(i);
@@ -250,6 +267,7 @@ private:
 
     std::string_view text_;
     std::vector<Token> tokens_;
+    int depth_ = 0; // of statement()'s recursion
 };
 
 bool isOneOf(std::string_view word, std::initializer_list<std::string_view> words) {

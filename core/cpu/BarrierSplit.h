@@ -7,7 +7,8 @@
 //
 // Kernels the rewrite does not understand are left alone, with the reason: break/continue/goto across a
 // barrier, __syncthreads() inside an expression or a helper function, warp votes and shuffles, switch or
-// try around a barrier, auto or reference variables across a barrier, preprocessor lines in the body. The
+// try around a barrier, auto or reference variables across a barrier, preprocessor lines in the body,
+// statements nested deeper than 256 levels ("nesting deeper than 256 levels at line L"). The
 // CPU backend then runs the threads as fibers, which handle every kernel. A rewrite the host compiler
 // rejects falls back the same way, so a wrong guess costs a compile, never a wrong result.
 #pragma once

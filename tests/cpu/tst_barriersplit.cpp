@@ -252,6 +252,38 @@ __global__ void k(int* a, int n) {
         QVERIFY(result.source.empty());
     }
 
+    // The statement tree is built by recursion: 50,000 nested braces once overflowed the stack. Past 256
+    // levels the kernel is not split (it runs as fibers), with the line where the nesting got too deep;
+    // parentheses are matched without recursion, so any depth of them is fine.
+    void boundsTheNestingDepth_data() {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("reason"); // empty: it splits
+        const auto repeat = [](const QString& text, int n) { return text.repeated(n); };
+        QTest::newRow("50,000 nested braces")
+            << "\n" + repeat("{", 50000) + "__syncthreads();" + repeat("}", 50000)
+            << "nesting deeper than 256 levels at line 2";
+        QTest::newRow("50,000 nested braces without a barrier")
+            << "\n" + repeat("{", 50000) + "a[0] = 1;" + repeat("}", 50000)
+            << "nesting deeper than 256 levels at line 2";
+        QTest::newRow("50,000 nested ifs") << "\n" + repeat("if (a[0]) ", 50000) + "__syncthreads();"
+                                           << "nesting deeper than 256 levels at line 2";
+        QTest::newRow("a for a line") << "\n" + repeat("for (;;)\n", 50000) + "__syncthreads();"
+                                      << "nesting deeper than 256 levels at line 257";
+        QTest::newRow("50,000 nested parentheses")
+            << "\na[0] = " + repeat("(", 50000) + "1" + repeat(")", 50000) + ";\n__syncthreads();"
+            << "";
+        QTest::newRow("200 nested braces split")
+            << "\n" + repeat("{", 200) + "__syncthreads();" + repeat("}", 200) << "";
+    }
+    void boundsTheNestingDepth() {
+        QFETCH(QString, body);
+        QFETCH(QString, reason);
+        const std::string code = "__global__ void k(int* a) {" + body.toStdString() + "\n}\n";
+        const auto result = cpu::splitAtBarriers(code, 1, 17, {"k.cu", false});
+        QVERIFY2(QString::fromStdString(result.reason).contains(reason), result.reason.c_str());
+        QCOMPARE(result.split(), reason.isEmpty());
+    }
+
     void linesAfterTheKernelKeepTheirNumbers() {
         const std::string code = "__global__ void k(int* a) {\n    a[threadIdx.x] = 1;\n    __syncthreads();\n}\nint after() { return x; }\n";
         const auto result = cpu::splitAtBarriers(code, 1, 17, {"k.cu", false});
