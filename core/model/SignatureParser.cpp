@@ -18,6 +18,7 @@ using Severity = Diagnostic::Severity;
 constexpr std::size_t kMaxProblems = 100;
 constexpr std::size_t kMaxStatementTokens = 4096;    // of the specifiers before a __global__
 constexpr std::size_t kMaxDeclarationTokens = 65536; // of one kernel's declaration
+constexpr std::size_t kMaxNesting = 256;             // of brackets in a parameter list
 constexpr std::size_t kMaxMacroTokens = 64;          // of a macro body we expand
 
 enum class TokenKind : std::uint8_t { Identifier, Number, String, Char, Punct, End };
@@ -768,8 +769,23 @@ private:
             const bool closes = word == ")" || word == "]" || word == "}";
             if (open.empty() && word == ")") return tokens;
             const char expected = open.empty() ? ')' : (open.back() == '(' ? ')' : open.back() == '[' ? ']' : '}');
+            // No recursion reads the brackets, but 50,000 of them are no parameter list: say so where
+            // they get too deep, rather than call them unbalanced.
+            if (open.size() == kMaxNesting && (word == "(" || word == "[" || word == "{")) {
+                error(token, "nesting deeper than " + std::to_string(kMaxNesting) + " levels at line " +
+                                 std::to_string(token.line) +
+                                 " in the parameter list of __global__ function '" +
+                                 std::string(text(head.name)) + "'");
+                return std::nullopt;
+            }
+            if (tokens.size() >= kMaxDeclarationTokens) {
+                error(head.open, "the parameter list of __global__ function '" +
+                                     std::string(text(head.name)) + "' is longer than " +
+                                     std::to_string(kMaxDeclarationTokens) + " tokens");
+                return std::nullopt;
+            }
             if (token.kind == TokenKind::End || word == ";" || is(token, "__global__") ||
-                (closes && word[0] != expected) || tokens.size() >= kMaxDeclarationTokens) {
+                (closes && word[0] != expected)) {
                 error(head.open, "unbalanced parentheses in the parameter list of __global__ function '" +
                                      std::string(text(head.name)) + "': its '(' is not closed before " +
                                      describe(token) + "; add the missing ')'");

@@ -538,6 +538,73 @@ private slots:
         QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed()) + " ms"));
     }
 
+    // The parser keeps its nesting in counters and stacks, never in recursion, so no depth of braces,
+    // parentheses or #if groups can overflow its stack: 50,000 levels around or inside a kernel still
+    // give the kernel, its parameters and their lines.
+    void findsKernelsAmidFiftyThousandLevelsOfNesting_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("line"); // of the kernel's name
+        const QString kernel = "__global__ void k(const float* a, int n)";
+        QTest::newRow("braces around")
+            << QString("{").repeated(50000) + "\n" + kernel + " {}" + QString("}").repeated(50000) << 2;
+        QTest::newRow("braces inside")
+            << kernel + " {" + QString("{").repeated(50000) + QString("}").repeated(50000) + "}" << 1;
+        QTest::newRow("unclosed braces") << kernel + " {" + QString("{").repeated(50000) << 1;
+        QTest::newRow("extern C blocks")
+            << QString("extern \"C\" {\n").repeated(50000) + kernel + " {}" << 50001;
+        QTest::newRow("#if 1 groups")
+            << QString("#if 1\n").repeated(50000) + kernel + " {}\n" + QString("#endif\n").repeated(50000)
+            << 50001;
+        QTest::newRow("parentheses in the body") << kernel + " { int x = " + QString("(").repeated(50000) +
+                                                        "1" + QString(")").repeated(50000) + "; }"
+                                                 << 1;
+        QTest::newRow("200 parentheses in a default argument")
+            << "__global__ void k(const float* a, int n = " + QString("(").repeated(200) + "1" +
+                   QString(")").repeated(200) + ") {}"
+            << 1;
+    }
+    void findsKernelsAmidFiftyThousandLevelsOfNesting() {
+        QFETCH(QString, source);
+        QFETCH(int, line);
+        const ParseResult r = parseKernels(source.toStdString());
+        QCOMPARE(r.kernels.size(), std::size_t{1});
+        QCOMPARE(r.kernels[0].name, std::string("k"));
+        QCOMPARE(r.kernels[0].parameters.size(), std::size_t{2});
+        QCOMPARE(r.kernels[0].parameters[1].name, std::string("n"));
+        QCOMPARE(r.kernels[0].line, line);
+    }
+    // A parameter list nested past 256 levels, or longer than 65,536 tokens, is given up with a problem
+    // that says so and where (50,000 balanced parentheses were once called unbalanced).
+    void reportsAParameterListNestedTooDeep_data() {
+        QTest::addColumn<QString>("parameters");
+        QTest::addColumn<QString>("problem");
+        QTest::addColumn<int>("line");
+        QTest::newRow("50,000 parentheses")
+            << "const float* a,\n int n = " + QString("(").repeated(50000) + "1" +
+                   QString(")").repeated(50000)
+            << "nesting deeper than 256 levels at line 2 in the parameter list of __global__ function 'k'"
+            << 2;
+        QTest::newRow("50,000 brackets")
+            << "int a" + QString("[").repeated(50000) + QString("]").repeated(50000)
+            << "nesting deeper than 256 levels at line 1" << 1;
+        QTest::newRow("70,000 tokens")
+            << "int n = 1" + QString("+1").repeated(35000)
+            << "the parameter list of __global__ function 'k' is longer than 65536 tokens" << 1;
+    }
+    void reportsAParameterListNestedTooDeep() {
+        QFETCH(QString, parameters);
+        QFETCH(QString, problem);
+        QFETCH(int, line);
+        const ParseResult r =
+            parseKernels("__global__ void k(" + parameters.toStdString() + ") {}\n__global__ void j() {}");
+        QCOMPARE(r.kernels.size(), std::size_t{1}); // j, after k
+        QCOMPARE(r.kernels[0].name, std::string("j"));
+        QCOMPARE(r.problems.size(), std::size_t{1});
+        QVERIFY2(r.problems[0].message.find(problem.toStdString()) != std::string::npos,
+                 r.problems[0].message.c_str());
+        QCOMPARE(r.problems[0].line, line);
+    }
+
     void survivesTenMegabytesOfPathologicalInput_data() {
         QTest::addColumn<QString>("unit");
         QTest::newRow("open parentheses") << "__global__ void k(((((";
