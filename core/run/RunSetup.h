@@ -9,6 +9,7 @@
 #include "core/model/KernelSignature.h"
 #include "core/model/Playground.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,13 @@ struct RunSetup {
 // with `allocator` (the CUDA runner passes pinned memory).
 RunSetup prepare(const model::Playground& playground,
                  const std::shared_ptr<model::HostAllocator>& allocator = model::heapAllocator());
+
+// Refuses a run that would not fit in `availableBytes` of host memory (0: unknown, no check), before
+// anything is allocated: a run holds about 2x its arrays plus its outputs once more, and twice more
+// without a reference (RunSetup.cpp says where each copy is). Throws SetupError naming the largest
+// array, what the run needs and what is available. prepare() calls it with the memory available now.
+void checkHostMemory(const model::Playground& playground, const std::vector<model::Parameter>& parameters,
+                     std::uint64_t availableBytes);
 
 // The kernel alone: source, signature and compile options, no arguments and no launch. What compiling
 // for diagnostics and attributes needs (worker::inspect), without allocating a run's arrays. Throws

@@ -1,5 +1,6 @@
 // run::prepare and run::validate: a playground matched against its kernel before anything runs, and a
 // launch checked against a backend's limits, each mistake with its own message. No GPU needed.
+#include "core/Bytes.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/run/LaunchGeometry.h"
 #include "core/run/RunSetup.h"
@@ -40,6 +41,64 @@ class TestRunSetup : public QObject {
     Q_OBJECT
 
 private slots:
+    // The fixture's arrays (float32 x 1000 = 4000 bytes each) with dest `direction` and with or without its
+    // reference, refused or not when `available` bytes are free. A run holds every array twice and its
+    // outputs once more, or twice more without a reference (a GPU run is then checked against the CPU
+    // backend); the old check assumed twice the arrays, which runs were measured to exceed.
+    void checksHostMemoryForEveryCopyARunHolds_data() {
+        QTest::addColumn<QString>("direction");
+        QTest::addColumn<bool>("reference");
+        QTest::addColumn<double>("available");
+        QTest::addColumn<bool>("refused");
+        // out, with a reference: 2 x 12000 + 4000 = 28000 bytes.
+        QTest::newRow("out, reference, fits") << "out" << true << 28000.0 << false;
+        QTest::newRow("out, reference, short") << "out" << true << 27000.0 << true;
+        // out, without a reference: 2 x 12000 + 2 x 4000 = 32000 bytes.
+        QTest::newRow("out, no reference, fits") << "out" << false << 32000.0 << false;
+        QTest::newRow("out, no reference, short") << "out" << false << 31000.0 << true;
+        // inout counts as an output too.
+        QTest::newRow("inout, reference, short") << "inout" << true << 27000.0 << true;
+        // Twice the arrays (24000 bytes), what the check once asked for, is not enough.
+        QTest::newRow("twice the arrays is short") << "out" << true << 24500.0 << true;
+    }
+    void checksHostMemoryForEveryCopyARunHolds() {
+        QFETCH(QString, direction);
+        QFETCH(bool, reference);
+        QFETCH(double, available);
+        QFETCH(bool, refused);
+        const auto playground = fixture([&](nlohmann::json& json) {
+            json["args"][0]["direction"] = direction.toStdString();
+            if (!reference) json.erase("reference");
+        });
+        const auto parameters = run::prepareKernel(playground).signature.parameters;
+        std::string message;
+        try {
+            run::checkHostMemory(playground, parameters, static_cast<std::uint64_t>(available));
+        } catch (const run::SetupError& e) {
+            message = e.what();
+        }
+        QCOMPARE(!message.empty(), refused);
+        if (!refused) return;
+        const std::string needed = humanBytes(reference ? 28000 : 32000);
+        QVERIFY2(message.starts_with("args[0] \"dest\": a run needs about " + needed + " of memory, but " +
+                                     humanBytes(available) + " is available"),
+                 message.c_str());
+        QVERIFY2(message.find("Make the arrays smaller") != std::string::npos, message.c_str());
+    }
+    // Through prepare(), with the memory this machine has: refused before anything is allocated.
+    void refusesArraysLargerThanMemoryBeforeAllocating() {
+        const auto playground = fixture([](nlohmann::json& json) {
+            for (auto& arg : json["args"]) // three arrays of 64 GiB (the most an array may hold): 448 GiB
+                if (arg.contains("array")) arg["array"]["shape"] = {std::uint64_t{1} << 34};
+        });
+        if (availableMemoryBytes() > (std::uint64_t{448} << 30))
+            QSKIP("this machine has more than 448 GiB free");
+        const std::string message = problemsOf(playground);
+        QVERIFY2(message.starts_with("args[0] \"dest\": a run needs about 448.0 GiB of memory, but "),
+                 message.c_str());
+        QVERIFY2(message.find(" is available") != std::string::npos, message.c_str());
+    }
+
     void preparesTheFixture() {
         const auto setup = run::prepare(fixture());
         QCOMPARE(setup.signature.name, std::string("multiply"));
