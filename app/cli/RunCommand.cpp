@@ -16,6 +16,7 @@
 
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
@@ -34,12 +35,15 @@ namespace fs = std::filesystem;
 // host, and the process is the unit the driver cleans up.
 class Watchdog {
 public:
-    explicit Watchdog(double seconds) {
-        if (seconds <= 0) return;
-        thread_ = std::thread([this, seconds] {
+    // `seconds` is at most kMaxTimeoutSeconds (timeoutProblem), so the deadline in microseconds fits.
+    explicit Watchdog(std::optional<double> seconds) {
+        if (!seconds) return;
+        const auto limit = std::chrono::ceil<std::chrono::microseconds>(
+            std::chrono::duration<double>(std::min(*seconds, kMaxTimeoutSeconds)));
+        thread_ = std::thread([this, shown = *seconds, deadline = std::chrono::steady_clock::now() + limit] {
             std::unique_lock lock(mutex_);
-            if (!done_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return finished_; })) {
-                std::fprintf(stderr, "kernelpad-cli: the run was stopped after %g s (--timeout)\n", seconds);
+            if (!done_.wait_until(lock, deadline, [this] { return finished_; })) {
+                std::fprintf(stderr, "kernelpad-cli: the run was stopped after %g s (--timeout)\n", shown);
                 std::fflush(stderr);
                 std::_Exit(ExitCode::KernelFault);
             }
@@ -99,6 +103,19 @@ void writeOutputs(const fs::path& dir, const run::RunResult& result, const run::
     io::writeFileAtomically(dir / "timings.json", std::as_bytes(std::span(text.data(), text.size())));
 }
 
+// What is wrong with `text` as --timeout's value, or nothing. nan, inf, 0 and negative numbers once
+// stopped the run at once or never, and 1e10 overflowed the watchdog's clock.
+std::string timeoutProblem(const std::string& text) {
+    double seconds = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    const std::string limit = "give the time limit in seconds, more than 0 and at most " +
+                              std::to_string(static_cast<int>(kMaxTimeoutSeconds)) + " (a day)";
+    if (error != std::errc{} || end != text.data() + text.size())
+        return "\"" + text + "\" is not a number; " + limit;
+    if (std::isfinite(seconds) && seconds > 0 && seconds <= kMaxTimeoutSeconds) return {};
+    return "\"" + text + "\" is not a time limit; " + limit + ", or leave --timeout out for none";
+}
+
 int execute(const RunCommandOptions& options) {
     (void)worker::cudaOrdinal(options.backend); // a bad --backend before the file is read
     const auto playground = io::readPlayground(samplePlayground(options.file));
@@ -124,7 +141,9 @@ CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options) {
     cmd->add_option("--warmup", options.warmup, "Untimed runs first")->capture_default_str();
     cmd->add_option("--out", options.outDir, "Write NAME.npy for each out/inout array and timings.json here");
     cmd->add_flag("--json", options.json, "Print timings.json's object instead of a summary");
-    cmd->add_option("--timeout", options.timeoutSeconds, "Stop the run after this many seconds (exit 4)");
+    cmd->add_option("--timeout", options.timeoutSeconds,
+                    "Stop the run after this many seconds, more than 0 and at most 86400 (exit 4)")
+        ->check(CLI::Validator(timeoutProblem, "SECONDS"));
     cmd->add_flag("--check-bounds", options.checkBounds,
                   "CPU backend: check every index into an array argument; report the first one outside (exit 4)");
     return cmd;

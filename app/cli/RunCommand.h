@@ -5,9 +5,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 namespace kp::cli {
+
+// A day: a longer --timeout is almost surely a mistake (1e10 typed for 10), and beyond some point the
+// clock's arithmetic overflows.
+inline constexpr double kMaxTimeoutSeconds = 24 * 60 * 60;
 
 struct RunCommandOptions {
     std::string file;
@@ -16,7 +21,7 @@ struct RunCommandOptions {
     int warmup = 0;
     std::string outDir;
     bool json = false;
-    double timeoutSeconds = 0; // 0: none
+    std::optional<double> timeoutSeconds; // none: no limit; else more than 0 and at most kMaxTimeoutSeconds
     bool checkBounds = false;  // the CPU backend's bounds-checking mode
 };
 

@@ -122,6 +122,36 @@ private slots:
         EXPECT_OUTPUT(r, "bounds checking");
     }
 
+    // --timeout: nan, inf and 0 once stopped the run at once, negative numbers meant no limit, and 1e10
+    // overflowed the watchdog's clock. Each is refused before anything runs, naming the option and value.
+    void rejectsATimeoutThatIsNoTimeLimit_data() {
+        QTest::addColumn<QString>("value");
+        for (const char* value : {"inf", "-inf", "nan", "1e10", "86401", "-1", "0", "-0.5", "2s"})
+            QTest::newRow(value) << value;
+    }
+    void rejectsATimeoutThatIsNoTimeLimit() {
+        QFETCH(QString, value);
+        const auto r =
+            cli({"run", data("multiply.kpad.json"), "--backend", "cpu", "--timeout", value.toStdString()});
+        EXPECT_EXIT(r, 2);
+        EXPECT_OUTPUT(r, "--timeout");
+        EXPECT_OUTPUT(r, "\"" + value.toStdString() + "\"");
+        EXPECT_OUTPUT(r, "at most 86400");
+        QVERIFY2(r.output.find("on cpu") == std::string::npos, r.output.c_str()); // nothing ran
+    }
+    void aTimeLimitUpToADayLetsTheRunFinish_data() {
+        QTest::addColumn<QString>("value");
+        for (const char* value : {"86400", "3600.5", "60", "1e4"})
+            QTest::newRow(value) << value;
+    }
+    void aTimeLimitUpToADayLetsTheRunFinish() {
+        QFETCH(QString, value);
+        const auto r =
+            cli({"run", data("multiply.kpad.json"), "--backend", "cpu", "--timeout", value.toStdString()});
+        EXPECT_EXIT(r, 0);
+        EXPECT_OUTPUT(r, "dest: matches the reference");
+    }
+
     // The GPU machine.
     void writesOutputsAndTimings() {
         KP_REQUIRE_GPU();
