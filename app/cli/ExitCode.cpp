@@ -1,10 +1,12 @@
 #include "ExitCode.h"
 
+#include "OutputError.h"
 #include "core/Error.h"
 #include "core/cuda/CudaError.h"
 #include "core/run/CompileError.h"
 #include "core/run/KernelFault.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace kp::cli {
@@ -25,6 +27,15 @@ int exitCodeOf(const std::function<int()>& command,
     } catch (const cuda::Unavailable& e) {
         std::cerr << "kernelpad-cli: no CUDA backend here: " << e.what() << "\n";
         return ExitCode::NoBackend;
+    } catch (const OutputError& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return ExitCode::IoError;
+    } catch (const SystemError& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return ExitCode::IoError;
+    } catch (const std::filesystem::filesystem_error& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return ExitCode::IoError;
     }
 }
 

@@ -146,6 +146,7 @@ CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options) {
         ->check(CLI::Validator(timeoutProblem, "SECONDS"));
     cmd->add_flag("--check-bounds", options.checkBounds,
                   "CPU backend: check every index into an array argument; report the first one outside (exit 4)");
+    cmd->footer(kExitCodesHelp);
     return cmd;
 }
 

@@ -1,6 +1,7 @@
 #include "SweepCommand.h"
 
 #include "ExitCode.h"
+#include "OutputError.h"
 #include "SamplesCommand.h"
 #include "core/cuda/CudaError.h"
 #include "core/io/FileBytes.h"
@@ -139,9 +140,9 @@ int execute(const SweepCommandOptions& options) {
         stored["results"] = result.toJson();
         jsonFile << stored.dump(2) << "\n";
         if (!jsonFile.flush())
-            throw InputError("--json: writing " + options.json + " failed: " + std::strerror(errno));
+            throw OutputError("--json: writing " + options.json + " failed: " + std::strerror(errno));
     }
-    if (!csv.flush()) throw InputError("--csv: writing " + options.csv + " failed: " + std::strerror(errno));
+    if (!csv.flush()) throw OutputError("--csv: writing " + options.csv + " failed: " + std::strerror(errno));
 
     const auto first = result.rows.empty() ? 0.0 : result.x(result.rows.front());
     const auto last = result.rows.empty() ? 0.0 : result.x(result.rows.back());
@@ -188,6 +189,7 @@ CLI::App* addSweepCommand(CLI::App& root, SweepCommandOptions& options) {
                     "playground keeps it)");
     cmd->add_flag("--no-check", options.noCheck, "Do not compare outputs with the reference");
     cmd->add_flag("--quiet", options.quiet, "No progress lines on stderr");
+    cmd->footer(kExitCodesHelp);
     return cmd;
 }
 

@@ -3,6 +3,7 @@
 #include "CompileCommand.h"
 #include "DevicesCommand.h"
 #include "ExitCode.h"
+#include "OutputError.h"
 #include "RunCommand.h"
 #include "SamplesCommand.h"
 #include "SweepCommand.h"
@@ -12,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <unistd.h>
 
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
     CLI::App app{"Kernelpad: run, compile and inspect CUDA kernels from the command line", "kernelpad-cli"};
     app.set_version_flag("--version", std::string("kernelpad-cli ") + KP_VERSION);
     app.require_subcommand(1);
+    app.footer(kp::cli::kExitCodesHelp);
 
     kp::cli::DevicesCommandOptions devices;
     auto* devicesCmd = kp::cli::addDevicesCommand(app, devices);
@@ -78,6 +81,15 @@ int main(int argc, char** argv) {
     } catch (const kp::InputError& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";
         return kp::cli::ExitCode::BadInput;
+    } catch (const kp::cli::OutputError& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return kp::cli::ExitCode::IoError;
+    } catch (const kp::SystemError& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return kp::cli::ExitCode::IoError;
+    } catch (const std::filesystem::filesystem_error& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
+        return kp::cli::ExitCode::IoError;
     } catch (const std::exception& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";
         return kp::cli::ExitCode::KernelFault;

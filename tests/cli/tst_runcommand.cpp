@@ -152,6 +152,17 @@ private slots:
         EXPECT_OUTPUT(r, "dest: matches the reference");
     }
 
+    void helpListsEveryExitCode() {
+        for (const auto& arguments :
+             {std::vector<std::string>{"--help"}, std::vector<std::string>{"run", "--help"},
+              std::vector<std::string>{"sweep", "--help"}}) {
+            const auto r = cli(arguments);
+            EXPECT_EXIT(r, 0);
+            EXPECT_OUTPUT(
+                r, "4 the kernel faulted or timed out, 5 no such backend here, 6 an input/output error");
+        }
+    }
+
     // The GPU machine.
     void writesOutputsAndTimings() {
         KP_REQUIRE_GPU();
