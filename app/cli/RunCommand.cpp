@@ -1,6 +1,7 @@
 #include "RunCommand.h"
 
 #include "ExitCode.h"
+#include "OutputFolder.h"
 #include "SamplesCommand.h"
 #include "core/cuda/CudaError.h"
 #include "core/io/FileBytes.h"
@@ -94,13 +95,14 @@ void printSummary(const run::RunSetup& setup, const run::RunReport& report) {
     if (result.cancelled) std::cout << "  cancelled after " << result.kernelMs.size() << " repeats\n";
 }
 
+// The whole set replaces the folder's earlier one at once (OutputFolder.h).
 void writeOutputs(const fs::path& dir, const run::RunResult& result, const run::RunReport& report) {
-    std::error_code error;
-    fs::create_directories(dir, error);
-    if (error) throw InputError("--out: cannot create the folder " + dir.string() + ": " + error.message());
-    for (const auto& [name, array] : result.outputs) io::writeNpy(dir / (name + ".npy"), array);
     const std::string text = report.toJson().dump(2) + "\n";
-    io::writeFileAtomically(dir / "timings.json", std::as_bytes(std::span(text.data(), text.size())));
+    replaceFolder(dir, [&](const fs::path& staging) {
+        for (const auto& [name, array] : result.outputs)
+            io::writeNpy(staging / (name + ".npy"), array);
+        io::writeFileAtomically(staging / "timings.json", std::as_bytes(std::span(text.data(), text.size())));
+    });
 }
 
 // What is wrong with `text` as --timeout's value, or nothing. nan, inf, 0 and negative numbers once
@@ -119,6 +121,7 @@ std::string timeoutProblem(const std::string& text) {
 int execute(const RunCommandOptions& options) {
     (void)worker::cudaOrdinal(options.backend); // a bad --backend before the file is read
     const auto playground = io::readPlayground(samplePlayground(options.file));
+    if (!options.outDir.empty()) requireReplaceable(options.outDir); // before minutes of running, not after
     const Watchdog watchdog(options.timeoutSeconds);
     const auto execution =
         worker::execute(playground, {options.backend, options.repeat, options.warmup, options.checkBounds, nullptr});
@@ -139,7 +142,9 @@ CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options) {
     cmd->add_option("--backend", options.backend, "cuda, cuda:N or cpu")->capture_default_str();
     cmd->add_option("--repeat", options.repeat, "Timed runs (each copies in, launches, copies back)")->capture_default_str();
     cmd->add_option("--warmup", options.warmup, "Untimed runs first")->capture_default_str();
-    cmd->add_option("--out", options.outDir, "Write NAME.npy for each out/inout array and timings.json here");
+    cmd->add_option("--out", options.outDir,
+                    "Write NAME.npy for each out/inout array and timings.json here, as one set: the folder's "
+                    "earlier set is replaced whole, or kept whole when writing fails (exit 6)");
     cmd->add_flag("--json", options.json, "Print timings.json's object instead of a summary");
     cmd->add_option("--timeout", options.timeoutSeconds,
                     "Stop the run after this many seconds, more than 0 and at most 86400 (exit 4)")

@@ -1,5 +1,6 @@
 // kernelpad-cli run as a user calls it: exit codes, --out (NAME.npy and timings.json), --json, and the
 // messages for bad input. The parts that run kernels need the GPU machine; the rest runs in CI.
+#include "../TestSupport.h"
 #include "../cuda/GpuTestSupport.h"
 #include "core/cpu/Subprocess.h"
 #include "core/io/NpyFile.h"
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 using namespace kp;
 
@@ -18,14 +20,51 @@ std::string data(const std::string& file) {
     return std::string(KP_SOURCE_DIR) + "/tests/run/data/" + file;
 }
 
+std::string cliPath() {
+    return std::string(KP_BINARY_DIR) + "/app/kernelpad-cli";
+}
+
 cpu::SubprocessResult cli(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), std::string(KP_BINARY_DIR) + "/app/kernelpad-cli");
+    arguments.insert(arguments.begin(), cliPath());
     return cpu::runProcess(arguments);
 }
 
-#define EXPECT_EXIT(result, code)                                                                            \
-    QVERIFY2((result).exitCode == (code),                                                                    \
-             ("exit " + std::to_string((result).exitCode) + ":\n" + (result).output).c_str())
+// kernelpad-cli under a shell `script` that ends by running it with `arguments` ("$@").
+cpu::SubprocessResult cliUnder(const std::string& script, std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), {"/bin/bash", "-c", script, cliPath()});
+    return cpu::runProcess(arguments);
+}
+
+// A playground whose one output array, `name`, is `n` float32 twos.
+std::string writeTwos(const QTemporaryDir& dir, const std::string& name, std::size_t n = 100) {
+    const std::string file = dir.filePath(QString::fromStdString(name + ".kpad.json")).toStdString();
+    nlohmann::json json = nlohmann::json::parse(R"({"format":"kernelpad/1","kernel":"twos",
+        "code":"__global__ void twos(float* d, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) d[i] = 2;\n}\n",
+        "launch":{"grid":"auto","block":[128]},
+        "args":[{"array":{"dtype":"float32"},"direction":"out"},{"name":"n","scalar":{"dtype":"int32"}}]})");
+    json["args"][0]["name"] = name;
+    json["args"][0]["array"]["shape"] = {n};
+    json["args"][1]["value"] = "size(" + name + ")";
+    std::ofstream(file) << json.dump(2);
+    return file;
+}
+
+std::set<std::string> filesIn(const std::filesystem::path& folder) {
+    std::set<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+        names.insert(entry.path().filename().string());
+    return names;
+}
+
+bool anyStagingLeft(const std::filesystem::path& folder) {
+    for (const auto& name : filesIn(folder))
+        if (name.find(".kptmp.") != std::string::npos || name.find(".kpold.") != std::string::npos)
+            return true;
+    return false;
+}
+
+#define EXPECT_EXIT(result, code)                                                                          \
+    QVERIFY2((result).exitCode == (code), ("exit " + std::to_string((result).exitCode) + ":\n" + (result).output).c_str())
 
 #define EXPECT_OUTPUT(result, fragment)                                                                      \
     QVERIFY2((result).output.find(fragment) != std::string::npos,                                            \
@@ -152,6 +191,89 @@ private slots:
         EXPECT_OUTPUT(r, "dest: matches the reference");
     }
 
+    // --out replaces the folder's set as a whole: no file of an earlier run's set stays beside the new one.
+    void outReplacesTheEarlierSetWhole() {
+        QTemporaryDir dir;
+        const std::filesystem::path out = dir.filePath("out").toStdString();
+        const auto before = cli({"run", writeTwos(dir, "first"), "--backend", "cpu", "--out", out.string()});
+        EXPECT_EXIT(before, 0);
+        QCOMPARE(filesIn(out), (std::set<std::string>{"first.npy", "timings.json"}));
+        const auto r = cli({"run", writeTwos(dir, "second"), "--backend", "cpu", "--out", out.string()});
+        EXPECT_EXIT(r, 0);
+        QCOMPARE(filesIn(out), (std::set<std::string>{"second.npy", "timings.json"}));
+        QCOMPARE(io::readNpy(out / "second.npy").value(99), 2.0);
+        QVERIFY(!anyStagingLeft(dir.path().toStdString()));
+    }
+    // Two runs writing one folder at once: it ends with one run's set, never a mix of both.
+    void concurrentRunsLeaveOneWholeSet() {
+        QTemporaryDir dir;
+        const std::string first = writeTwos(dir, "first"), second = writeTwos(dir, "second");
+        const std::filesystem::path out = dir.filePath("out").toStdString();
+        for (int round = 0; round < 4; ++round) {
+            const auto r = cliUnder(
+                R"("$0" run "$1" --backend cpu --out "$3" & "$0" run "$2" --backend cpu --out "$3" & wait)",
+                {first, second, out.string()});
+            const auto names = filesIn(out);
+            QVERIFY2(names == (std::set<std::string>{"first.npy", "timings.json"}) ||
+                         names == (std::set<std::string>{"second.npy", "timings.json"}),
+                     r.output.c_str());
+            QVERIFY(!anyStagingLeft(dir.path().toStdString()));
+        }
+    }
+    // A full disk (here a file size limit) while writing: exit 6, the message says what failed and where,
+    // the earlier set is whole and the temporary folder is gone.
+    void aFailedWriteKeepsTheEarlierSetWhole() {
+        QTemporaryDir dir;
+        const std::string playground = writeTwos(dir, "big", 1 << 20); // dest.npy: 4 MiB
+        const std::filesystem::path out = dir.filePath("out").toStdString();
+        const auto before =
+            cli({"run", playground, "--backend", "cpu", "--out", out.string()}); // fills the compile cache
+        EXPECT_EXIT(before, 0);
+        const std::string npy = test::readText(out / "big.npy"),
+                          timings = test::readText(out / "timings.json");
+        // Files over 1 MiB cannot be written; SIGXFSZ ignored makes that an error (EFBIG), not a crash.
+        const auto r = cliUnder(R"(trap '' XFSZ; ulimit -f 1024; exec "$0" "$@")",
+                                {"run", playground, "--backend", "cpu", "--out", out.string()});
+        EXPECT_EXIT(r, 6);
+        EXPECT_OUTPUT(r, "--out " + out.string() + ": the run's files could not be written");
+        EXPECT_OUTPUT(r, "File too large");
+        EXPECT_OUTPUT(r, out.string() + " keeps its earlier files");
+        QCOMPARE(filesIn(out), (std::set<std::string>{"big.npy", "timings.json"}));
+        QVERIFY(test::readText(out / "big.npy") == npy);
+        QVERIFY(test::readText(out / "timings.json") == timings);
+        QVERIFY(!anyStagingLeft(dir.path().toStdString()));
+    }
+    void aFailedWriteToANewFolderLeavesNothing() {
+        QTemporaryDir dir;
+        const std::string playground = writeTwos(dir, "big", 1 << 20);
+        const auto before = cli({"run", playground, "--backend", "cpu"}); // fills the compile cache
+        EXPECT_EXIT(before, 0);
+        const std::filesystem::path out = dir.filePath("new/out").toStdString();
+        const auto r = cliUnder(R"(trap '' XFSZ; ulimit -f 1024; exec "$0" "$@")",
+                                {"run", playground, "--backend", "cpu", "--out", out.string()});
+        EXPECT_EXIT(r, 6);
+        EXPECT_OUTPUT(r, "nothing was written to " + out.string());
+        QVERIFY(!std::filesystem::exists(out));
+        QVERIFY(!anyStagingLeft(out.parent_path()));
+    }
+    // Replacing a folder deletes what it holds: one with other files (or a file) is refused before the run.
+    void outRefusesAFolderWithOtherFiles() {
+        QTemporaryDir dir;
+        const std::filesystem::path out = dir.filePath("out").toStdString();
+        std::filesystem::create_directories(out / "sub");
+        test::writeText(out / "notes.txt", "mine");
+        const auto r = cli({"run", writeTwos(dir, "first"), "--backend", "cpu", "--out", out.string()});
+        EXPECT_EXIT(r, 2);
+        EXPECT_OUTPUT(r, "--out " + out.string() + ": the folder holds");
+        EXPECT_OUTPUT(r, "\"notes.txt\"");
+        EXPECT_OUTPUT(r, "\"sub\"");
+        QVERIFY2(r.output.find("on cpu") == std::string::npos, r.output.c_str()); // nothing ran
+        QCOMPARE(test::readText(out / "notes.txt"), std::string("mine"));
+        const auto file =
+            cli({"run", writeTwos(dir, "first"), "--backend", "cpu", "--out", (out / "notes.txt").string()});
+        EXPECT_EXIT(file, 2);
+        EXPECT_OUTPUT(file, "this is a file, not a folder");
+    }
     void helpListsEveryExitCode() {
         for (const auto& arguments :
              {std::vector<std::string>{"--help"}, std::vector<std::string>{"run", "--help"},
