@@ -498,6 +498,25 @@ private slots:
         EXPECT_OUTPUT(r, "No such file or directory");
         QVERIFY(!std::filesystem::exists(csvFile));
     }
+    // A CSV that stops being written part way (a full disk; here a file size limit, with SIGXFSZ ignored so
+    // that write() fails) is an input/output error, exit 6, not bad input.
+    void aCsvCutShortIsAnInputOutputError() {
+        const std::vector<std::string> sweep = {"sweep",   "multiply_them", "--backends", "cpu:1",    "--to",
+                                                "100000",  "--steps",       "12",         "--repeat", "1",
+                                                "--quiet", "--csv"};
+        auto arguments = sweep;
+        arguments.push_back(outFile("warm.csv")); // compiles the kernel into the cache, without a limit
+        const auto warm = cli(arguments);
+        EXPECT_EXIT(warm, 0);
+        arguments = sweep;
+        arguments.push_back(outFile("cut.csv"));
+        arguments.insert(arguments.begin(),
+                         {"/bin/bash", "-c", R"(trap '' XFSZ; ulimit -f 1; exec "$0" "$@")",
+                          std::string(KP_BINARY_DIR) + "/app/kernelpad-cli"});
+        const auto r = cpu::runProcess(arguments);
+        EXPECT_EXIT(r, 6);
+        EXPECT_OUTPUT(r, "--csv: writing " + outFile("cut.csv") + " failed");
+    }
     void referenceIsBadInputForAPlaygroundWithoutOne() {
         QTemporaryDir dir;
         const auto file = writePlayground(dir, "noref.kpad.json", kTwice);
