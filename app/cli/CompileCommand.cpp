@@ -3,6 +3,7 @@
 #include "ExitCode.h"
 #include "core/cuda/Compiler.h"
 #include "core/cuda/CudaError.h"
+#include "core/io/FileBytes.h"
 
 #include <cerrno>
 #include <cstring>
@@ -14,14 +15,6 @@
 namespace kp::cli {
 
 namespace {
-
-std::optional<std::string> readSource(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
-    return text;
-}
 
 bool writeFile(const std::string& path, const char* data, std::size_t size) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -76,9 +69,12 @@ CLI::App* addCompileCommand(CLI::App& root, CompileCommandOptions& options) {
 }
 
 int runCompileCommand(const CompileCommandOptions& options) {
-    const auto source = readSource(options.file);
-    if (!source) {
-        std::cerr << "kernelpad-cli: cannot read " << options.file << ": " << std::strerror(errno) << "\n";
+    // Only a regular file, without waiting: a FIFO or /dev/zero is refused at once (io/FileBytes).
+    std::optional<std::string> source;
+    try {
+        source = io::readTextFile(options.file);
+    } catch (const InputError& e) {
+        std::cerr << "kernelpad-cli: " << e.what() << "\n";
         return ExitCode::BadInput;
     }
     cuda::CompileOptions compileOptions;

@@ -1,11 +1,12 @@
 #include "LessonView.h"
 
+#include "core/io/FileBytes.h"
+
 #include <QEvent>
-#include <QFile>
 #include <QFileInfo>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QTextCursor>
-#include <QScrollBar>
 #include <utility>
 #include <vector>
 
@@ -21,14 +22,17 @@ bool LessonView::showLesson(const QString& path) {
         setLesson(tr("*This playground has no lesson.* The samples (View > Samples) each come with one."));
         return false;
     }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        setLesson(tr("*The lesson %1 cannot be read: %2.*").arg(path, file.errorString()));
+    // Through the core's reader: a lesson that is a FIFO or a device is refused at once, never waited on.
+    std::string text;
+    try {
+        text = kp::io::readTextFile(path.toStdString());
+    } catch (const std::exception& e) {
+        setLesson(tr("*The lesson %1 cannot be read: %2.*").arg(path, QString::fromUtf8(e.what())));
         return false;
     }
     // Relative links and pictures in the lesson resolve beside it.
     setSearchPaths({QFileInfo(path).absolutePath()});
-    setLesson(QString::fromUtf8(file.readAll()));
+    setLesson(QString::fromStdString(text));
     path_ = path;
     return true;
 }

@@ -50,8 +50,7 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
     if (!std::regex_match(spec.function, identifier))
         throw SetupError({"reference.function: \"" + spec.function + "\" is not the name of a C++ function"});
 
-    const auto bytes = io::readFileBytes(model::resolveInside(setup.folder, spec.source, "reference.source"));
-    const std::string userText(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    const std::string userText = io::readTextFile(model::resolveInside(setup.folder, spec.source, "reference.source"));
     const std::string escaped = std::regex_replace(spec.source, std::regex(R"(["\\])"), R"(\$&)");
     cpu::HostSource source{spec.source, "#line 1 \"<kernelpad cuda built-ins>\"\n" +
                                             std::string(cpu::kCudaHostHeader) + "#line 1 \"" + escaped +

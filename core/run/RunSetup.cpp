@@ -92,8 +92,7 @@ void readSource(const model::Playground& playground, RunSetup& setup) {
     }
     if (!playground.source) throw SetupError({"source: the playground names neither \"source\" nor \"code\""});
     const auto path = model::resolveInside(playground.folder, *playground.source, "source");
-    const auto bytes = io::readFileBytes(path);
-    setup.source.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    setup.source = io::readTextFile(path);
     setup.sourceName = *playground.source;
 }
 
