@@ -3,10 +3,14 @@
 #include "Error.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <mutex>
 #include <pwd.h>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace kp {
@@ -55,6 +59,24 @@ fs::path userCacheFolder() {
     if (auto home = fromEnvironment("HOME"); !home.empty()) return home / ".cache" / "kernelpad";
     if (auto home = homeFromPasswordDatabase(); !home.empty()) return home / ".cache" / "kernelpad";
     return privateTemporary();
+}
+
+void removeAbandonedFolders(const fs::path& parent, const std::string& prefix) {
+    static std::mutex mutex;
+    static std::set<std::pair<fs::path, std::string>> swept;
+    const std::lock_guard lock(mutex);
+    if (!swept.emplace(parent, prefix).second) return;
+    const std::string start = prefix + "-";
+    std::error_code error;
+    for (fs::directory_iterator it(parent, error), end; !error && it != end; it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        if (!name.starts_with(start)) continue;
+        const pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + start.size()));
+        if (pid <= 0 || (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH)) {
+            std::error_code ignored;
+            fs::remove_all(it->path(), ignored);
+        }
+    }
 }
 
 } // namespace kp

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 namespace kp {
 
@@ -11,5 +12,10 @@ namespace kp {
 // own in the temporary folder (created 0700 and checked to be ours). Throws SystemError when that
 // last folder exists but belongs to someone else or others may write in it.
 std::filesystem::path userCacheFolder();
+
+// Work folders in the cache are named PREFIX-PID-..., PID being the process that made them. Removes
+// those of `parent` whose process is gone (killed mid-compile or mid-run), once per folder, prefix and
+// process: cheap enough to call before every compile or run.
+void removeAbandonedFolders(const std::filesystem::path& parent, const std::string& prefix);
 
 } // namespace kp

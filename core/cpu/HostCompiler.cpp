@@ -11,9 +11,10 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <regex>
-#include <set>
 #include <sstream>
 #include <unistd.h>
 #include <xxhash.h>
@@ -122,26 +123,6 @@ public:
 private:
     fs::path path_;
 };
-
-// Build folders are named build-KEY-PID: those of processes that are gone (killed mid-compile) are
-// removed, once per cache folder and process.
-void removeAbandonedBuilds(const fs::path& cache) {
-    static std::mutex mutex;
-    static std::set<fs::path> swept;
-    const std::lock_guard lock(mutex);
-    if (!swept.insert(cache).second) return;
-    std::error_code error;
-    for (fs::directory_iterator it(cache, error), end; !error && it != end; it.increment(error)) {
-        const std::string name = it->path().filename().string();
-        if (!name.starts_with("build-")) continue;
-        const auto dash = name.rfind('-');
-        const int pid = toInt(name.substr(dash + 1));
-        if (pid <= 0 || pid == ::getpid() || (::kill(pid, 0) != 0 && errno == ESRCH)) {
-            std::error_code ignored;
-            fs::remove_all(it->path(), ignored);
-        }
-    }
-}
 
 // Where the compiler may read: the toolchain (and the CUDA toolkit's headers below /usr or /opt).
 std::vector<fs::path> toolchainFolders() {
@@ -253,8 +234,8 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
 
     fs::create_directories(cacheDirectory_, ec);
     if (ec) throw SystemError("create_directories", ec.value(), cacheDirectory_.string());
-    removeAbandonedBuilds(cacheDirectory_);
-    const BuildFolder work(cacheDirectory_ / ("build-" + key + "-" + std::to_string(getpid())));
+    removeAbandonedFolders(cacheDirectory_, "build"); // those of compiles killed with their parent
+    const BuildFolder work(cacheDirectory_ / ("build-" + std::to_string(getpid()) + "-" + key));
     for (std::size_t i = 0; i < sources.size(); ++i) {
         const fs::path file = work.path() / ("source" + std::to_string(i) + ".cpp");
         writeFile(file, withLineDirective(sources[i]));

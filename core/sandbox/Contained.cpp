@@ -1,5 +1,6 @@
 #include "Contained.h"
 
+#include "core/CacheFolder.h"
 #include "core/Error.h"
 
 #include <cerrno>
@@ -9,11 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <mutex>
 #include <new>
 #include <optional>
 #include <poll.h>
-#include <set>
 #include <string_view>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -171,25 +170,6 @@ std::string limitOf(int signal, const Confinement* confinement) {
     return {};
 }
 
-// Scratch folders are named run-PID-XXXXXX: those of processes that are gone (a run killed with its
-// parent, --timeout) are removed, once per folder and process.
-void removeAbandoned(const fs::path& parent) {
-    static std::mutex mutex;
-    static std::set<fs::path> swept;
-    const std::lock_guard lock(mutex);
-    if (!swept.insert(parent).second) return;
-    std::error_code error;
-    for (fs::directory_iterator it(parent, error), end; !error && it != end; it.increment(error)) {
-        const std::string name = it->path().filename().string();
-        if (!name.starts_with("run-")) continue;
-        const pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + 4));
-        if (pid <= 0 || (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH)) {
-            std::error_code ignored;
-            fs::remove_all(it->path(), ignored);
-        }
-    }
-}
-
 } // namespace
 
 void prepareThreadForOverflow() noexcept {
@@ -310,7 +290,7 @@ ScratchFolder::ScratchFolder(const fs::path& parent) {
     std::error_code error;
     fs::create_directories(parent, error);
     if (error) throw SystemError("create_directories", error.value(), parent.string());
-    removeAbandoned(parent);
+    removeAbandonedFolders(parent, "run"); // those of runs killed with their parent (--timeout)
     std::string pattern = (parent / ("run-" + std::to_string(::getpid()) + "-XXXXXX")).string();
     if (!::mkdtemp(pattern.data())) throw SystemError("mkdtemp", errno, pattern);
     path_ = pattern;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 using namespace kp::cpu;
 using Severity = kp::model::Diagnostic::Severity;
@@ -110,11 +111,15 @@ private slots:
     }
 
     void removesBuildFoldersOfKilledCompiles() {
-        // A compile whose process was killed leaves build-KEY-PID; the next compile in that cache removes it.
+        // A compile whose process was killed leaves build-PID-KEY; the next compile in that cache removes it,
+        // and leaves a running process's alone.
         const HostCompiler compiler({}, cache() / "abandoned");
-        std::filesystem::create_directories(compiler.cacheDirectory() / "build-0123-999999999");
+        std::filesystem::create_directories(compiler.cacheDirectory() / "build-999999999-0123");
+        const auto running = compiler.cacheDirectory() / ("build-" + std::to_string(getppid()) + "-0456");
+        std::filesystem::create_directories(running);
         QVERIFY(compiler.compile({{"d.cpp", "int d = 4;\n"}}).ok);
-        QVERIFY(!std::filesystem::exists(compiler.cacheDirectory() / "build-0123-999999999"));
+        QVERIFY(!std::filesystem::exists(compiler.cacheDirectory() / "build-999999999-0123"));
+        QVERIFY(std::filesystem::exists(running));
     }
 
     void refusesIncludesOutsideTheToolchainAndThePlaygroundFolder() {
