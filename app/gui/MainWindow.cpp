@@ -15,6 +15,7 @@
 #include "TimingsView.h"
 
 #include "core/io/FileBytes.h"
+#include "core/sandbox/Confinement.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/model/SignatureParser.h"
 #include "core/run/Check.h"
@@ -164,6 +165,10 @@ MainWindow::MainWindow(QWidget* parent)
     backendChanged();
     updateRunState();
     updateTitle();
+    // Said once: where code from a file cannot be confined, Kernelpad asks before it runs (allowUnsandboxed).
+    if (const auto& support = sandbox::support(); !support.available)
+        log(tr("This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not "
+               "write.").arg(fromUtf8(support.reason)));
 }
 
 MainWindow::~MainWindow() = default;
@@ -608,6 +613,40 @@ bool MainWindow::mayReplace(const QString& path, const QString& confirmed) {
 void MainWindow::saved(const QString& path) {
     const QString canonical = QFileInfo(path).canonicalFilePath();
     if (!canonical.isEmpty() && !written_.contains(canonical)) written_.push_back(canonical);
+    trusted_.trust(path); // the user wrote it
+}
+
+QString MainWindow::runFile() const { return playgroundPath_.isEmpty() ? sourcePath_ : playgroundPath_; }
+
+bool MainWindow::runTrusted() const {
+    if (runUnsandboxedOnce_ || trusted_.isTrusted(runFile())) return true;
+    // The samples come with Kernelpad.
+    const QString samples = QDir(QString::fromStdString(samples_->catalog().folder.string())).canonicalPath();
+    return !samples.isEmpty() && QFileInfo(runFile()).canonicalFilePath().startsWith(samples + QLatin1Char('/'));
+}
+
+bool MainWindow::allowUnsandboxed(const QString& why) {
+    const auto answer = [&] {
+        if (askUnsandboxed_) return askUnsandboxed_(why);
+        QMessageBox box(QMessageBox::Warning, tr("No sandbox on this machine"),
+                        tr("%1 did not run: %2\n\nRun it anyway, with access to your files and the network?")
+                            .arg(runFile().isEmpty() ? tr("The playground") : runFile(), why),
+                        QMessageBox::Cancel, this);
+        auto* once = box.addButton(tr("Run Anyway"), QMessageBox::AcceptRole);
+        auto* always = box.addButton(tr("Always Run This File"), QMessageBox::AcceptRole);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        return box.clickedButton() == always ? UnsandboxedAnswer::RunAndRemember
+               : box.clickedButton() == once ? UnsandboxedAnswer::RunOnce
+                                             : UnsandboxedAnswer::Cancel;
+    }();
+    if (answer == UnsandboxedAnswer::Cancel) {
+        log(tr("Not run without the sandbox, as you chose."));
+        return false;
+    }
+    if (answer == UnsandboxedAnswer::RunAndRemember) trusted_.trust(runFile());
+    runUnsandboxedOnce_ = true;
+    return true;
 }
 
 bool MainWindow::saveSource(const QString& path) {
@@ -843,6 +882,8 @@ bool MainWindow::startRun() {
     request.warmup = request.backend == "cpu" ? 0 : 1;
     request.checkBounds = boundsAction_->isChecked() && request.backend == "cpu";
     request.timeLimitSeconds = timeLimitSeconds_;
+    request.trusted = runTrusted();
+    runUnsandboxedOnce_ = false;
     runId_ = runTask_.submit(request);
     state_->setText(tr("Running on %1...").arg(backends_->currentText()));
     log(tr("Run %1 on %2, %3 repeat(s), %4").arg(fromUtf8(playground.kernel), backends_->currentText()).arg(request.repeat)
@@ -865,6 +906,10 @@ void MainWindow::runDone(quint64 id, const WorkerResultPtr& result) {
     runId_ = 0;
     updateRunState();
     if (!result->output.empty()) output_->appendPlainText(fromUtf8(result->output).trimmed());
+    if (result->outcome == worker::Outcome::NoSandbox && allowUnsandboxed(fromUtf8(result->message))) {
+        startRun();
+        return;
+    }
     if (!result->ok()) {
         const QString message = fromUtf8(result->message);
         log(tr("%1: %2").arg(fromUtf8(std::string(worker::name(result->outcome))), message));
@@ -994,6 +1039,8 @@ bool MainWindow::startSweep() {
     request.path = playgroundPath_.isEmpty() ? (std::filesystem::path(playground.folder) / "untitled.kpad.json").string()
                                              : playgroundPath_.toStdString();
     request.sweep = spec->toJson();
+    request.trusted = runTrusted();
+    runUnsandboxedOnce_ = false;
     // Rows come on the worker thread: handed to the dock on the GUI thread, if it is still there.
     QPointer<SweepView> view = sweep_;
     request.onSweepRow = [view](const run::SweepRow& row, std::size_t done, std::size_t total) {
@@ -1040,6 +1087,10 @@ void MainWindow::sweepDone(quint64 id, const WorkerResultPtr& result) {
     sweep_->setRunning(false);
     // Rows still queued for the dock arrive before this (same queue), so its result has them all.
     QCoreApplication::sendPostedEvents(sweep_);
+    if (result->outcome == worker::Outcome::NoSandbox && allowUnsandboxed(fromUtf8(result->message))) {
+        startSweep();
+        return;
+    }
     QString error;
     const auto spec = sweep_->spec(&error);
     if (result->ok() && result->sweep) {

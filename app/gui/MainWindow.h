@@ -6,6 +6,7 @@
 
 #include "Appearance.h"
 #include "RecoveryStore.h"
+#include "TrustedFiles.h"
 #include "WorkerTask.h"
 
 #include "core/model/Playground.h"
@@ -109,6 +110,10 @@ public:
         askOverwrite_ = std::move(ask);
     }
     void setTimeLimit(double seconds) { timeLimitSeconds_ = seconds; }
+    // Where this machine has no sandbox: asked before code from a file the user did not write runs
+    // unconfined. Tests answer it without a dialog.
+    enum class UnsandboxedAnswer { Cancel, RunOnce, RunAndRemember };
+    void setUnsandboxedQuestion(std::function<UnsandboxedAnswer(const QString& why)> ask) { askUnsandboxed_ = std::move(ask); }
 
     KernelEditor* editor() const { return editor_; }
     QLabel* compileNotice() const { return compileNotice_; }
@@ -176,6 +181,11 @@ private:
     bool saveKernelSource(const QString& path, const QString& confirmed);
     bool mayReplace(const QString& path, const QString& confirmed);
     void saved(const QString& path);
+    // The file whose code a run executes: the playground, else the lone .cu file, else none (typed here).
+    QString runFile() const;
+    bool runTrusted() const;
+    // After a run or sweep refused for want of a sandbox: asks, and says whether to run it again unconfined.
+    bool allowUnsandboxed(const QString& why);
     RecoveryAnswer askRecovery(const RecoveredSession& session);
     MainWindow* windowFor(const RecoveredSession& session, bool& used);
     void setModifiedPanels(bool modified);
@@ -241,6 +251,9 @@ private:
     std::function<QMessageBox::StandardButton()> askSave_;
     std::function<bool(const QString&)> askOverwrite_;
     QStringList written_; // files this window created or saved (canonical paths): replaced without asking
+    std::function<UnsandboxedAnswer(const QString&)> askUnsandboxed_;
+    TrustedFiles trusted_;
+    bool runUnsandboxedOnce_ = false; // the user said "run anyway" for the run or sweep about to start
 
     RecoveryStore recovery_;
     QTimer autosave_;

@@ -10,6 +10,7 @@
 #include "core/cuda/CudaError.h"
 #include "core/cuda/Device.h"
 #include "core/cuda/Driver.h"
+#include "core/sandbox/Confinement.h"
 
 #include <algorithm>
 #include <map>
@@ -205,6 +206,8 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
                     if (e.sticky())
                         gone[backend.id] = "not run: " + backend.id + " failed at " +
                                            std::to_string(point.value) + " and was not used again";
+                } catch (const sandbox::Unavailable&) {
+                    throw; // not this row's fault: the whole sweep needs the user's word to run unconfined
                 } catch (const InputError& e) {
                     row.error = e.what(); // a launch over this backend's limits
                 } catch (const std::bad_alloc&) {

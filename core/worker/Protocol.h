@@ -7,7 +7,7 @@
 // with the first byte. Messages (the header's "type"):
 //   worker -> app  hello  {protocol, version, pid}            once, first
 //   app -> worker  run    {playground, path, backend, repeat, warmup, check_bounds, trusted}
-//                  (every request may say trusted: run the playground's host code without the sandbox)
+//                  (every request may say trusted: where there is no sandbox, run the host code unconfined)
 //   worker -> app  result {report, execution, outputs: [{name, dtype, shape, fd}], reference_outputs}
 //   app -> worker  inspect {playground, path, backend}          compile only (worker/Inspect.h)
 //   worker -> app  inspection {inspection}

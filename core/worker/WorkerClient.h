@@ -30,8 +30,9 @@ struct WorkerRequest {
     int repeat = 1;
     int warmup = 0;
     bool checkBounds = false;
-    // Run the playground's host code (CPU kernels, the reference) without the sandbox: only for a file
-    // the user said to trust where this machine has no sandbox (Outcome::NoSandbox).
+    // The user trusts this file: where this machine has no sandbox, its host code (CPU kernels, the
+    // reference) may run unconfined instead of ending in Outcome::NoSandbox. Where there is a sandbox,
+    // runs are confined whatever this says.
     bool trusted = false;
     double timeLimitSeconds = 0; // 0: none
     // Inspect: compile only, for diagnostics and kernel attributes. Sweep: the playground over `sweep`'s

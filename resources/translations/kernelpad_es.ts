@@ -1191,6 +1191,34 @@
         <source>Restored the playground %1 saved at %2</source>
         <translation>Se restauró el banco de pruebas %1 guardado a las %2</translation>
     </message>
+    <message>
+        <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
+        <translation>Este equipo no tiene entorno aislado para el código de los playgrounds (%1): Kernelpad pregunta antes de ejecutar un archivo que no escribió usted.</translation>
+    </message>
+    <message>
+        <source>No sandbox on this machine</source>
+        <translation>Sin entorno aislado en este equipo</translation>
+    </message>
+    <message>
+        <source>%1 did not run: %2
+
+Run it anyway, with access to your files and the network?</source>
+        <translation>%1 no se ejecutó: %2
+
+¿Ejecutarlo de todos modos, con acceso a sus archivos y a la red?</translation>
+    </message>
+    <message>
+        <source>Run Anyway</source>
+        <translation>Ejecutar de todos modos</translation>
+    </message>
+    <message>
+        <source>Always Run This File</source>
+        <translation>Ejecutar siempre este archivo</translation>
+    </message>
+    <message>
+        <source>Not run without the sandbox, as you chose.</source>
+        <translation>No se ejecutó sin el entorno aislado, como eligió.</translation>
+    </message>
 </context>
 <context>
     <name>OutputPane</name>

@@ -1187,6 +1187,34 @@
         <source>Restored the playground %1 saved at %2</source>
         <translation>已恢复保存于 %2 的演练场 %1</translation>
     </message>
+    <message>
+        <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
+        <translation>本机没有用于运行 playground 代码的沙箱（%1）：运行不是您编写的文件之前，Kernelpad 会先询问您。</translation>
+    </message>
+    <message>
+        <source>No sandbox on this machine</source>
+        <translation>本机没有沙箱</translation>
+    </message>
+    <message>
+        <source>%1 did not run: %2
+
+Run it anyway, with access to your files and the network?</source>
+        <translation>%1 未运行：%2
+
+仍要运行它吗？它将能访问您的文件和网络。</translation>
+    </message>
+    <message>
+        <source>Run Anyway</source>
+        <translation>仍然运行</translation>
+    </message>
+    <message>
+        <source>Always Run This File</source>
+        <translation>始终运行此文件</translation>
+    </message>
+    <message>
+        <source>Not run without the sandbox, as you chose.</source>
+        <translation>已按您的选择，未在没有沙箱的情况下运行。</translation>
+    </message>
 </context>
 <context>
     <name>OutputPane</name>

@@ -339,6 +339,58 @@ private slots:
         QVERIFY(shot.save(QStringLiteral("/tmp/kernelpad_compiled_code.png")));
         window.close();
     }
+
+    // Where this machine has no sandbox (simulated), a file the user did not write is run only after they
+    // say so: once, or always for that file, until the file changes behind Kernelpad's back. A file
+    // Kernelpad saved is the user's own and runs without a question.
+    void asksBeforeRunningAFileUnconfinedWhereThereIsNoSandbox() {
+        qputenv("KERNELPAD_TEST_NO_SANDBOX", "simulated for the test");
+        const QString path = copySample(QStringLiteral("from-the-web"));
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        window.show();
+        QVERIFY(window.openFile(path));
+        QStringList asked;
+        auto answer = MainWindow::UnsandboxedAnswer::Cancel;
+        window.setUnsandboxedQuestion([&](const QString& why) {
+            asked << why;
+            return answer;
+        });
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        const auto run = [&](bool ok) {
+            const auto before = finished.size();
+            QVERIFY(window.startRun());
+            QTRY_VERIFY_WITH_TIMEOUT(finished.size() == before + 1, 60000);
+            QCOMPARE(finished.last().at(0).toBool(), ok);
+        };
+        run(false); // declined: nothing ran
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked.front().contains(QStringLiteral("sandbox")) && asked.front().contains(QStringLiteral("simulated for the test")),
+                 qPrintable(asked.front()));
+        answer = MainWindow::UnsandboxedAnswer::RunOnce;
+        run(true);
+        QCOMPARE(asked.size(), 2);
+        answer = MainWindow::UnsandboxedAnswer::RunAndRemember;
+        run(true);
+        QCOMPARE(asked.size(), 3);
+        run(true); // remembered
+        QCOMPARE(asked.size(), 3);
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::Append));
+            file.write("\n");
+        }
+        run(true); // changed on disk: asked again
+        QCOMPARE(asked.size(), 4);
+
+        // Saved by Kernelpad: the user's own.
+        window.setOverwriteQuestion([](const QString&) { return true; });
+        QVERIFY(window.saveAs(dir_.filePath(QStringLiteral("mine.kpad.json"))));
+        run(true);
+        QCOMPARE(asked.size(), 4);
+        window.close();
+        qunsetenv("KERNELPAD_TEST_NO_SANDBOX");
+    }
 };
 
 QTEST_MAIN(TestMainWindow)
