@@ -4,6 +4,7 @@
 // home with a fake ~/.ssh/id_rsa and ~/.bashrc is watched, and so are the playground's folder and /tmp),
 // leave no process behind, leak no secret into its output, and leave Kernelpad able to run the next one.
 #include "core/cpu/Subprocess.h"
+#include "core/cuda/Driver.h"
 #include "core/sandbox/Confinement.h"
 #include "core/worker/WorkerClient.h"
 
@@ -155,53 +156,65 @@ private slots:
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        QTest::addColumn<bool>(
-            "needsSandbox"); // without it the case would do harm: skipped where there is none
+        // Without the sandbox the case would do harm: skipped where there is none.
+        QTest::addColumn<bool>("needsSandbox");
+        QTest::addColumn<QString>("backend");
         // Code that runs when its library is loaded.
-        QTest::newRow("ctor_system") << "ctor_system" << QStringList{} << 0 << "" << true;
-        QTest::newRow("global_object") << "global_object" << QStringList{} << 0 << "" << true;
-        QTest::newRow("ctor_fork_bomb") << "ctor_fork_bomb" << QStringList{} << 0 << "" << true;
+        QTest::newRow("ctor_system") << "ctor_system" << QStringList{} << 0 << "" << true << "cpu";
+        QTest::newRow("global_object") << "global_object" << QStringList{} << 0 << "" << true << "cpu";
+        QTest::newRow("ctor_fork_bomb") << "ctor_fork_bomb" << QStringList{} << 0 << "" << true << "cpu";
         // Escapes from a running kernel: each fails inside the sandbox, and the run itself completes.
         for (const char* name : {"system_call", "popen_call", "write_home", "append_bashrc", "write_tmp",
                                  "write_beside", "symlink_out", "read_ssh_key", "tcp_connect", "exec_shell",
                                  "fork_bomb", "kill_parent", "kill_everyone"})
-            QTest::newRow(name) << name << QStringList{} << 0 << "" << true;
-        QTest::newRow("detached_thread") << "detached_thread" << QStringList{} << 0 << "" << false;
-        QTest::newRow("forge_socket") << "forge_socket" << QStringList{} << 0 << "" << false;
+            QTest::newRow(name) << name << QStringList{} << 0 << "" << true << "cpu";
+        QTest::newRow("detached_thread") << "detached_thread" << QStringList{} << 0 << "" << false << "cpu";
+        QTest::newRow("forge_socket") << "forge_socket" << QStringList{} << 0 << "" << false << "cpu";
         // Faking success: the process that ran the kernel does not decide the verdict.
         for (const char* name : {"exit_zero", "underscore_exit", "quick_exit"})
-            QTest::newRow(name) << name << QStringList{} << 4 << "must not call exit()" << false;
-        QTest::newRow("forged_answer") << "forged_answer" << QStringList{} << 1 << "differ" << false;
+            QTest::newRow(name) << name << QStringList{} << 4 << "must not call exit()" << false << "cpu";
+        QTest::newRow("forged_answer") << "forged_answer" << QStringList{} << 1 << "differ" << false << "cpu";
         QTest::newRow("abort_call") << "abort_call" << QStringList{} << 4
-                                    << "the kernel k crashed with SIGABRT" << false;
+                                    << "the kernel k crashed with SIGABRT" << false << "cpu";
         // Crashes, each named.
-        for (const char* name : {"recursion", "big_local_array", "alloca_huge"})
-            QTest::newRow(name) << name << QStringList{} << 4 << "the kernel k overflowed its stack" << false;
+        for (const char* name : {"recursion", "big_local_array", "alloca_huge", "fiber_recursion"})
+            QTest::newRow(name) << name << QStringList{} << 4 << "the kernel k overflowed its stack" << false
+                                << "cpu";
         QTest::newRow("null_write") << "null_write" << QStringList{} << 4
-                                    << "the kernel k crashed with SIGSEGV" << false;
+                                    << "the kernel k crashed with SIGSEGV" << false << "cpu";
         QTest::newRow("divide_by_zero")
-            << "divide_by_zero" << QStringList{} << 4 << "division (or remainder) by zero" << false;
+            << "divide_by_zero" << QStringList{} << 4 << "division (or remainder) by zero" << false << "cpu";
         QTest::newRow("memory_bomb") << "memory_bomb" << QStringList{} << 4
-                                     << "the kernel k ran out of memory" << true;
+                                     << "the kernel k ran out of memory" << true << "cpu";
         QTest::newRow("throws") << "throws" << QStringList{} << 4 << "the kernel k threw a C++ exception"
-                                << false;
+                                << false << "cpu";
         QTest::newRow("endless_loop")
-            << "endless_loop" << QStringList{"--timeout", "2"} << 4 << "--timeout" << false;
+            << "endless_loop" << QStringList{"--timeout", "2"} << 4 << "--timeout" << false << "cpu";
         // Compile-time bombs: the compiler reads only the toolchain and the playground's folder, under
         // limits.
         for (const char* name : {"include_dev_zero", "include_dev_urandom", "include_ssh_key"})
-            QTest::newRow(name) << name << QStringList{} << 3 << "Permission denied" << true;
-        QTest::newRow("include_itself") << "include_itself" << QStringList{} << 3 << "error:" << false;
-        QTest::newRow("macro_bomb") << "macro_bomb" << QStringList{} << 3 << "limit" << true;
+            QTest::newRow(name) << name << QStringList{} << 3 << "Permission denied" << true << "cpu";
+        QTest::newRow("include_itself")
+            << "include_itself" << QStringList{} << 3 << "error:" << false << "cpu";
+        QTest::newRow("macro_bomb") << "macro_bomb" << QStringList{} << 3 << "limit" << true << "cpu";
         // Files that are not what they claim: refused before anything reads them.
-        QTest::newRow("source_fifo") << "source_fifo" << QStringList{} << 2 << "FIFO" << false;
-        QTest::newRow("source_dev_zero") << "source_dev_zero" << QStringList{} << 2 << "/dev/zero" << false;
-        QTest::newRow("source_link_outside")
-            << "source_link_outside" << QStringList{} << 2 << "outside the playground's folder" << false;
-        QTest::newRow("source_huge") << "source_huge" << QStringList{} << 2 << "larger than" << false;
-        QTest::newRow("array_fifo") << "array_fifo" << QStringList{} << 2 << "FIFO" << false;
-        QTest::newRow("reference_link_outside")
-            << "reference_link_outside" << QStringList{} << 2 << "outside the playground's folder" << false;
+        QTest::newRow("source_fifo") << "source_fifo" << QStringList{} << 2 << "FIFO" << false << "cpu";
+        QTest::newRow("source_dev_zero")
+            << "source_dev_zero" << QStringList{} << 2 << "/dev/zero" << false << "cpu";
+        QTest::newRow("source_link_outside") << "source_link_outside" << QStringList{} << 2
+                                             << "outside the playground's folder" << false << "cpu";
+        QTest::newRow("source_huge") << "source_huge" << QStringList{} << 2 << "larger than" << false
+                                     << "cpu";
+        QTest::newRow("array_fifo") << "array_fifo" << QStringList{} << 2 << "FIFO" << false << "cpu";
+        QTest::newRow("reference_link_outside") << "reference_link_outside" << QStringList{} << 2
+                                                << "outside the playground's folder" << false << "cpu";
+        // On a GPU: the reference that checks a CUDA run runs contained too, and NVRTC reads no device file.
+        QTest::newRow("gpu_reference_writes_home")
+            << "gpu_reference_writes_home" << QStringList{} << 0 << "check" << true << "cuda";
+        QTest::newRow("gpu_reference_exit") << "gpu_reference_exit" << QStringList{} << 4
+                                            << "the reference k_ref ended its process" << false << "cuda";
+        QTest::newRow("gpu_include_dev_zero")
+            << "gpu_include_dev_zero" << QStringList{} << 3 << "not a regular file" << false << "cuda";
     }
     void endsWithAClearMessageAndChangesNothing() {
         QFETCH(QString, name);
@@ -209,7 +222,10 @@ private slots:
         QFETCH(int, exitCode);
         QFETCH(QString, message);
         QFETCH(bool, needsSandbox);
+        QFETCH(QString, backend);
         if (needsSandbox && !sandbox::support().available) QSKIP(sandbox::support().reason.c_str());
+        if (backend == "cuda" && !cuda::Driver::available())
+            QSKIP("no CUDA device here: the GPU machine runs this case");
         const fs::path folder = prepare(name.toStdString());
         qputenv("KP_HOSTILE_CASE_DIR", folder.c_str());
         const fs::path out = fs::path(work_.path().toStdString()) / (name.toStdString() + "-out");
@@ -218,8 +234,9 @@ private slots:
         const fs::path tmpMarker = fs::path("/tmp") / ("kp-hostile-" + token_);
 
         std::vector<std::string> arguments = {
-            "run",       (folder / (name.toStdString() + ".kpad.json")).string(), "--backend", "cpu", "--out",
-            out.string()};
+            "run",       (folder / (name.toStdString() + ".kpad.json")).string(),
+            "--backend", backend.toStdString(),
+            "--out",     out.string()};
         for (const auto& option : options)
             arguments.push_back(option.toStdString());
         const auto started = std::chrono::steady_clock::now();
@@ -266,6 +283,16 @@ private slots:
         for (const auto& entry :
              fs::directory_iterator(home() / ".cache" / "kernelpad" / "host" / "scratch", noScratch))
             QFAIL(("a scratch folder was left behind: " + entry.path().string()).c_str());
+    }
+
+    // kernelpad-cli compile reads only a regular file, at once.
+    void compileRefusesAFifoAtOnce() {
+        const fs::path fifo = fs::path(work_.path().toStdString()) / "pipe.cu";
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        const auto r = cli({"compile", fifo.string()}, 20);
+        QVERIFY2(!r.timedOut, "compile waited on a FIFO");
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.output.find("FIFO") != std::string::npos, r.output.c_str());
     }
 
     // The app opens a file by compiling it in the worker for the editor's diagnostics: that must not run
