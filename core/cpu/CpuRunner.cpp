@@ -323,7 +323,8 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
 
     // Results live in memory the contained child writes and this process reads; inputs the child cannot
     // inherit (memory the CUDA driver pinned) are copied first.
-    const auto& wanted = options.resultAllocator ? options.resultAllocator : model::heapAllocator();
+    // Without an allocator asked for, the results stay in that shared memory: no copy.
+    const auto& wanted = options.resultAllocator ? options.resultAllocator : sandbox::childSharedAllocator();
     const auto shared = wanted->sharedWithChildren() ? wanted : sandbox::childSharedAllocator();
     for (std::size_t i = 0; i < setup.args.size(); ++i)
         if (setup.args[i].copiedOut())

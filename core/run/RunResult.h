@@ -17,8 +17,8 @@ struct RunOptions {
     int warmup = 0; // untimed runs before them
     // Checked between launches: set it from another thread to stop; the result says how far it got.
     const std::atomic<bool>* cancel = nullptr;
-    // Where the CPU backend puts its results (default: the heap); the worker passes shared memory so
-    // that results reach the app without a copy.
+    // Where the CPU backend puts its results (default: memory shared with the child that ran the kernel);
+    // the worker passes its own shared memory so that results reach the app without a copy.
     std::shared_ptr<model::HostAllocator> resultAllocator = nullptr;
 };
 

@@ -1,5 +1,6 @@
 #include "Confinement.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -248,8 +249,13 @@ Confinement::Confinement(Confinement&& other) noexcept
       startsPrograms_(other.startsPrograms_) {}
 
 int applyLimits(const Limits& limits, std::uint64_t addressSpace) noexcept {
+    // Only ever lowers: a limit the user set already (ulimit -f) stays if it is tighter.
     const auto limit = [](int resource, std::uint64_t soft, std::uint64_t hard) {
-        const rlimit value{static_cast<rlim_t>(soft), static_cast<rlim_t>(hard)};
+        rlimit value{};
+        if (::getrlimit(resource, &value) != 0) return false;
+        value.rlim_cur = std::min(value.rlim_cur, static_cast<rlim_t>(soft));
+        value.rlim_max = std::min(value.rlim_max, static_cast<rlim_t>(hard));
+        value.rlim_cur = std::min(value.rlim_cur, value.rlim_max);
         return ::setrlimit(resource, &value) == 0;
     };
     if (!limit(RLIMIT_CORE, 0, 0)) return errno;
