@@ -62,8 +62,9 @@ public:
     // stack overflow is a run::KernelFault naming it, never this process's end, and where the sandbox is
     // needed and missing, sandbox::Unavailable.
     // Throws run::CompileError with diagnostics in the user's file and lines, run::SetupError for a
-    // launch over the limits. "h2d"/"d2h" times are the copies of inputs into the kernel's working
-    // arrays and of results out of them, so that repeats start from the same inputs.
+    // launch over the limits. "h2d" times are the copies of inputs into the kernel's working memory
+    // (so that repeats start from the same inputs); "d2h" times are 0: out and inout arrays are
+    // written where the results are kept, nothing is copied out.
     // In the bounds-checking mode the first violation is kept process-wide: run one such run at a time.
     run::RunResult run(const run::RunSetup& setup, const run::RunOptions& options = {}) const;
 
