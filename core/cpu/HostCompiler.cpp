@@ -4,6 +4,7 @@
 #include "core/CacheFolder.h"
 #include "core/Error.h"
 #include "core/Stopwatch.h"
+#include "core/sandbox/Contained.h"
 
 #include <charconv>
 #include <chrono>
@@ -107,22 +108,6 @@ int toInt(const std::string& digits) {
     std::from_chars(digits.data(), digits.data() + digits.size(), value);
     return value;
 }
-
-// A build folder is removed when the compile ends, however it ends.
-class BuildFolder {
-public:
-    explicit BuildFolder(fs::path path) : path_(std::move(path)) { fs::create_directories(path_); }
-    ~BuildFolder() {
-        std::error_code error;
-        fs::remove_all(path_, error);
-    }
-    BuildFolder(const BuildFolder&) = delete;
-    BuildFolder& operator=(const BuildFolder&) = delete;
-    const fs::path& path() const noexcept { return path_; }
-
-private:
-    fs::path path_;
-};
 
 // Where the compiler may read: the toolchain (and the CUDA toolkit's headers below /usr or /opt).
 std::vector<fs::path> toolchainFolders() {
@@ -234,8 +219,7 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
 
     fs::create_directories(cacheDirectory_, ec);
     if (ec) throw SystemError("create_directories", ec.value(), cacheDirectory_.string());
-    removeAbandonedFolders(cacheDirectory_, "build"); // those of compiles killed with their parent
-    const BuildFolder work(cacheDirectory_ / ("build-" + std::to_string(getpid()) + "-" + key));
+    const sandbox::ScratchFolder work(cacheDirectory_, "build"); // removed however the compile ends
     for (std::size_t i = 0; i < sources.size(); ++i) {
         const fs::path file = work.path() / ("source" + std::to_string(i) + ".cpp");
         writeFile(file, withLineDirective(sources[i]));

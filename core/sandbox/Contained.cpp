@@ -286,12 +286,12 @@ ChildEnd runContained(const std::function<std::string(const std::atomic<bool>&)>
     return end;
 }
 
-ScratchFolder::ScratchFolder(const fs::path& parent) {
+ScratchFolder::ScratchFolder(const fs::path& parent, const std::string& prefix) {
     std::error_code error;
     fs::create_directories(parent, error);
     if (error) throw SystemError("create_directories", error.value(), parent.string());
-    removeAbandonedFolders(parent, "run"); // those of runs killed with their parent (--timeout)
-    std::string pattern = (parent / ("run-" + std::to_string(::getpid()) + "-XXXXXX")).string();
+    removeAbandonedFolders(parent, prefix); // those of runs or compiles killed with their parent (--timeout)
+    std::string pattern = (parent / (prefix + "-" + std::to_string(::getpid()) + "-XXXXXX")).string();
     if (!::mkdtemp(pattern.data())) throw SystemError("mkdtemp", errno, pattern);
     path_ = pattern;
 }

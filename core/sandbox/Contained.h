@@ -45,10 +45,11 @@ void prepareThreadForOverflow() noexcept;
 // "SIGSEGV (segmentation fault)" for messages.
 std::string signalName(int signal);
 
-// A folder for one contained run to write in, removed with everything in it when destroyed.
+// A folder of its own for one contained run or compile to write in (PREFIX-PID-XXXXXX below `parent`),
+// removed with everything in it when destroyed; those a killed process left are removed on the way.
 class ScratchFolder {
 public:
-    explicit ScratchFolder(const std::filesystem::path& parent);
+    explicit ScratchFolder(const std::filesystem::path& parent, const std::string& prefix = "run");
     ~ScratchFolder();
     ScratchFolder(const ScratchFolder&) = delete;
     ScratchFolder& operator=(const ScratchFolder&) = delete;
