@@ -63,15 +63,12 @@ std::string mebibytes(std::uint64_t bytes) {
 std::string crashText(const sandbox::ChildEnd& end, const ContainedCode& code) {
     if (end.how == sandbox::ChildEnd::How::Exited)
         return code.what + " ended its process with exit status " + std::to_string(end.exitCode) +
-               " before finishing: code on the CPU backend must not call exit(), _exit() or quick_exit(); on "
-               "a GPU they "
-               "do not exist. Nothing it computed is used.";
+               " before finishing: code on the CPU backend must not call exit(), _exit() or quick_exit(); "
+               "on a GPU they do not exist. Nothing it computed is used.";
     if (end.stackOverflow)
-        return code.what + " overflowed its stack: endless or very deep recursion, or local arrays (or "
-                           "alloca) larger than a "
-                           "CPU thread's stack. On a GPU such a kernel fails too; make the recursion "
-                           "shallower or the arrays "
-                           "global.";
+        return code.what + " overflowed its stack: endless or very deep recursion, or local arrays (or alloca) "
+                           "larger than a CPU thread's stack. On a GPU such a kernel fails too; make the "
+                           "recursion shallower or the arrays global.";
     if (!end.limit.empty()) return code.what + " was stopped: it hit " + end.limit + ".";
     const std::string how = code.what + " crashed with " + sandbox::signalName(end.signal);
     switch (end.signal) {
