@@ -9,12 +9,33 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace kp::cpu;
 using Severity = kp::model::Diagnostic::Severity;
+
+namespace {
+// Processes whose command line mentions `text` (not zombies): compilers working below a cache folder.
+std::vector<std::string> processesMentioning(const std::string& text) {
+    std::vector<std::string> found;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+        const std::string pid = entry.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream cmdline(entry.path() / "cmdline"), stat(entry.path() / "stat");
+        const std::string command((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+        const std::string state((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        if (command.find(text) != std::string::npos && state.find(") Z") == std::string::npos) found.push_back(pid);
+    }
+    return found;
+}
+} // namespace
 
 class TestHostCompiler : public QObject {
     Q_OBJECT
@@ -230,6 +251,26 @@ private slots:
         } catch (const kp::Error& e) {
             QVERIFY2(std::string(e.what()).find("kp-no-such-compiler++") != std::string::npos, e.what());
         }
+    }
+
+    void theCompilerDiesWithItsParent() {
+        // A process compiling a compile-time bomb is killed (kill -9, as a user ends a stuck CLI): its
+        // compiler, and the compiler's own children, end with it.
+        const auto folder = cache() / "orphaned-compile";
+        const pid_t child = ::fork();
+        if (child == 0) {
+            HostCompileOptions slow;
+            slow.flags = {"-std=c++20", "-fconstexpr-loop-limit=2000000000", "-fconstexpr-ops-limit=1000000000000"};
+            (void)HostCompiler({}, folder).compile({{"bomb.cu", "constexpr long long spin() { long long s = 0; "
+                                                                "for (long long i = 0; i < 1900000000; ++i) s += i % 7; "
+                                                                "return s; }\nconstexpr long long x = spin();\n"}},
+                                                   slow);
+            ::_exit(0);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!processesMentioning(folder.string()).empty(), 20000);
+        ::kill(child, SIGKILL);
+        ::waitpid(child, nullptr, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(processesMentioning(folder.string()).empty(), 5000);
     }
 };
 
