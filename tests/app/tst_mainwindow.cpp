@@ -8,6 +8,7 @@
 #include "KernelEditor.h"
 #include "LaunchPanel.h"
 #include "MainWindow.h"
+#include "SampleCopy.h"
 #include "core/io/PlaygroundFile.h"
 
 #include <QElapsedTimer>
@@ -41,16 +42,7 @@ class TestMainWindow : public QObject {
     }
 
     // A copy of the multiply_them sample in its own folder `name`; returns the playground's path.
-    QString copySample(const QString& name) {
-        const QString folder = dir_.filePath(name);
-        if (!QDir().mkpath(folder)) return {};
-        for (const char* file :
-             {"multiply_them.kpad.json", "multiply_them.cu", "multiply_them.ref.cpp", "README.md"})
-            if (!QFile::copy(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/") + QLatin1String(file),
-                             folder + QLatin1Char('/') + QLatin1String(file)))
-                return {};
-        return folder + QStringLiteral("/multiply_them.kpad.json");
-    }
+    QString copySample(const QString& name) { return copyMultiplyThem(dir_.filePath(name)); }
 
     static QByteArray contents(const QString& path) {
         QFile file(path);

@@ -8,6 +8,7 @@
 #include "LaunchPanel.h"
 #include "MainWindow.h"
 #include "RecoveryStore.h"
+#include "SampleCopy.h"
 #include "core/io/PlaygroundFile.h"
 
 #include <QApplication>
@@ -38,16 +39,7 @@ class TestRecovery : public QObject {
     }
 
     // A copy of the multiply_them sample (lesson, reference, check, sweep, shapes, random fills) in `name`.
-    QString copySample(const QString& name) {
-        const QString folder = dir_.filePath(name);
-        if (!QDir().mkpath(folder)) return {};
-        for (const char* file :
-             {"multiply_them.kpad.json", "multiply_them.cu", "multiply_them.ref.cpp", "README.md"})
-            if (!QFile::copy(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/") + QLatin1String(file),
-                             folder + QLatin1Char('/') + QLatin1String(file)))
-                return {};
-        return folder + QStringLiteral("/multiply_them.kpad.json");
-    }
+    QString copySample(const QString& name) { return copyMultiplyThem(dir_.filePath(name)); }
 
     // What a kill -9 leaves: a process that saved `session` and died without a normal end.
     static bool crashedAfterSaving(const QString& folder, const RecoveredSession& session) {
