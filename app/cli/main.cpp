@@ -60,8 +60,7 @@ int main(int argc, char** argv) {
     for (auto* cmd : {runCmd, sweepCmd})
         cmd->add_flag("--no-sandbox", noSandbox,
                       "Run the playground's CPU code (kernels, reference) without the sandbox: only for a "
-                      "file you trust, "
-                      "where this machine cannot set the sandbox up");
+                      "file you trust, where this machine cannot set the sandbox up");
 
     try {
         app.parse(argc, argv);

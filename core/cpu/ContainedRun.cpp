@@ -66,9 +66,10 @@ std::string crashText(const sandbox::ChildEnd& end, const ContainedCode& code) {
                " before finishing: code on the CPU backend must not call exit(), _exit() or quick_exit(); "
                "on a GPU they do not exist. Nothing it computed is used.";
     if (end.stackOverflow)
-        return code.what + " overflowed its stack: endless or very deep recursion, or local arrays (or alloca) "
-                           "larger than a CPU thread's stack. On a GPU such a kernel fails too; make the "
-                           "recursion shallower or the arrays global.";
+        return code.what +
+               " overflowed its stack: endless or very deep recursion, or local arrays (or alloca) "
+               "larger than a CPU thread's stack. On a GPU such a kernel fails too; make the "
+               "recursion shallower or the arrays global.";
     if (!end.limit.empty()) return code.what + " was stopped: it hit " + end.limit + ".";
     const std::string how = code.what + " crashed with " + sandbox::signalName(end.signal);
     switch (end.signal) {
@@ -90,6 +91,18 @@ std::string crashText(const sandbox::ChildEnd& end, const ContainedCode& code) {
 }
 
 } // namespace
+
+ChildInputs::ChildInputs(const run::RunSetup& setup) : setup_(setup), copies_(setup.args.size()) {
+    for (std::size_t i = 0; i < setup.args.size(); ++i) {
+        const auto& arg = setup.args[i];
+        if (arg.isArray && arg.copiedIn() && !arg.array.allocator()->inheritedByChildren())
+            copies_[i] = arg.array.copyTo(model::heapAllocator());
+    }
+}
+
+const model::Array& ChildInputs::operator[](std::size_t argument) const {
+    return copies_[argument].bytes() ? copies_[argument] : setup_.args[argument].array;
+}
 
 json runContainedCode(const ContainedCode& code, const std::function<json(const std::atomic<bool>&)>& body) {
     sandbox::requireSupport(code.what);

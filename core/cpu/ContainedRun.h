@@ -4,12 +4,19 @@
 // come back here as the core's exceptions, each naming the kernel or reference in a person's words.
 #pragma once
 
+#include "core/model/Array.h"
+
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
+
+namespace kp::run {
+struct RunSetup;
+}
 
 namespace kp::cpu {
 
@@ -19,6 +26,18 @@ struct ContainedCode {
     std::filesystem::path cache;   // the cache folder: scratch folders are made below it
     std::uint64_t memoryBytes = 0; // memory the child may add to what it has at fork
     const std::atomic<bool>* cancel = nullptr;
+};
+
+// The setup's input arrays as a contained child reads them: the arrays themselves, or, for those it
+// cannot inherit through fork (memory the CUDA driver pinned), copies on the heap made here, before.
+class ChildInputs {
+public:
+    explicit ChildInputs(const run::RunSetup& setup);
+    const model::Array& operator[](std::size_t argument) const;
+
+private:
+    const run::RunSetup& setup_;
+    std::vector<model::Array> copies_;
 };
 
 // Runs `body` in a contained child and returns its answer. Throws, for what happened in the child:

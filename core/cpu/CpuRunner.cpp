@@ -331,20 +331,13 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
             result.outputs.emplace_back(setup.args[i].name,
                                         model::Array(setup.args[i].array.dtype(), setup.args[i].array.shape(),
                                                      shared, model::Array::Uninitialized{}));
-    std::vector<model::Array> inheritedInputs(setup.args.size());
-    for (std::size_t i = 0; i < setup.args.size(); ++i)
-        if (setup.args[i].isArray && setup.args[i].copiedIn() &&
-            !setup.args[i].array.allocator()->inheritedByChildren())
-            inheritedInputs[i] = setup.args[i].array.copyTo(model::heapAllocator());
-    const auto input = [&](std::size_t i) -> const model::Array& {
-        return inheritedInputs[i].bytes() ? inheritedInputs[i] : setup.args[i].array;
-    };
+    const ChildInputs inputs(setup);
 
     const cpu::ContainedCode code{"the kernel " + setup.signature.name, compiled.library,
                                   compiler_.cacheDirectory(), memoryBudget(setup, workers_, fibers),
                                   options.cancel};
     const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
-        return runLoaded(setup, options, {compiled.library, split, fibers}, input, result.outputs, cancel);
+        return runLoaded(setup, options, {compiled.library, split, fibers}, inputs, result.outputs, cancel);
     });
     if (answer.value("cancelled", false)) result.cancelled = true;
     result.h2dMs = answer.value("h2d", std::vector<double>{});
@@ -358,7 +351,7 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
 
 nlohmann::json CpuRunner::runLoaded(const run::RunSetup& setup, const run::RunOptions& options,
                                     const Loaded& loaded,
-                                    const std::function<const model::Array&(std::size_t)>& input,
+                                    const ChildInputs& inputs,
                                     run::NamedArrays& outputs, const std::atomic<bool>& cancel) const {
     const auto library = loadCompiled(loaded.library);
     const bool split = loaded.split;
@@ -497,7 +490,7 @@ nlohmann::json CpuRunner::runLoaded(const run::RunSetup& setup, const run::RunOp
             const auto& arg = setup.args[i];
             if (!arg.isArray) continue;
             if (arg.copiedIn())
-                std::memcpy(memory[i], input(i).data(), arg.array.bytes());
+                std::memcpy(memory[i], inputs[i].data(), arg.array.bytes());
             else
                 std::memset(memory[i], 0, arg.array.bytes());
         }

@@ -10,11 +10,12 @@
 #include "core/run/RunSetup.h"
 
 #include <atomic>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
 namespace kp::cpu {
+
+class ChildInputs;
 
 class CpuRunner {
 public:
@@ -77,7 +78,7 @@ private:
     // In the contained child: loads the kernel and runs the repeats, writing the results into `outputs`
     // (memory shared with the parent). The answer holds the timings.
     nlohmann::json runLoaded(const run::RunSetup& setup, const run::RunOptions& options, const Loaded& loaded,
-                             const std::function<const model::Array&(std::size_t)>& input,
+                             const ChildInputs& inputs,
                              run::NamedArrays& outputs, const std::atomic<bool>& cancel) const;
 
     HostCompiler compiler_;

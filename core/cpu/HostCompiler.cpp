@@ -26,18 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string findInPath(const std::string& name) {
-    if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : std::string();
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "/usr/bin:/bin");
-    std::string dir;
-    while (std::getline(dirs, dir, ':')) {
-        const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
-    return {};
-}
-
 std::string findCompiler(const std::string& requested, std::string& tried) {
     std::vector<std::string> names;
     if (!requested.empty()) {
@@ -48,7 +36,7 @@ std::string findCompiler(const std::string& requested, std::string& tried) {
     }
     for (const auto& name : names) {
         tried += (tried.empty() ? "" : ", ") + name;
-        if (auto path = findInPath(name); !path.empty()) return path;
+        if (auto path = findProgram(name); !path.empty()) return path;
     }
     return {};
 }

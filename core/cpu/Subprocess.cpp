@@ -45,25 +45,10 @@ struct Prepared {
     std::string program; // as found on PATH
 };
 
-std::string findOnPath(const std::string& name) {
-    if (name.find('/') != std::string::npos) return name;
-    const char* path = std::getenv("PATH");
-    std::string dirs = path ? path : "/usr/bin:/bin";
-    for (std::size_t start = 0; start <= dirs.size();) {
-        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-        const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
-        const std::string candidate = dir + "/" + name;
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-        start = end + 1;
-    }
-    return {};
-}
-
 Prepared prepare(const std::vector<std::string>& argv, const ProcessOptions& options) {
     Prepared p;
-    p.program = findOnPath(argv[0]);
-    if (p.program.empty() || ::access(p.program.c_str(), X_OK) != 0)
-        throw SystemError("execve", ENOENT, "starting " + argv[0]);
+    p.program = findProgram(argv[0]);
+    if (p.program.empty()) throw SystemError("execve", ENOENT, "starting " + argv[0]);
     p.strings = argv;
     for (auto& s : p.strings)
         p.argv.push_back(s.data());
@@ -89,18 +74,18 @@ void endGroup(int) {
     ::kill(0, SIGKILL);
 }
 
-[[noreturn]] void program(const Prepared& p, const ProcessOptions& options, int output,
-                          std::uint64_t addressSpace) {
+// The program is a fresh exec: its memory limit counts from zero.
+[[noreturn]] void program(const Prepared& p, const ProcessOptions& options, int output) {
     ::signal(SIGTERM, SIG_DFL);
     const int input = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (input < 0 || ::dup2(input, STDIN_FILENO) < 0 || ::dup2(output, STDOUT_FILENO) < 0 ||
         ::dup2(output, STDERR_FILENO) < 0)
         ::_exit(126);
     if (!options.workingDirectory.empty() && ::chdir(options.workingDirectory.c_str()) != 0) ::_exit(126);
-    if (sandbox::applyLimits(options.limits, addressSpace) != 0) ::_exit(126);
+    if (sandbox::applyLimits(options.limits, 0) != 0) ::_exit(126);
     if (options.confinement) {
         const char* step = "";
-        if (const int error = options.confinement->apply(addressSpace, &step); error != 0) {
+        if (const int error = options.confinement->apply(0, &step); error != 0) {
             const char* text = "kernelpad: the sandbox could not be set up: ";
             (void)!::write(STDERR_FILENO, text, std::strlen(text));
             (void)!::write(STDERR_FILENO, step, std::strlen(step));
@@ -113,7 +98,7 @@ void endGroup(int) {
 }
 
 [[noreturn]] void supervise(const Prepared& p, const ProcessOptions& options, int output,
-                            std::uint64_t addressSpace, pid_t parent) {
+                            pid_t parent) {
     ::setpgid(0, 0);
     struct sigaction stop {};
     stop.sa_handler = endGroup;
@@ -122,7 +107,7 @@ void endGroup(int) {
     if (::getppid() != parent) endGroup(0);
     const pid_t child = ::fork();
     if (child < 0) ::_exit(126);
-    if (child == 0) program(p, options, output, addressSpace);
+    if (child == 0) program(p, options, output);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
@@ -137,6 +122,19 @@ void endGroup(int) {
 
 } // namespace
 
+std::string findProgram(const std::string& name) {
+    if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : std::string();
+    const char* path = std::getenv("PATH");
+    const std::string dirs = path ? path : "/usr/bin:/bin";
+    for (std::size_t start = 0; start <= dirs.size();) {
+        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+        const std::string candidate = (end > start ? dirs.substr(start, end - start) : ".") + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        start = end + 1;
+    }
+    return {};
+}
+
 SubprocessResult runProcess(const std::vector<std::string>& argv, const std::string& workingDirectory) {
     ProcessOptions options;
     options.workingDirectory = workingDirectory;
@@ -147,11 +145,10 @@ SubprocessResult runProcess(const std::vector<std::string>& argv, const ProcessO
     if (argv.empty()) throw InputError("runProcess: no program given");
     const Prepared prepared = prepare(argv, options);
     Pipe out;
-    const std::uint64_t addressSpace = 0; // the program is a fresh exec: its limits count from zero
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) throw SystemError("fork", errno, "starting " + argv[0]);
-    if (pid == 0) supervise(prepared, options, out.fds[1], addressSpace, parent);
+    if (pid == 0) supervise(prepared, options, out.fds[1], parent);
     ::setpgid(pid, pid); // as the supervisor does itself: whichever runs first, the group exists
     out.closeEnd(1);
 

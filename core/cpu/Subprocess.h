@@ -32,6 +32,9 @@ struct ProcessOptions {
     std::size_t maxOutputBytes = std::size_t{16} << 20; // what is kept; the rest is read and dropped
 };
 
+// The executable `name` as PATH finds it (itself when it names a folder), or empty when there is none.
+std::string findProgram(const std::string& name);
+
 // Throws SystemError when the program cannot be started at all (not found, not executable).
 SubprocessResult runProcess(const std::vector<std::string>& argv, const ProcessOptions& options);
 SubprocessResult runProcess(const std::vector<std::string>& argv, const std::string& workingDirectory = {});

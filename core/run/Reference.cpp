@@ -65,11 +65,7 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
     result.compileFromCache = compiled.fromCache;
     // Outputs live in memory the contained child writes; inputs it cannot inherit (pinned by the CUDA
     // driver) are copied first.
-    std::vector<model::Array> inputs(setup.args.size());
-    for (std::size_t i = 0; i < setup.args.size(); ++i)
-        if (setup.args[i].isArray && setup.args[i].copiedIn() &&
-            !setup.args[i].array.allocator()->inheritedByChildren())
-            inputs[i] = setup.args[i].array.copyTo(model::heapAllocator());
+    const cpu::ChildInputs inputs(setup);
     NamedArrays outputs;
     std::uint64_t arrayBytes = 0;
     for (const auto& arg : setup.args) {
@@ -116,8 +112,7 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
                 const auto& arg = setup.args[i];
                 if (!arg.isArray) continue;
                 if (arg.copiedIn())
-                    std::memcpy(arrays[i].data(), (inputs[i].bytes() ? inputs[i] : arg.array).data(),
-                                arrays[i].bytes());
+                    std::memcpy(arrays[i].data(), inputs[i].data(), arrays[i].bytes());
                 else
                     std::memset(arrays[i].data(), 0, arrays[i].bytes());
             }
