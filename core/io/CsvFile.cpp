@@ -78,6 +78,53 @@ std::vector<Field> splitFields(std::string_view line) {
     }
 }
 
+// A decimal number written with a point or an exponent (np.savetxt's 1.000000000000000000e+00) read
+// exactly as the whole number it is, as its digits: a double holds only 53 bits, so going through one
+// would change int64 values beyond 2^53 without a word.
+struct WholeNumber {
+    enum class Kind { Whole, Fraction, TooLarge, Other } kind = Kind::Other;
+    std::string digits; // Whole: an optional '-' and the digits, for from_chars
+};
+
+WholeNumber wholeNumber(std::string_view text) {
+    std::size_t i = 0;
+    std::string sign;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) sign = text[i++] == '-' ? "-" : "";
+    std::string mantissa;
+    long long point = -1;
+    for (; i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == '.'); ++i) {
+        if (text[i] != '.') {
+            mantissa += text[i];
+        } else if (point >= 0) {
+            return {};
+        } else {
+            point = static_cast<long long>(mantissa.size());
+        }
+    }
+    if (mantissa.empty()) return {};
+    if (point < 0) point = static_cast<long long>(mantissa.size());
+    long long exponent = 0;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < text.size() && text[i] == '+') ++i;
+        const auto [end, error] = std::from_chars(text.data() + i, text.data() + text.size(), exponent);
+        if (error != std::errc{}) return {};
+        i = static_cast<std::size_t>(end - text.data());
+    }
+    if (i != text.size()) return {};
+    const auto first = mantissa.find_first_not_of('0');
+    if (first == std::string::npos) return {WholeNumber::Kind::Whole, "0"};
+    // The value is mantissa x 10^shift; every 64-bit integer has at most 20 digits.
+    const long long shift = exponent - (static_cast<long long>(mantissa.size()) - point);
+    const long long digits = static_cast<long long>(mantissa.size() - first) + shift;
+    if (digits > 25) return {WholeNumber::Kind::TooLarge, {}};
+    if (shift >= 0) return {WholeNumber::Kind::Whole, sign + mantissa.substr(first) + std::string(shift, '0')};
+    const auto keep = static_cast<long long>(mantissa.size()) + shift; // digits before the point
+    if (keep <= 0 || mantissa.find_first_not_of('0', static_cast<std::size_t>(keep)) != std::string::npos)
+        return {WholeNumber::Kind::Fraction, {}};
+    return {WholeNumber::Kind::Whole, sign + mantissa.substr(0, static_cast<std::size_t>(keep))};
+}
+
 // For a decimal number that from_chars found out of range: whether it is too large rather than too
 // small. Its magnitude is 0.d... x 10^(lead + exponent), where lead counts the digits before the point
 // (or, negated, the zeros after it before the first other digit); from_chars leaves the value alone, so
@@ -235,6 +282,16 @@ private:
         if (ptr == end && ec == std::errc::result_out_of_range) return outOfRange<T>();
         if (ptr != end || ec != std::errc{}) {
             // np.savetxt writes integers as 1.000000000000000000e+00 unless told otherwise.
+            const WholeNumber whole = wholeNumber(text);
+            if (whole.kind == WholeNumber::Kind::TooLarge) return outOfRange<T>();
+            if (whole.kind == WholeNumber::Kind::Fraction) return "is not a whole number, as " + typeName() + " needs";
+            if (whole.kind == WholeNumber::Kind::Whole) {
+                const char* digitsEnd = whole.digits.data() + whole.digits.size();
+                const auto [wholeEnd, wholeError] = std::from_chars(whole.digits.data(), digitsEnd, value);
+                if (wholeEnd != digitsEnd || wholeError != std::errc{}) return outOfRange<T>();
+                std::memcpy(target, &value, sizeof value);
+                return {};
+            }
             double real = 0;
             auto [realPtr, realEc] = std::from_chars(text.data(), end, real);
             if (realPtr == end && realEc == std::errc::result_out_of_range)

@@ -157,6 +157,21 @@ private slots:
         QCOMPARE(low.as<std::int64_t>()[0], std::numeric_limits<std::int64_t>::min());
     }
 
+    // A point or an exponent does not send a 64-bit integer through a double (53 bits): 2^53 + 1 and the
+    // largest values stay exact, and a fraction hidden in many digits is still refused.
+    void readsLargeIntegersWithAPointExactly() {
+        const Array a = read("9007199254740993.0\n9.007199254740993e15\n-9223372036854775808.000\n"
+                             "922337203685477580.7e1\n",
+                             DType::Int64, {4});
+        const auto* values = a.as<std::int64_t>();
+        QCOMPARE(values[0], std::int64_t{9007199254740993});
+        QCOMPARE(values[1], std::int64_t{9007199254740993});
+        QCOMPARE(values[2], std::numeric_limits<std::int64_t>::min());
+        QCOMPARE(values[3], std::numeric_limits<std::int64_t>::max());
+        const Array u = read("1.8446744073709551615e19\n", DType::UInt64, {1});
+        QCOMPARE(u.as<std::uint64_t>()[0], std::numeric_limits<std::uint64_t>::max());
+    }
+
     void reportsErrorsWithFileLineAndColumn_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<DType>("dtype");
@@ -176,6 +191,12 @@ private slots:
         QTest::newRow("neither column nor row")
             << "1,2\n3,4\n"
             << DType::Float32 << Shape{3} << "x.csv:1: expected 1 value (one element a line) or 3 values";
+        QTest::newRow("a fraction in a large int64")
+            << "9007199254740993.5\n"
+            << DType::Int64 << Shape{1} << "x.csv:1:1: '9007199254740993.5' is not a whole number, as int64 needs";
+        QTest::newRow("int64 with a point, out of range")
+            << "9223372036854775808.0\n"
+            << DType::Int64 << Shape{1} << "x.csv:1:1: '9223372036854775808.0' is out of range for int64";
         QTest::newRow("not a number")
             << "1\nabc\n"
             << DType::Float64 << Shape{2} << "x.csv:2:1: 'abc' is not a number (expected float64)";
