@@ -6,7 +6,7 @@
 #include "core/cuda/Device.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/model/DType.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/RunSetup.h"
 
 #include <nlohmann/json.hpp>
 
@@ -53,11 +53,11 @@ inline void writeText(const std::filesystem::path& path, const std::string& text
 }
 
 // A playground with inline code, parsed as a file at `path` would be, and prepared for a run.
-inline run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
+inline launch::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
                              const nlohmann::json& launch, const std::filesystem::path& path) {
     nlohmann::json playground = {{"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
     playground["args"] = args;
-    return run::prepare(io::parsePlayground(playground.dump(), path));
+    return launch::prepare(io::parsePlayground(playground.dump(), path));
 }
 
 inline constexpr model::DType kAllTypes[] = {

@@ -3,8 +3,8 @@
 #include "OutputError.h"
 #include "core/Error.h"
 #include "core/cuda/CudaError.h"
-#include "core/run/CompileError.h"
-#include "core/run/KernelFault.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/KernelFault.h"
 
 #include <filesystem>
 #include <iostream>
@@ -15,13 +15,13 @@ int exitCodeOf(const std::function<int()>& command,
                const std::function<std::string(const std::string&)>& describe) {
     try {
         return command();
-    } catch (const run::CompileError& e) {
+    } catch (const launch::CompileError& e) {
         std::cerr << e.what() << "\n";
         return ExitCode::CompileError;
     } catch (const InputError& e) {
         std::cerr << "kernelpad-cli: " << (describe ? describe(e.what()) : std::string(e.what())) << "\n";
         return ExitCode::BadInput;
-    } catch (const run::KernelFault& e) {
+    } catch (const launch::KernelFault& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";
         return ExitCode::KernelFault;
     } catch (const cuda::Unavailable& e) {

@@ -8,12 +8,12 @@
 #include "core/io/NpyFile.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/cpu/CpuRunner.h"
-#include "core/run/CompileError.h"
+#include "core/launch/CompileError.h"
 #include "core/run/CudaRunner.h"
-#include "core/run/KernelFault.h"
+#include "core/launch/KernelFault.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
-#include "core/worker/Execute.h"
+#include "core/run/Execute.h"
 
 #include <charconv>
 #include <chrono>
@@ -67,13 +67,13 @@ private:
     std::thread thread_;
 };
 
-void printSummary(const run::RunSetup& setup, const run::RunReport& report) {
+void printSummary(const launch::RunSetup& setup, const run::RunReport& report) {
     const auto& result = *report.result;
-    std::cout << setup.signature.name << " on " << result.backend << ", " << run::toString(setup.launch) << "\n"
+    std::cout << setup.signature.name << " on " << result.backend << ", " << launch::toString(setup.launch) << "\n"
               << std::fixed << std::setprecision(4);
     std::cout << "  compile    " << result.compileMs << " ms" << (result.compileFromCache ? " (cached)" : "") << "\n";
     const auto line = [](const char* what, const std::vector<double>& samples) {
-        std::cout << "  " << what << run::median(samples) << " ms";
+        std::cout << "  " << what << launch::median(samples) << " ms";
         if (samples.size() > 1)
             std::cout << " (median of " << samples.size() << ", min " << *std::min_element(samples.begin(), samples.end())
                       << ", max " << *std::max_element(samples.begin(), samples.end()) << ")";
@@ -96,7 +96,7 @@ void printSummary(const run::RunSetup& setup, const run::RunReport& report) {
 }
 
 // The whole set replaces the folder's earlier one at once (OutputFolder.h).
-void writeOutputs(const fs::path& dir, const run::RunResult& result, const run::RunReport& report) {
+void writeOutputs(const fs::path& dir, const launch::RunResult& result, const run::RunReport& report) {
     const std::string text = report.toJson().dump(2) + "\n";
     replaceFolder(dir, [&](const fs::path& staging) {
         for (const auto& [name, array] : result.outputs)
@@ -119,12 +119,12 @@ std::string timeoutProblem(const std::string& text) {
 }
 
 int execute(const RunCommandOptions& options) {
-    (void)worker::cudaOrdinal(options.backend); // a bad --backend before the file is read
+    (void)run::cudaOrdinal(options.backend); // a bad --backend before the file is read
     const auto playground = io::readPlayground(samplePlayground(options.file));
     if (!options.outDir.empty()) requireReplaceable(options.outDir); // before minutes of running, not after
     const Watchdog watchdog(options.timeoutSeconds);
     const auto execution =
-        worker::execute(playground, {options.backend, options.repeat, options.warmup, options.checkBounds, nullptr});
+        run::execute(playground, {options.backend, options.repeat, options.warmup, options.checkBounds, nullptr});
     const auto report = execution->report();
     if (!options.outDir.empty()) writeOutputs(options.outDir, execution->result, report);
     if (options.json)

@@ -6,8 +6,8 @@
 #include "core/cuda/CudaError.h"
 #include "core/io/FileBytes.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/CompileError.h"
-#include "core/run/KernelFault.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/KernelFault.h"
 #include "core/run/SweepRunner.h"
 
 #include <cerrno>

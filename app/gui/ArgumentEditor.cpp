@@ -1,6 +1,7 @@
 #include "ArgumentEditor.h"
 
 #include "Appearance.h"
+#include "core/io/InitialArray.h"
 #include "core/model/ArrayGenerator.h"
 #include "core/model/DType.h"
 
@@ -338,7 +339,7 @@ void ArgumentEditor::updatePreview() {
     }
     Array values;
     try {
-        values = generate(spec, init, folder_, "init");
+        values = kp::io::initialArray(spec, init, folder_, "init");
         setProblem(init_, QStringLiteral("init"), {});
     } catch (const std::exception& e) {
         setProblem(init_, QStringLiteral("init"), QString::fromUtf8(e.what()));

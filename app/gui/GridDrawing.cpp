@@ -66,7 +66,7 @@ QSize GridDrawing::minimumSizeHint() const {
     return {160, 80};
 }
 
-void GridDrawing::setLaunch(const kp::model::Shape& shape, const kp::run::LaunchGeometry& geometry, bool gridStride) {
+void GridDrawing::setLaunch(const kp::model::Shape& shape, const kp::launch::LaunchGeometry& geometry, bool gridStride) {
     if (shape == shape_ && geometry == geometry_ && gridStride == gridStride_) return;
     shape_ = shape;
     geometry_ = geometry;

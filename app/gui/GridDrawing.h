@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/model/Array.h"
-#include "core/run/LaunchGeometry.h"
+#include "core/launch/LaunchGeometry.h"
 
 #include <QWidget>
 
@@ -17,7 +17,7 @@ public:
 
     // An empty shape: no array to draw over, and the drawing says so. With `gridStride`, the data past
     // the grid is drawn as reached by the loop's later turns rather than as data no thread reaches.
-    void setLaunch(const kp::model::Shape& shape, const kp::run::LaunchGeometry& geometry, bool gridStride = false);
+    void setLaunch(const kp::model::Shape& shape, const kp::launch::LaunchGeometry& geometry, bool gridStride = false);
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -34,6 +34,6 @@ private:
     void paintLegend(QPainter& painter, const QRect& area, bool withUncovered) const;
     QColor pastGridColour() const { return gridStride_ ? strideColour() : uncoveredColour(); }
     kp::model::Shape shape_;
-    kp::run::LaunchGeometry geometry_;
+    kp::launch::LaunchGeometry geometry_;
     bool gridStride_ = false;
 };

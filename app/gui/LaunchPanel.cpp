@@ -5,7 +5,7 @@
 #include "ProblemFrame.h"
 #include "core/run/GridCoverage.h"
 #include "core/run/Occupancy.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/RunSetup.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -111,15 +111,15 @@ kp::model::LaunchSpec LaunchPanel::launch() const {
     return spec_;
 }
 
-kp::run::LaunchGeometry LaunchPanel::geometry() const {
-    kp::run::LaunchGeometry geometry;
+kp::launch::LaunchGeometry LaunchPanel::geometry() const {
+    kp::launch::LaunchGeometry geometry;
     geometry.block = spec_.block;
-    geometry.grid = spec_.autoGrid ? kp::run::autoGrid(shape_, spec_.block) : spec_.grid;
+    geometry.grid = spec_.autoGrid ? kp::launch::autoGrid(shape_, spec_.block) : spec_.grid;
     geometry.sharedBytes = spec_.sharedBytes;
     return geometry;
 }
 
-void LaunchPanel::setLimits(const kp::run::LaunchLimits& limits) {
+void LaunchPanel::setLimits(const kp::launch::LaunchLimits& limits) {
     limits_ = limits;
     refresh();
 }
@@ -180,7 +180,7 @@ void LaunchPanel::refresh() {
     const auto staticShared = std::uint64_t(attributes_ ? std::max(attributes_->staticSharedBytes, 0) : 0);
     const auto kernelMaxThreads =
         std::uint32_t(attributes_ ? std::max(attributes_->maxThreadsPerBlock, 0) : 0);
-    for (const auto& problem : kp::run::validate(launch, limits_, staticShared, kernelMaxThreads,
+    for (const auto& problem : kp::launch::validate(launch, limits_, staticShared, kernelMaxThreads,
                                                  attributes_ ? attributes_->registersPerThread : 0))
         problems_ << QString::fromStdString(problem);
     problemsLabel_->setText(problems_.join(QLatin1Char('\n')));

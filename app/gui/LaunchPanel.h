@@ -7,7 +7,7 @@
 #include "core/cuda/Device.h"
 #include "core/cuda/Kernel.h"
 #include "core/model/Playground.h"
-#include "core/run/LaunchGeometry.h"
+#include "core/launch/LaunchGeometry.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -28,10 +28,10 @@ public:
     void setLaunch(const kp::model::LaunchSpec& launch);
     kp::model::LaunchSpec launch() const;
     // The grid and block that run, with "auto" worked out from the data shape.
-    kp::run::LaunchGeometry geometry() const;
+    kp::launch::LaunchGeometry geometry() const;
 
     // What the launch is checked against: LaunchLimits::of(device) or LaunchLimits::cpu().
-    void setLimits(const kp::run::LaunchLimits& limits);
+    void setLimits(const kp::launch::LaunchLimits& limits);
     // The device that runs the kernel, none on the CPU backend: occupancy needs it.
     void setDevice(std::optional<kp::cuda::DeviceProperties> device);
     // The compiled kernel's registers and static shared memory, none until it is compiled.
@@ -72,7 +72,7 @@ private:
     void markProblemFields();
 
     kp::model::LaunchSpec spec_;
-    kp::run::LaunchLimits limits_ = kp::run::LaunchLimits::cpu();
+    kp::launch::LaunchLimits limits_ = kp::launch::LaunchLimits::cpu();
     std::optional<kp::cuda::DeviceProperties> device_;
     std::optional<kp::cuda::KernelAttributes> attributes_;
     kp::model::Shape shape_;

@@ -20,7 +20,7 @@
 #include "core/model/SignatureParser.h"
 #include "core/run/Check.h"
 #include "core/run/GridCoverage.h"
-#include "core/run/LaunchGeometry.h"
+#include "core/launch/LaunchGeometry.h"
 #include "core/run/SweepResult.h"
 
 #include <QAction>
@@ -842,11 +842,11 @@ void MainWindow::inspectFinished(quint64 id, const WorkerResultPtr& result) {
 
 void MainWindow::backendChanged() {
     if (const auto device = backends_->device()) {
-        launch_->setLimits(run::LaunchLimits::of(*device));
+        launch_->setLimits(launch::LaunchLimits::of(*device));
         launch_->setDevice(device);
         timings_->setDevicePeak(device->peakBandwidthGBs(), device->peakGflops());
     } else {
-        launch_->setLimits(run::LaunchLimits::cpu());
+        launch_->setLimits(launch::LaunchLimits::cpu());
         launch_->setDevice(std::nullopt);
         timings_->setDevicePeak(0, 0);
     }
@@ -887,7 +887,7 @@ bool MainWindow::startRun() {
     runId_ = runTask_.submit(request);
     state_->setText(tr("Running on %1...").arg(backends_->currentText()));
     log(tr("Run %1 on %2, %3 repeat(s), %4").arg(fromUtf8(playground.kernel), backends_->currentText()).arg(request.repeat)
-            .arg(fromUtf8(run::toString(launch_->geometry()))));
+            .arg(fromUtf8(launch::toString(launch_->geometry()))));
     updateRunState();
     return true;
 }
@@ -939,7 +939,7 @@ void MainWindow::runDone(quint64 id, const WorkerResultPtr& result) {
     if (report.contains("unchecked_because")) checkText = tr("not checked: %1").arg(fromUtf8(report.value("unchecked_because", std::string())));
     log(tr("%1: kernel %2 ms (median of %3), %4. %5")
             .arg(fromUtf8(report.value("backend", std::string())))
-            .arg(run::median(kernelMs), 0, 'g', 4)
+            .arg(launch::median(kernelMs), 0, 'g', 4)
             .arg(kernelMs.size())
             .arg(checkText, fromUtf8(result->execution)));
     state_->setText(tr("Ran in %1 s, %2")

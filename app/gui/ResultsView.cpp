@@ -67,7 +67,7 @@ void ResultsView::clear() {
     message_->hide();
 }
 
-void ResultsView::showRun(kp::run::NamedArrays outputs, kp::run::NamedArrays reference,
+void ResultsView::showRun(kp::launch::NamedArrays outputs, kp::launch::NamedArrays reference,
                           const kp::run::Tolerance& tolerance, const nlohmann::json& report) {
     clear();
     for (auto& [name, array] : outputs) {

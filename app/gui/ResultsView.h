@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/run/Check.h"
-#include "core/run/RunResult.h"
+#include "core/launch/RunResult.h"
 
 #include <QWidget>
 #include <nlohmann/json.hpp>
@@ -24,7 +24,7 @@ public:
     // "unchecked_because") gives each output's summary, and only the outputs it checked are compared
     // cell by cell with `reference` (same names) under `tolerance`. The arrays are kept, not copied,
     // when passed with std::move: copying 100M elements would hold up the GUI thread.
-    void showRun(kp::run::NamedArrays outputs, kp::run::NamedArrays reference,
+    void showRun(kp::launch::NamedArrays outputs, kp::launch::NamedArrays reference,
                  const kp::run::Tolerance& tolerance, const nlohmann::json& report);
     void clear();
 

@@ -4,14 +4,14 @@
 #include "core/Error.h"
 #include "core/cuda/CudaError.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/CompileError.h"
+#include "core/launch/CompileError.h"
 #include "core/run/CompiledCode.h"
-#include "core/run/KernelFault.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/KernelFault.h"
+#include "core/launch/RunSetup.h"
 #include "core/run/SweepRunner.h"
 #include "core/sandbox/Confinement.h"
-#include "core/worker/Execute.h"
-#include "core/worker/Inspect.h"
+#include "core/run/Execute.h"
+#include "core/run/Inspect.h"
 #include "core/worker/Protocol.h"
 
 #include <cstdio>
@@ -68,10 +68,10 @@ worker::Frame answer(int socket, const nlohmann::json& request, bool& fatal) {
     }
     const auto backend = request.value("backend", std::string("cpu"));
     if (request.value("type", std::string()) == "inspect")
-        return {{{"type", "inspection"}, {"inspection", worker::inspect(playground, backend).toJson()}}, {}};
+        return {{{"type", "inspection"}, {"inspection", run::inspect(playground, backend).toJson()}}, {}};
     static const auto shared = std::make_shared<worker::SharedMemoryAllocator>();
     const auto execution =
-        worker::execute(playground, {backend, request.value("repeat", 1), request.value("warmup", 0),
+        run::execute(playground, {backend, request.value("repeat", 1), request.value("warmup", 0),
                                      request.value("check_bounds", false), nullptr, shared});
     worker::Frame reply;
     reply.header = {{"type", "result"},
@@ -79,7 +79,7 @@ worker::Frame answer(int socket, const nlohmann::json& request, bool& fatal) {
                     {"execution", execution->result.execution}};
     reply.header["outputs"] = worker::shareArrays(execution->result.outputs, reply.fds);
     reply.header["reference_outputs"] = worker::shareArrays(
-        execution->reference ? execution->reference->outputs : run::NamedArrays{}, reply.fds);
+        execution->reference ? execution->reference->outputs : launch::NamedArrays{}, reply.fds);
     return reply;
 }
 
@@ -90,16 +90,16 @@ worker::Frame serve(int socket, const nlohmann::json& request, bool& fatal) {
                       request.value("type", std::string()) == "sweep";
     try {
         return answer(socket, request, fatal);
-    } catch (const run::CompileError& e) {
+    } catch (const launch::CompileError& e) {
         auto header = failure("compile", e.what());
         for (const auto& d : e.diagnostics())
             header["diagnostics"].push_back(model::toJson(d));
         return {header, {}};
-    } catch (const run::SetupError& e) {
+    } catch (const launch::SetupError& e) {
         return {failure("setup", e.what()), {}};
     } catch (const sandbox::Unavailable& e) {
         return {failure("sandbox", e.what()), {}};
-    } catch (const run::KernelFault& e) {
+    } catch (const launch::KernelFault& e) {
         fatal = cuda;
         return {failure("fault", e.what(), fatal), {}};
     } catch (const cuda::CudaError& e) {

@@ -1,10 +1,11 @@
 #include "ContainedRun.h"
 
-#include "core/run/KernelFault.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/KernelFault.h"
+#include "core/launch/RunSetup.h"
 #include "core/sandbox/Contained.h"
 
 #include <csignal>
+#include <cstring>
 #include <new>
 #include <optional>
 
@@ -23,9 +24,9 @@ std::string answer(const std::function<json(const std::atomic<bool>&)>& body,
                    const std::atomic<bool>& cancel) {
     try {
         return body(cancel).dump();
-    } catch (const run::SetupError& e) {
+    } catch (const launch::SetupError& e) {
         return failure("setup", e.what(), e.problems()).dump();
-    } catch (const run::KernelFault& e) {
+    } catch (const launch::KernelFault& e) {
         return failure("fault", e.what()).dump();
     } catch (const InputError& e) {
         return failure("input", e.what()).dump();
@@ -45,15 +46,15 @@ std::string mebibytes(std::uint64_t bytes) {
 [[noreturn]] void rethrow(const json& error, const ContainedCode& code) {
     const std::string kind = error.value("kind", std::string());
     const std::string message = error.value("message", std::string());
-    if (kind == "setup") throw run::SetupError(error.value("problems", std::vector<std::string>{}));
-    if (kind == "fault") throw run::KernelFault(message);
+    if (kind == "setup") throw launch::SetupError(error.value("problems", std::vector<std::string>{}));
+    if (kind == "fault") throw launch::KernelFault(message);
     if (kind == "input") throw InputError(message);
     if (kind == "thrown")
-        throw run::KernelFault(
+        throw launch::KernelFault(
             code.what + " threw a C++ exception that is not a std::exception: CUDA code cannot throw (a GPU "
                         "has no exceptions), so a kernel that does is not valid CUDA.");
     if (kind == "memory")
-        throw run::KernelFault(
+        throw launch::KernelFault(
             code.what + " ran out of memory: the CPU backend gives a run " + mebibytes(code.memoryBytes) +
             " beyond its arrays' needs. A kernel that allocates (malloc, new) in every thread does this.");
     throw Error(code.what + ": " + message);
@@ -92,7 +93,7 @@ std::string crashText(const sandbox::ChildEnd& end, const ContainedCode& code) {
 
 } // namespace
 
-ChildInputs::ChildInputs(const run::RunSetup& setup) : setup_(setup), copies_(setup.args.size()) {
+ChildInputs::ChildInputs(const launch::RunSetup& setup) : setup_(setup), copies_(setup.args.size()) {
     for (std::size_t i = 0; i < setup.args.size(); ++i) {
         const auto& arg = setup.args[i];
         if (arg.isArray && arg.copiedIn() && !arg.array.allocator()->inheritedByChildren())
@@ -102,6 +103,17 @@ ChildInputs::ChildInputs(const run::RunSetup& setup) : setup_(setup), copies_(se
 
 const model::Array& ChildInputs::operator[](std::size_t argument) const {
     return copies_[argument].bytes() ? copies_[argument] : setup_.args[argument].array;
+}
+
+void ChildInputs::refill(const std::vector<std::byte*>& working) const {
+    for (std::size_t i = 0; i < setup_.args.size(); ++i) {
+        const auto& arg = setup_.args[i];
+        if (!arg.isArray) continue;
+        if (arg.copiedIn())
+            std::memcpy(working[i], (*this)[i].data(), arg.array.bytes());
+        else
+            std::memset(working[i], 0, arg.array.bytes());
+    }
 }
 
 json runContainedCode(const ContainedCode& code, const std::function<json(const std::atomic<bool>&)>& body) {
@@ -121,10 +133,10 @@ json runContainedCode(const ContainedCode& code, const std::function<json(const 
         sandbox::runContained([&](const std::atomic<bool>& cancel) { return answer(body, cancel); },
                               {confinement ? &*confinement : nullptr, scratch.path(), code.cancel});
     if (end.how == sandbox::ChildEnd::How::Cancelled) return {{"cancelled", true}};
-    if (end.how != sandbox::ChildEnd::How::Answered) throw run::KernelFault(crashText(end, code));
+    if (end.how != sandbox::ChildEnd::How::Answered) throw launch::KernelFault(crashText(end, code));
     json reply = json::parse(end.answer, nullptr, false);
     if (reply.is_discarded() || !reply.is_object())
-        throw run::KernelFault(code.what +
+        throw launch::KernelFault(code.what +
                                " wrote into Kernelpad's answer channel: its results are not used.");
     if (reply.contains("error")) rethrow(reply.at("error"), code);
     return reply;

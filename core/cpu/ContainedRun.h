@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace kp::run {
+namespace kp::launch {
 struct RunSetup;
 }
 
@@ -32,16 +32,19 @@ struct ContainedCode {
 // cannot inherit through fork (memory the CUDA driver pinned), copies on the heap made here, before.
 class ChildInputs {
 public:
-    explicit ChildInputs(const run::RunSetup& setup);
+    explicit ChildInputs(const launch::RunSetup& setup);
     const model::Array& operator[](std::size_t argument) const;
+    // Before each round of a kernel or a reference: each input array copied into its working memory
+    // (`working`, one per argument, null for scalars), each other array zeroed, as on a device.
+    void refill(const std::vector<std::byte*>& working) const;
 
 private:
-    const run::RunSetup& setup_;
+    const launch::RunSetup& setup_;
     std::vector<model::Array> copies_;
 };
 
 // Runs `body` in a contained child and returns its answer. Throws, for what happened in the child:
-// run::SetupError, run::KernelFault (crashes, exit() in the code, stack overflow, a limit), InputError,
+// launch::SetupError, launch::KernelFault (crashes, exit() in the code, stack overflow, a limit), InputError,
 // and sandbox::Unavailable where the sandbox is needed and missing. A cancelled child answers
 // {"cancelled": true}.
 nlohmann::json runContainedCode(const ContainedCode& code,

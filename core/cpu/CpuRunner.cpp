@@ -7,8 +7,9 @@
 #include "ThreadFibers.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
-#include "core/run/CompileError.h"
-#include "core/run/KernelFault.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/KernelFault.h"
+#include "core/launch/Repeats.h"
 #include "core/sandbox/ChildSharedAllocator.h"
 #include "core/sandbox/Contained.h"
 
@@ -102,12 +103,12 @@ extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, 
 // For the bounds-checking mode: each array parameter of the kernel's definition becomes
 // ::kernelpad::Checked<T> with the same name, on the same lines (newlines kept), so diagnostics and
 // reported lines stay the user's.
-std::string checkedParameters(const run::RunSetup& setup) {
+std::string checkedParameters(const launch::RunSetup& setup) {
     std::string text = setup.source;
     const std::size_t name = offsetOf(text, setup.signature.line, setup.signature.column);
     const std::size_t open = name == std::string::npos ? name : text.find('(', name);
     if (open == std::string::npos)
-        throw run::SetupError({"kernel: cannot find the parameter list to check bounds"});
+        throw launch::SetupError({"kernel: cannot find the parameter list to check bounds"});
     std::size_t close = open;
     std::vector<std::size_t> commas;
     for (int depth = 0; close < text.size(); ++close) {
@@ -117,7 +118,7 @@ std::string checkedParameters(const run::RunSetup& setup) {
         if (c == ',' && depth == 1) commas.push_back(close);
         if (depth == 0 && c == ')') break;
     }
-    if (close >= text.size()) throw run::SetupError({"kernel: unbalanced parameter list"});
+    if (close >= text.size()) throw launch::SetupError({"kernel: unbalanced parameter list"});
     std::vector<std::pair<std::size_t, std::size_t>> spans; // [begin, end) of each parameter
     std::size_t begin = open + 1;
     for (std::size_t comma : commas) {
@@ -126,7 +127,7 @@ std::string checkedParameters(const run::RunSetup& setup) {
     }
     spans.emplace_back(begin, close);
     if (spans.size() != setup.args.size())
-        throw run::SetupError({"kernel: cannot match the parameters to check bounds"});
+        throw launch::SetupError({"kernel: cannot match the parameters to check bounds"});
     // Right to left, so earlier offsets stay valid.
     for (std::size_t i = spans.size(); i-- > 0;) {
         const auto& parameter = setup.args[i].parameter;
@@ -213,14 +214,14 @@ bool CpuRunner::needsFibers(const std::string& source) {
     return std::regex_search(source, synchronising);
 }
 
-std::string CpuRunner::hostSource(const run::RunSetup& setup, bool checkBounds) {
+std::string CpuRunner::hostSource(const launch::RunSetup& setup, bool checkBounds) {
     return hostProgram(setup, checkBounds, false).text;
 }
 
-CpuRunner::HostProgram CpuRunner::hostProgram(const run::RunSetup& setup, bool checkBounds, bool trySplit) {
+CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, bool checkBounds, bool trySplit) {
     static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&]*>)?)");
     if (!std::regex_match(setup.kernelName, nameExpression))
-        throw run::SetupError(
+        throw launch::SetupError(
             {"kernel: \"" + setup.kernelName + "\" is not a kernel name the CPU backend can call"});
     HostProgram program;
     std::string& text = program.text;
@@ -231,7 +232,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const run::RunSetup& setup, bool c
         // One line each: a name that is not an identifier or a value with a line break would let the
         // playground write arbitrary code into the translation unit.
         if (!std::regex_match(name, identifier) || value.find_first_of("\r\n") != std::string::npos)
-            throw run::SetupError({"compile.defines: \"" + name + "\" is not a NAME with a one-line value"});
+            throw launch::SetupError({"compile.defines: \"" + name + "\" is not a NAME with a one-line value"});
         text += "#define " + name + " " + value + "\n";
     }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
@@ -252,7 +253,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const run::RunSetup& setup, bool c
     return program;
 }
 
-CpuRunner::Compiled CpuRunner::compile(const run::RunSetup& setup) const {
+CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
     Compiled out;
     HostCompileOptions options = hostKernelOptions();
     options.readable = {setup.folder}; // its headers
@@ -281,7 +282,7 @@ CpuRunner::Compiled CpuRunner::compile(const run::RunSetup& setup) const {
     if (!split) {
         out.compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, options);
         if (!out.compiled.ok)
-            throw run::CompileError(explainUnsupported(out.compiled.diagnostics), out.compiled.log);
+            throw launch::CompileError(explainUnsupported(out.compiled.diagnostics), out.compiled.log);
         if (out.execution.empty())
             out.execution = fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
     }
@@ -294,7 +295,7 @@ namespace {
 
 // What a run may allocate beyond the address space it has at fork: its working arrays and the
 // threads' stacks and malloc arenas, with room to spare; a kernel that allocates far more is stopped.
-std::uint64_t memoryBudget(const run::RunSetup& setup, unsigned workers, bool fibers) {
+std::uint64_t memoryBudget(const launch::RunSetup& setup, unsigned workers, bool fibers) {
     std::uint64_t arrays = 0;
     for (const auto& arg : setup.args)
         if (arg.isArray) arrays += arg.array.bytes();
@@ -310,11 +311,11 @@ nlohmann::json samples(const std::vector<double>& values) {
 
 } // namespace
 
-run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions& options) const {
-    run::RunResult result;
+launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::RunOptions& options) const {
+    launch::RunResult result;
     result.backend = backendName();
-    if (auto problems = run::validate(setup.launch, limits()); !problems.empty())
-        throw run::SetupError(problems);
+    if (auto problems = launch::validate(setup.launch, limits()); !problems.empty())
+        throw launch::SetupError(problems);
 
     auto [compiled, execution, split, fibers] = compile(setup);
     result.execution = std::move(execution);
@@ -349,10 +350,10 @@ run::RunResult CpuRunner::run(const run::RunSetup& setup, const run::RunOptions&
     return result;
 }
 
-nlohmann::json CpuRunner::runLoaded(const run::RunSetup& setup, const run::RunOptions& options,
+nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch::RunOptions& options,
                                     const Loaded& loaded,
                                     const ChildInputs& inputs,
-                                    run::NamedArrays& outputs, const std::atomic<bool>& cancel) const {
+                                    launch::NamedArrays& outputs, const std::atomic<bool>& cancel) const {
     const auto library = loadCompiled(loaded.library);
     const bool split = loaded.split;
     const bool fibers = loaded.fibers;
@@ -362,7 +363,7 @@ nlohmann::json CpuRunner::runLoaded(const run::RunSetup& setup, const run::RunOp
         symbol<void (*)(void* const*)>(*library, "kernelpad_run_block"),
         symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(*library, "kernelpad_run_thread")};
     if (static_cast<std::size_t>(entry.arity()) != setup.args.size())
-        throw run::SetupError({"args: the kernel takes " + std::to_string(entry.arity()) +
+        throw launch::SetupError({"args: the kernel takes " + std::to_string(entry.arity()) +
                                " parameters, the playground gives " + std::to_string(setup.args.size())});
     entry.install(&ThreadFibers::barrier);
     if (checkBounds_) {
@@ -404,7 +405,7 @@ nlohmann::json CpuRunner::runLoaded(const run::RunSetup& setup, const run::RunOp
     const auto& g = setup.launch;
     const std::uint64_t blocks = g.blocks();
     const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(workers_, blocks));
-    const auto launch = [&] {
+    const auto runGrid = [&] {
         std::atomic<std::uint64_t> next{0};
         // Enough chunks per worker to even out blocks of unequal cost, few enough to keep the counter cold.
         const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
@@ -477,47 +478,30 @@ nlohmann::json CpuRunner::runLoaded(const run::RunSetup& setup, const run::RunOp
         if (failure) std::rethrow_exception(failure);
     };
 
-    std::vector<double> h2d, kernelTimes, d2h;
-    bool cancelled = false;
-    const int total = std::max(0, options.warmup) + std::max(1, options.repeat);
-    for (int round = 0; round < total; ++round) {
-        if (cancel.load()) {
-            cancelled = true;
-            break;
-        }
+    const auto times = launch::repeatRounds(options.warmup, options.repeat, &cancel, [&] {
         auto t = Clock::now();
-        for (std::size_t i = 0; i < setup.args.size(); ++i) {
-            const auto& arg = setup.args[i];
-            if (!arg.isArray) continue;
-            if (arg.copiedIn())
-                std::memcpy(memory[i], inputs[i].data(), arg.array.bytes());
-            else
-                std::memset(memory[i], 0, arg.array.bytes());
-        }
+        inputs.refill(memory);
         const double copyIn = millisecondsSince(t);
         {
             const std::lock_guard lock(boundsReport.mutex);
             boundsReport.count = 0;
         }
         t = Clock::now();
-        launch();
+        runGrid();
         const double kernel = millisecondsSince(t);
         if (checkBounds_ && boundsReport.count > 0)
-            throw run::KernelFault("the kernel " + setup.signature.name +
+            throw launch::KernelFault("the kernel " + setup.signature.name +
                                    " accessed memory out of bounds: " + boundsReport.first +
                                    (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
                                                                  " out-of-bounds accesses in all)"
                                                            : std::string()));
-        const double copyOut = 0; // the kernel wrote into the results themselves
-        if (round < options.warmup) continue;
-        h2d.push_back(copyIn);
-        kernelTimes.push_back(kernel);
-        d2h.push_back(copyOut);
-    }
-    return {{"h2d", samples(h2d)},
-            {"kernel", samples(kernelTimes)},
-            {"d2h", samples(d2h)},
-            {"cancelled", cancelled}};
+        // Nothing is copied out: the kernel wrote into the results themselves.
+        return launch::RoundTimes{copyIn, kernel, 0.0};
+    });
+    return {{"h2d", samples(times.h2dMs)},
+            {"kernel", samples(times.kernelMs)},
+            {"d2h", samples(times.d2hMs)},
+            {"cancelled", times.cancelled}};
 }
 
 } // namespace kp::cpu

@@ -1,13 +1,14 @@
-// The CPU backend: runs a RunSetup's CUDA kernel on the host. The .cu source is compiled by the host
+// The CPU backend: runs a launch::RunSetup's CUDA kernel on the host. The .cu source is compiled by the host
 // C++ compiler behind Kernelpad's header of CUDA built-ins (resources/cpu/kernelpad_cuda_host.h),
 // blocks are spread over all cores, and the threads of a block run in a loop, or as fibers when the
-// kernel synchronises. The same RunResult as the CUDA runner, so Check, the CLI and the app use either.
+// kernel synchronises. The same launch::RunResult as the CUDA runner, so Check, the CLI and the app use either.
 #pragma once
 
 #include "HostCompiler.h"
-#include "core/run/LaunchGeometry.h"
-#include "core/run/RunResult.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/LaunchGeometry.h"
+#include "core/launch/RunResult.h"
+#include "core/launch/RunSetup.h"
+#include "core/launch/Runner.h"
 
 #include <atomic>
 #include <nlohmann/json.hpp>
@@ -17,10 +18,10 @@ namespace kp::cpu {
 
 class ChildInputs;
 
-class CpuRunner {
+class CpuRunner final : public launch::Runner {
 public:
     // `workers` 0: one per core. `checkBounds`: the bounds-checking mode (array parameters are checked on
-    // every index; a run with an access outside its array throws run::KernelFault naming the array, the
+    // every index; a run with an access outside its array throws launch::KernelFault naming the array, the
     // index, the thread, the block and the source line). Kernels in that mode may only index their
     // array parameters (p[i], *p, p + i), not turn them into raw pointers.
     explicit CpuRunner(HostCompiler compiler = HostCompiler(), unsigned workers = 0,
@@ -31,18 +32,18 @@ public:
     void setSplitAtBarriers(bool on) noexcept { splitAtBarriers_ = on; }
 
     unsigned workers() const noexcept { return workers_; }
-    std::string backendName() const; // "cpu (16 threads)"
-    run::LaunchLimits limits() const { return run::LaunchLimits::cpu(); }
+    std::string backendName() const override; // "cpu (16 threads)"
+    launch::LaunchLimits limits() const override { return launch::LaunchLimits::cpu(); }
 
     // The translation unit the host compiler sees: built-ins, the user's source under #line, the entry.
-    static std::string hostSource(const run::RunSetup& setup, bool checkBounds = false);
+    static std::string hostSource(const launch::RunSetup& setup, bool checkBounds = false);
     struct HostProgram {
         std::string text;
         std::string notSplitBecause; // empty: the kernel was split at its barriers (or was not asked to be)
         int barriers = 0;
     };
     // The same, with the kernel split at its barriers where `trySplit` and the kernel allows it.
-    static HostProgram hostProgram(const run::RunSetup& setup, bool checkBounds, bool trySplit);
+    static HostProgram hostProgram(const launch::RunSetup& setup, bool checkBounds, bool trySplit);
     // Whether the source synchronises threads of a block (then they run as fibers).
     static bool needsFibers(const std::string& source);
 
@@ -55,19 +56,19 @@ public:
     };
     // Compiles the setup's kernel as run() would (split at its barriers where it can), without loading or
     // running it: the editor's diagnostics for the CPU backend, safe on a file just opened. Needs only
-    // prepareKernel()'s fields (no arguments) unless bounds checking is on. Throws run::CompileError with
+    // launch::prepareKernel()'s fields (no arguments) unless bounds checking is on. Throws launch::CompileError with
     // diagnostics in the user's file and lines.
-    Compiled compile(const run::RunSetup& setup) const;
+    Compiled compile(const launch::RunSetup& setup) const;
 
     // Runs in a child process under the sandbox (cpu/ContainedRun.h): the kernel's crash, exit() or
-    // stack overflow is a run::KernelFault naming it, never this process's end, and where the sandbox is
+    // stack overflow is a launch::KernelFault naming it, never this process's end, and where the sandbox is
     // needed and missing, sandbox::Unavailable.
-    // Throws run::CompileError with diagnostics in the user's file and lines, run::SetupError for a
+    // Throws launch::CompileError with diagnostics in the user's file and lines, launch::SetupError for a
     // launch over the limits. "h2d" times are the copies of inputs into the kernel's working memory
     // (so that repeats start from the same inputs); "d2h" times are 0: out and inout arrays are
     // written where the results are kept, nothing is copied out.
     // In the bounds-checking mode the first violation is kept process-wide: run one such run at a time.
-    run::RunResult run(const run::RunSetup& setup, const run::RunOptions& options = {}) const;
+    launch::RunResult run(const launch::RunSetup& setup, const launch::RunOptions& options = {}) const override;
 
 private:
     struct Loaded {
@@ -77,9 +78,9 @@ private:
     };
     // In the contained child: loads the kernel and runs the repeats, writing the results into `outputs`
     // (memory shared with the parent). The answer holds the timings.
-    nlohmann::json runLoaded(const run::RunSetup& setup, const run::RunOptions& options, const Loaded& loaded,
+    nlohmann::json runLoaded(const launch::RunSetup& setup, const launch::RunOptions& options, const Loaded& loaded,
                              const ChildInputs& inputs,
-                             run::NamedArrays& outputs, const std::atomic<bool>& cancel) const;
+                             launch::NamedArrays& outputs, const std::atomic<bool>& cancel) const;
 
     HostCompiler compiler_;
     unsigned workers_;

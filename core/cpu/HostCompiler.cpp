@@ -1,6 +1,6 @@
 #include "HostCompiler.h"
 
-#include "Subprocess.h"
+#include "core/sandbox/Subprocess.h"
 #include "core/CacheFolder.h"
 #include "core/Error.h"
 #include "core/Stopwatch.h"
@@ -36,7 +36,7 @@ std::string findCompiler(const std::string& requested, std::string& tried) {
     }
     for (const auto& name : names) {
         tried += (tried.empty() ? "" : ", ") + name;
-        if (auto path = findProgram(name); !path.empty()) return path;
+        if (auto path = sandbox::findProgram(name); !path.empty()) return path;
     }
     return {};
 }
@@ -113,7 +113,7 @@ bool narrowEnough(const fs::path& folder) {
 }
 
 // What the limits did, said on the first source's first line: the editor shows it with the others.
-void explainLimits(HostCompileResult& result, const SubprocessResult& run, const HostCompileLimits& limits,
+void explainLimits(HostCompileResult& result, const sandbox::SubprocessResult& run, const HostCompileLimits& limits,
                    const std::string& fileName) {
     std::string message;
     if (run.timedOut) {
@@ -154,7 +154,7 @@ HostCompiler::HostCompiler(std::string compiler, fs::path cacheDirectory)
     static std::map<std::string, std::string> versions;
     const std::lock_guard lock(mutex);
     auto& version = versions[compiler_];
-    if (version.empty()) version = runProcess({compiler_, "--version"}).output;
+    if (version.empty()) version = sandbox::runProcess({compiler_, "--version"}).output;
     compilerVersion_ = version;
 }
 
@@ -216,7 +216,7 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
     const fs::path temporary = work.path() / "out.so";
     args.insert(args.end(), {"-o", temporary.string()});
 
-    ProcessOptions run;
+    sandbox::ProcessOptions run;
     run.workingDirectory = work.path().string();
     run.timeLimitSeconds = limits_.wallSeconds;
     run.limits = limits_.process;
@@ -234,7 +234,7 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
         confinement.emplace(policy);
         run.confinement = &*confinement;
     }
-    const SubprocessResult compiled = runProcess(args, run);
+    const sandbox::SubprocessResult compiled = sandbox::runProcess(args, run);
     result.log = compiled.output;
     result.diagnostics = parseDiagnostics(compiled.output);
     explainLimits(result, compiled, limits_, sources.empty() ? std::string() : sources.front().fileName);

@@ -1,5 +1,6 @@
-// Compiles CUDA C++ source to PTX (and CUBIN for a real architecture) with NVRTC, for the Session, the
-// worker and `kernelpad-cli compile`. Needs NVRTC but no GPU. Unchanged inputs come from a CompileCache.
+// Compiles CUDA C++ source to PTX (and CUBIN for a real architecture) with NVRTC, for the CUDA runner
+// (run/CudaRunner), the compiled-code view (run/CompiledCode) and `kernelpad-cli compile`. Needs NVRTC
+// but no GPU. Unchanged inputs come from a CompileCache.
 #pragma once
 
 #include "CompileCache.h"

@@ -1,7 +1,7 @@
 #include "Disassembler.h"
 
 #include "core/Error.h"
-#include "core/cpu/Subprocess.h"
+#include "core/sandbox/Subprocess.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -137,7 +137,7 @@ std::string Disassembler::disassemble(std::span<const std::byte> cubin) const {
 std::string Disassembler::run(std::span<const std::byte> cubin) const {
     const TemporaryFile file(cubin);
     // -c: the code alone, not the ELF's other sections; -gi: source lines with the places code was inlined.
-    const auto result = cpu::runProcess({program_.string(), "-c", "-gi", file.path().string()});
+    const auto result = sandbox::runProcess({program_.string(), "-c", "-gi", file.path().string()});
     if (result.exitCode == 0) return result.output;
     std::string output = result.output;
     while (!output.empty() && (output.back() == '\n' || output.back() == ' '))

@@ -1,6 +1,6 @@
 // Page-locked host memory for model::Array, so that a run's arrays are copied at full PCIe speed with no
 // staging copy (anchors.md: 55 GB/s pinned against 10 GB/s pageable). The CUDA runner hands it to
-// run::prepare and allocates results from it; each allocator keeps the primary context retained for as
+// launch::prepare and allocates results from it; each allocator keeps the primary context retained for as
 // long as any array uses it.
 //
 // Pinning is slow (the driver locks every page: ~0.1 s per 256 MiB), so freed blocks are kept and handed

@@ -1,8 +1,6 @@
 #include "ArrayGenerator.h"
 
 #include "core/Error.h"
-#include "core/io/CsvFile.h"
-#include "core/io/NpyFile.h"
 
 #include <muParser.h>
 
@@ -149,32 +147,6 @@ void fillFormula(Array& array, const InitSpec& init, const std::string& where) {
     }
 }
 
-std::string lowercaseExtension(const std::filesystem::path& path) {
-    std::string extension = path.extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    return extension;
-}
-
-Array readFile(const ArraySpec& spec, const InitSpec& init, const std::filesystem::path& baseDir,
-               const std::string& where) {
-    const std::filesystem::path path = resolveInside(baseDir, init.file, where + ".file");
-    const std::string extension = lowercaseExtension(path);
-    Array loaded;
-    if (extension == ".npy")
-        loaded = io::asVectorType(io::readNpy(path), spec.dtype, where + ".file (" + path.string() + ")");
-    else if (extension == ".csv")
-        loaded = io::readCsv(path, spec.dtype, spec.shape);
-    else
-        throw InputError(where + ".file: \"" + init.file + "\" is neither a .npy nor a .csv file");
-    io::requireMatches(loaded, spec.dtype, spec.shape, where + ".file (" + path.string() + ")");
-    return loaded;
-}
-
-} // namespace
-
-namespace {
-
 // Every element the same: the first element's bytes, written through the generator's rules once, then
 // copied in doubling runs (a 256 MiB array fills at memcpy speed, not at setValue's).
 void fillRepeated(Array& array, double value) {
@@ -209,12 +181,10 @@ void fillRange(Array& array, const InitSpec& init) {
 
 } // namespace
 
-Array generate(const ArraySpec& spec, const InitSpec& init, const std::filesystem::path& baseDir,
-               const std::string& where, const std::shared_ptr<HostAllocator>& allocator) {
-    if (init.kind == InitSpec::Kind::File) {
-        Array loaded = readFile(spec, init, baseDir, where);
-        return loaded.allocator() == allocator ? loaded : loaded.copyTo(allocator);
-    }
+Array generate(const ArraySpec& spec, const InitSpec& init, const std::string& where,
+               const std::shared_ptr<HostAllocator>& allocator) {
+    if (init.kind == InitSpec::Kind::File)
+        throw Error(where + ": a file init is read by io::initialArray, not generated");
     Array array(spec.dtype, spec.shape, allocator);
     switch (init.kind) {
     case InitSpec::Kind::Zeros: break;

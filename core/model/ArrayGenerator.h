@@ -1,4 +1,4 @@
-// Fills an argument's array from its init (zeros, ones, constant, range, random, formula, file): what a
+// Fills an argument's array from its init (zeros, ones, constant, range, random, formula): what a
 // run copies to the device for in/inout arguments and what the GUI's argument panels preview.
 //
 // Every value is computed as a double and stored through Array::setValue. For integer dtypes it is first
@@ -16,16 +16,15 @@
 #include "core/model/Array.h"
 #include "core/model/Playground.h"
 
-#include <filesystem>
 #include <string>
 
 namespace kp::model {
 
-// `where` names the init in messages, e.g. "args[1].init". A file init is read from baseDir (the
-// playground's folder, which it may not leave) and must match the spec's dtype and shape exactly.
-// The array's memory comes from `allocator` (the CUDA runner's pinned memory: no copy afterwards).
-Array generate(const ArraySpec& spec, const InitSpec& init, const std::filesystem::path& baseDir,
-               const std::string& where, const std::shared_ptr<HostAllocator>& allocator = heapAllocator());
+// `where` names the init in messages, e.g. "args[1].init". The array's memory comes from `allocator` (the
+// CUDA runner's pinned memory: no copy afterwards). Every init but a file's: io::initialArray reads those
+// (model does no I/O) and throws Error for one.
+Array generate(const ArraySpec& spec, const InitSpec& init, const std::string& where,
+               const std::shared_ptr<HostAllocator>& allocator = heapAllocator());
 
 // Throws InputError, naming `where`, the formula and the position of the error, when `formula` is not a
 // valid formula over the variables i, j, k, c, n and the constants pi and e:

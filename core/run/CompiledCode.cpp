@@ -1,7 +1,7 @@
 #include "CompiledCode.h"
 
-#include "CompileError.h"
-#include "RunSetup.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/RunSetup.h"
 #include "core/Error.h"
 #include "core/Stopwatch.h"
 #include "core/cuda/Compiler.h"
@@ -86,7 +86,7 @@ bool nvrtcHasItsOwnCache() {
     return major > 12 || (major == 12 && minor >= 9);
 }
 
-cuda::CompileOptions compileOptions(const RunSetup& setup, const std::string& arch, bool lineInfo) {
+cuda::CompileOptions compileOptions(const launch::RunSetup& setup, const std::string& arch, bool lineInfo) {
     cuda::CompileOptions options;
     options.arch = arch;
     options.lineInfo = lineInfo;
@@ -179,7 +179,7 @@ std::string CompiledCode::defaultArch() {
 
 CompiledCode compileCode(const model::Playground& playground, const std::string& arch, bool lineInfo,
                          cuda::CompileCache* cache) {
-    const RunSetup setup = prepareKernel(playground);
+    const launch::RunSetup setup = launch::prepareKernel(playground);
     CompiledCode code;
     code.supportedArchs = cuda::Compiler::supportedArchs();
     const std::string gpu = gpuArch(); // the device is asked once
@@ -192,7 +192,7 @@ CompiledCode compileCode(const model::Playground& playground, const std::string&
     const cuda::Compiler compiler(cache);
     const auto compiled =
         compiler.compile(setup.source, setup.sourceName, compileOptions(setup, code.arch, lineInfo));
-    if (!compiled.ok) throw CompileError(compiled.diagnostics, compiled.log);
+    if (!compiled.ok) throw launch::CompileError(compiled.diagnostics, compiled.log);
     code.compileMs = compiled.milliseconds;
     code.fromCache = compiled.fromCache != cuda::CompileResult::CacheHit::None;
     code.diagnostics = withoutPtxasReport(compiled.diagnostics);

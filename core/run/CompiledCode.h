@@ -47,8 +47,8 @@ struct CompiledCode {
 
 // Compiles the playground's source for `arch` ("sm_86"; empty: CompiledCode::defaultArch) with ptxas's
 // verbose report, and with -lineinfo when `lineInfo`; an architecture in the playground's own options
-// gives way to `arch`. Throws run::CompileError (diagnostics) when the source does not compile,
-// SetupError when the playground names no kernel of the source, InputError for an architecture NVRTC
+// gives way to `arch`. Throws launch::CompileError (diagnostics) when the source does not compile,
+// launch::SetupError when the playground names no kernel of the source, InputError for an architecture NVRTC
 // cannot compile for, cuda::Unavailable without NVRTC. A missing or failing nvdisasm is no exception:
 // the result says why it has no SASS.
 CompiledCode compileCode(const model::Playground& playground, const std::string& arch, bool lineInfo,

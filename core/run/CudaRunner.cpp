@@ -1,7 +1,8 @@
 #include "CudaRunner.h"
 
-#include "CompileError.h"
-#include "KernelFault.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/KernelFault.h"
+#include "core/launch/Repeats.h"
 #include "core/cuda/Compiler.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/DeviceBuffer.h"
@@ -15,7 +16,7 @@ namespace kp::run {
 
 namespace {
 
-cuda::CompileOptions compileOptions(const RunSetup& setup, const cuda::DeviceProperties& device) {
+cuda::CompileOptions compileOptions(const launch::RunSetup& setup, const cuda::DeviceProperties& device) {
     cuda::CompileOptions options;
     options.arch = device.arch();
     options.device = device.ordinal;
@@ -26,11 +27,11 @@ cuda::CompileOptions compileOptions(const RunSetup& setup, const cuda::DevicePro
     return options;
 }
 
-std::string symbolName(const RunSetup& setup, const cuda::CompileResult& compiled) {
+std::string symbolName(const launch::RunSetup& setup, const cuda::CompileResult& compiled) {
     if (setup.signature.externC) return setup.signature.name;
     const auto lowered = compiled.loweredNames.find(setup.kernelName);
     if (lowered == compiled.loweredNames.end() || lowered->second.empty())
-        throw SetupError({"kernel: NVRTC found no function for \"" + setup.kernelName + "\""});
+        throw launch::SetupError({"kernel: NVRTC found no function for \"" + setup.kernelName + "\""});
     return lowered->second;
 }
 
@@ -40,7 +41,7 @@ cuda::Module loadModule(const cuda::CompileResult& compiled) {
     return cuda::Module::fromImage(compiled.ptx);
 }
 
-cuda::LaunchConfig launchConfig(const LaunchGeometry& g) {
+cuda::LaunchConfig launchConfig(const launch::LaunchGeometry& g) {
     return {{g.grid[0], g.grid[1], g.grid[2]}, {g.block[0], g.block[1], g.block[2]}, g.sharedBytes};
 }
 
@@ -63,14 +64,14 @@ std::string CudaRunner::backendName() const {
     return "cuda:" + std::to_string(properties_.ordinal) + " " + properties_.name;
 }
 
-cuda::CompileResult CudaRunner::compile(const RunSetup& setup) const {
+cuda::CompileResult CudaRunner::compile(const launch::RunSetup& setup) const {
     const cuda::Compiler compiler(cache_);
     auto compiled = compiler.compile(setup.source, setup.sourceName, compileOptions(setup, properties_));
-    if (!compiled.ok) throw CompileError(compiled.diagnostics, compiled.log);
+    if (!compiled.ok) throw launch::CompileError(compiled.diagnostics, compiled.log);
     return compiled;
 }
 
-CudaRunner::Inspected CudaRunner::inspect(const RunSetup& setup) const {
+CudaRunner::Inspected CudaRunner::inspect(const launch::RunSetup& setup) const {
     context_->makeCurrent();
     Inspected inspected{compile(setup), {}};
     const cuda::Module module = loadModule(inspected.compiled);
@@ -78,9 +79,9 @@ CudaRunner::Inspected CudaRunner::inspect(const RunSetup& setup) const {
     return inspected;
 }
 
-RunResult CudaRunner::run(const RunSetup& setup, const RunOptions& options) const {
+launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::RunOptions& options) const {
     context_->makeCurrent();
-    RunResult result;
+    launch::RunResult result;
     result.backend = backendName();
     const auto compiled = compile(setup);
     result.compileMs = compiled.milliseconds;
@@ -92,7 +93,7 @@ RunResult CudaRunner::run(const RunSetup& setup, const RunOptions& options) cons
     if (auto problems = validate(setup.launch, limits(), static_cast<std::uint64_t>(attributes.staticSharedBytes),
                                  static_cast<std::uint32_t>(attributes.maxThreadsPerBlock), attributes.registersPerThread);
         !problems.empty())
-        throw SetupError(problems);
+        throw launch::SetupError(problems);
     // Past 48 KiB of static and dynamic together, a block needs the opt-in (its default dynamic limit is 48 KiB - static).
     if (setup.launch.sharedBytes + static_cast<std::uint64_t>(attributes.staticSharedBytes) > 48 * 1024)
         kernel.setMaxDynamicSharedBytes(static_cast<int>(setup.launch.sharedBytes));
@@ -123,12 +124,7 @@ RunResult CudaRunner::run(const RunSetup& setup, const RunOptions& options) cons
         if (arg.copiedOut()) events.afterCopyOut.push_back(cuda::Event::create());
     }
 
-    const int total = std::max(0, options.warmup) + std::max(1, options.repeat);
-    for (int round = 0; round < total; ++round) {
-        if (options.cancel && options.cancel->load()) {
-            result.cancelled = true;
-            break;
-        }
+    const auto times = launch::repeatRounds(options.warmup, options.repeat, options.cancel, [&] {
         for (std::size_t i = 0; i < setup.args.size(); ++i)
             if (setup.args[i].isArray && !setup.args[i].copiedIn()) buffers[i].zeroAsync(stream);
         events.start.record(stream);
@@ -151,15 +147,11 @@ RunResult CudaRunner::run(const RunSetup& setup, const RunOptions& options) cons
             stream.synchronize();
         } catch (const cuda::CudaError& e) {
             if (!e.sticky()) throw;
-            throw KernelFault("the kernel " + setup.signature.name + " crashed the GPU: " + e.name() +
-                              " (" + e.what() + ")");
+            throw launch::KernelFault("the kernel " + setup.signature.name + " crashed the GPU: " + e.name() +
+                                      " (" + e.what() + ")");
         }
-        if (round < options.warmup) continue;
-
-        result.kernelMs.push_back(cuda::Event::elapsedMs(launched, events.afterLaunch));
-        result.h2dMs.push_back(cuda::Event::elapsedMs(events.start, launched));
         const cuda::Event& copiedBack = out ? events.afterCopyOut[out - 1] : events.afterLaunch;
-        result.d2hMs.push_back(cuda::Event::elapsedMs(events.afterLaunch, copiedBack));
+        // Each argument's copies, of the last round (always a timed one).
         result.h2dByArgument.clear();
         result.d2hByArgument.clear();
         const cuda::Event* previousIn = &events.start;
@@ -167,15 +159,24 @@ RunResult CudaRunner::run(const RunSetup& setup, const RunOptions& options) cons
         in = out = 0;
         for (const auto& arg : setup.args) {
             if (arg.copiedIn()) {
-                result.h2dByArgument.push_back({arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousIn, events.afterCopyIn[in])});
+                result.h2dByArgument.push_back(
+                    {arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousIn, events.afterCopyIn[in])});
                 previousIn = &events.afterCopyIn[in++];
             }
             if (arg.copiedOut()) {
-                result.d2hByArgument.push_back({arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousOut, events.afterCopyOut[out])});
+                result.d2hByArgument.push_back(
+                    {arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousOut, events.afterCopyOut[out])});
                 previousOut = &events.afterCopyOut[out++];
             }
         }
-    }
+        return launch::RoundTimes{cuda::Event::elapsedMs(events.start, launched),
+                                  cuda::Event::elapsedMs(launched, events.afterLaunch),
+                                  cuda::Event::elapsedMs(events.afterLaunch, copiedBack)};
+    });
+    result.h2dMs = times.h2dMs;
+    result.kernelMs = times.kernelMs;
+    result.d2hMs = times.d2hMs;
+    result.cancelled = times.cancelled;
     return result;
 }
 

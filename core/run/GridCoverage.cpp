@@ -21,7 +21,7 @@ std::uint64_t extentAlong(const model::Shape& shape, std::size_t axis) {
     return axis < shape.size() ? std::uint64_t{shape[shape.size() - 1 - axis]} : 1;
 }
 
-GridCoverage coverageOf(const model::Shape& shape, const LaunchGeometry& geometry) {
+GridCoverage coverageOf(const model::Shape& shape, const launch::LaunchGeometry& geometry) {
     GridCoverage c;
     c.threads = times(geometry.blocks(), geometry.threadsPerBlock());
     if (shape.empty()) return c;
@@ -42,7 +42,7 @@ GridCoverage coverageOf(const model::Shape& shape, const LaunchGeometry& geometr
     return c;
 }
 
-GridCoverage strideCoverageOf(const model::Shape& shape, const LaunchGeometry& geometry) {
+GridCoverage strideCoverageOf(const model::Shape& shape, const launch::LaunchGeometry& geometry) {
     GridCoverage c;
     c.threads = times(geometry.blocks(), geometry.threadsPerBlock());
     if (shape.empty()) return c;

@@ -3,7 +3,7 @@
 // which blocks a drawing shows when there are too many. The launch panel's drawing and caption use it.
 #pragma once
 
-#include "LaunchGeometry.h"
+#include "core/launch/LaunchGeometry.h"
 #include "core/model/Array.h"
 
 #include <cstdint>
@@ -25,12 +25,12 @@ struct GridCoverage {
 };
 
 // Counts saturate at 2^64 - 1 for grids no device accepts. An empty shape has no elements.
-GridCoverage coverageOf(const model::Shape& shape, const LaunchGeometry& geometry);
+GridCoverage coverageOf(const model::Shape& shape, const launch::LaunchGeometry& geometry);
 
 // The same for a kernel that loops over its data with the whole grid as the stride (a grid-stride
 // loop over the flattened array): every element is reached whatever the grid, and only threads past
 // the element count are idle.
-GridCoverage strideCoverageOf(const model::Shape& shape, const LaunchGeometry& geometry);
+GridCoverage strideCoverageOf(const model::Shape& shape, const launch::LaunchGeometry& geometry);
 
 // Whether the body of the kernel whose name is on 1-based `line` of `source` reads gridDim, as a
 // grid-stride loop does; comments and string literals do not count. False when no body follows.

@@ -1,6 +1,7 @@
 #include "Reference.h"
 
-#include "CompileError.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/Repeats.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
 #include "core/cpu/ContainedRun.h"
@@ -41,14 +42,14 @@ extern "C" void kernelpad_reference_call(void* const* args) { kernelpad_referenc
 
 } // namespace
 
-ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler, int repeat,
+ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler, int repeat,
                              int warmup) {
     if (repeat < 1) throw InputError("reference: repeat must be at least 1, got " + std::to_string(repeat));
-    if (!setup.reference) throw SetupError({"reference: the playground has none"});
+    if (!setup.reference) throw launch::SetupError({"reference: the playground has none"});
     const auto& spec = *setup.reference;
     static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*");
     if (!std::regex_match(spec.function, identifier))
-        throw SetupError({"reference.function: \"" + spec.function + "\" is not the name of a C++ function"});
+        throw launch::SetupError({"reference.function: \"" + spec.function + "\" is not the name of a C++ function"});
 
     const std::string userText = io::readTextFile(model::resolveInside(setup.folder, spec.source, "reference.source"));
     const std::string escaped = std::regex_replace(spec.source, std::regex(R"(["\\])"), R"(\$&)");
@@ -58,7 +59,7 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
     cpu::HostCompileOptions options = cpu::hostKernelOptions();
     options.readable = {setup.folder}; // its headers
     const auto compiled = compiler.compile({source}, options);
-    if (!compiled.ok) throw CompileError(compiled.diagnostics, compiled.log);
+    if (!compiled.ok) throw launch::CompileError(compiled.diagnostics, compiled.log);
 
     ReferenceResult result;
     result.compileMs = compiled.milliseconds;
@@ -66,7 +67,7 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
     // Outputs live in memory the contained child writes; inputs it cannot inherit (pinned by the CUDA
     // driver) are copied first.
     const cpu::ChildInputs inputs(setup);
-    NamedArrays outputs;
+    launch::NamedArrays outputs;
     std::uint64_t arrayBytes = 0;
     for (const auto& arg : setup.args) {
         if (arg.isArray) arrayBytes += arg.array.bytes();
@@ -106,29 +107,23 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
                                 model::Array::Uninitialized{});
             pointers.push_back(arrays.back().data());
         }
-        std::vector<double> samples;
-        for (int call_ = 0; call_ < std::max(1, warmup + repeat); ++call_) {
-            for (std::size_t i = 0; i < setup.args.size(); ++i) {
-                const auto& arg = setup.args[i];
-                if (!arg.isArray) continue;
-                if (arg.copiedIn())
-                    std::memcpy(arrays[i].data(), inputs[i].data(), arrays[i].bytes());
-                else
-                    std::memset(arrays[i].data(), 0, arrays[i].bytes());
-            }
+        std::vector<std::byte*> working;
+        for (auto& array : arrays)
+            working.push_back(array.bytes() ? array.data() : nullptr);
+        const auto times = launch::repeatRounds(warmup, repeat, nullptr, [&] {
+            inputs.refill(working);
             const auto start = std::chrono::steady_clock::now();
             call(pointers.data());
-            const double ms = millisecondsSince(start);
-            if (call_ >= warmup) samples.push_back(ms);
-        }
+            return launch::RoundTimes{0.0, millisecondsSince(start), 0.0};
+        });
         for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i)
             if (setup.args[i].copiedOut())
                 std::memcpy(outputs[out++].second.data(), arrays[i].data(), arrays[i].bytes());
-        return {{"samples", samples}};
+        return {{"samples", times.kernelMs}};
     });
     if (answer.contains("arity")) {
         const int arity = answer.at("arity").get<int>();
-        throw CompileError(
+        throw launch::CompileError(
             {{spec.source, 1, 1, model::Diagnostic::Severity::Error,
               spec.function + " takes " + std::to_string(arity) + " parameters but the kernel " +
                   setup.signature.name + " takes " + std::to_string(setup.args.size()) +
@@ -136,7 +131,7 @@ ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& com
             {});
     }
     result.samplesMs = answer.value("samples", std::vector<double>{});
-    result.milliseconds = median(result.samplesMs);
+    result.milliseconds = launch::median(result.samplesMs);
     result.outputs = std::move(outputs);
     return result;
 }

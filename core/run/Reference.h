@@ -3,8 +3,8 @@
 // Check compares a backend's outputs with.
 #pragma once
 
-#include "RunResult.h"
-#include "RunSetup.h"
+#include "core/launch/RunResult.h"
+#include "core/launch/RunSetup.h"
 #include "core/cpu/HostCompiler.h"
 
 #include <string>
@@ -14,20 +14,20 @@
 namespace kp::run {
 
 struct ReferenceResult {
-    NamedArrays outputs;     // out and inout arrays, parameter order
+    launch::NamedArrays outputs;     // out and inout arrays, parameter order
     double milliseconds = 0;                                   // the call alone (the median of the calls)
     std::vector<double> samplesMs;                             // every timed call
     double compileMs = 0;
     bool compileFromCache = false;
 
-    const model::Array* output(std::string_view name) const { return find(outputs, name); }
+    const model::Array* output(std::string_view name) const { return launch::find(outputs, name); }
 };
 
-// Throws SetupError when the setup has no reference or names a function that is not an identifier,
-// CompileError (diagnostics in the reference's own file and lines) when it does not compile or its
+// Throws launch::SetupError when the setup has no reference or names a function that is not an identifier,
+// launch::CompileError (diagnostics in the reference's own file and lines) when it does not compile or its
 // parameter count differs from the kernel's, InputError when the file cannot be read.
 // `repeat` timed calls after `warmup` untimed ones, each on fresh copies of the inputs (sweeps time the
 // reference as they time a backend); the outputs are the last call's.
-ReferenceResult runReference(const RunSetup& setup, const cpu::HostCompiler& compiler, int repeat = 1, int warmup = 0);
+ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler, int repeat = 1, int warmup = 0);
 
 } // namespace kp::run

@@ -13,7 +13,7 @@ nlohmann::ordered_json checkJson(const CheckResult& check) {
             {"max_abs", check.maxAbs}, {"max_rel", check.maxRel}, {"first", first}};
 }
 
-nlohmann::ordered_json transfersJson(const std::vector<TransferTiming>& transfers) {
+nlohmann::ordered_json transfersJson(const std::vector<launch::TransferTiming>& transfers) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto& t : transfers) out.push_back({{"argument", t.argument}, {"bytes", t.bytes}, {"ms", t.milliseconds}});
     return out;
@@ -62,7 +62,7 @@ nlohmann::ordered_json RunReport::toJson() const {
     return out;
 }
 
-std::vector<CheckResult> checkAgainst(const RunSetup& setup, const RunResult& result, const ReferenceResult& reference) {
+std::vector<CheckResult> checkAgainst(const launch::RunSetup& setup, const launch::RunResult& result, const ReferenceResult& reference) {
     std::vector<CheckResult> checks;
     const Tolerance tolerance{setup.check.rtol, setup.check.atol};
     for (const auto& name : setup.checkedOutputs()) {

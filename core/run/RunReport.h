@@ -5,8 +5,8 @@
 
 #include "Check.h"
 #include "Reference.h"
-#include "RunResult.h"
-#include "RunSetup.h"
+#include "core/launch/RunResult.h"
+#include "core/launch/RunSetup.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -15,8 +15,8 @@
 namespace kp::run {
 
 struct RunReport {
-    const RunSetup* setup = nullptr;
-    const RunResult* result = nullptr;
+    const launch::RunSetup* setup = nullptr;
+    const launch::RunResult* result = nullptr;
     const ReferenceResult* reference = nullptr; // none: no reference_ms
     bool referenceIsCpuBackend = false;         // the CPU backend stood in for a missing reference
     std::vector<CheckResult> checks;             // empty: no check was made
@@ -27,6 +27,6 @@ struct RunReport {
 };
 
 // Compares every checked output of `result` with the reference's, with the playground's tolerances.
-std::vector<CheckResult> checkAgainst(const RunSetup& setup, const RunResult& result, const ReferenceResult& reference);
+std::vector<CheckResult> checkAgainst(const launch::RunSetup& setup, const launch::RunResult& result, const ReferenceResult& reference);
 
 } // namespace kp::run

@@ -1,7 +1,7 @@
 #include "Sweep.h"
 
 #include "GridCoverage.h"
-#include "RunSetup.h"
+#include "core/launch/RunSetup.h"
 #include "core/Error.h"
 
 #include <algorithm>
@@ -249,7 +249,7 @@ SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec) 
             bad("sweep.array", "\"" + spec.array + "\" is not an array argument of the playground" +
                                    (names.empty() ? std::string() : " (its arrays: " + names + ")"));
         }
-        throw SetupError({"args: the playground has no array argument to sweep"});
+        throw launch::SetupError({"args: the playground has no array argument to sweep"});
     }
     plan.array = lead->name;
 
@@ -291,7 +291,7 @@ SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec) 
     // A fixed grid would leave larger arrays, or the same array with smaller blocks, uncovered unless
     // the kernel strides over them.
     if (!playground.launch.autoGrid) {
-        const auto kernel = prepareKernel(playground);
+        const auto kernel = launch::prepareKernel(playground);
         if (!readsGridDim(kernel.source, kernel.signature.line)) {
             autoGrid = true;
             plan.notes.push_back(

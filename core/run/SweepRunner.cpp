@@ -1,9 +1,9 @@
 #include "SweepRunner.h"
 
 #include "Check.h"
-#include "CompileError.h"
+#include "core/launch/CompileError.h"
 #include "CudaRunner.h"
-#include "KernelFault.h"
+#include "core/launch/KernelFault.h"
 #include "Reference.h"
 #include "RunReport.h"
 #include "core/cpu/CpuRunner.h"
@@ -43,7 +43,7 @@ std::string checkText(const std::vector<CheckResult>& checks) {
     return "passed";
 }
 
-std::uint64_t bytesMoved(const RunSetup& setup) {
+std::uint64_t bytesMoved(const launch::RunSetup& setup) {
     std::uint64_t bytes = 0;
     for (const auto& arg : setup.args) {
         if (arg.copiedIn()) bytes += arg.array.bytes();
@@ -95,10 +95,11 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
     // Each device's runner lives for the whole sweep: one context, one compile per source.
     std::map<int, std::unique_ptr<CudaRunner>> gpus;
     std::map<std::string, std::unique_ptr<cpu::CpuRunner>> cpus;
+    std::map<std::string, const launch::Runner*> runners; // by backend id: every backend but the reference
     for (const auto& backend : backends) {
         if (backend.kind == SweepBackend::Kind::Cuda) {
             if (!cuda::Driver::available()) {
-                (void)prepare(
+                (void)launch::prepare(
                     plan.points.front().playground); // a bad playground is reported as such anywhere
                 throw cuda::Unavailable(cuda::Driver::unavailableReason());
             }
@@ -107,9 +108,11 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
             const auto& p = runner->properties();
             result.backends.push_back(
                 {backend.id, runner->backendName(), {p.peakBandwidthGBs(), p.peakGflops()}});
+            runners[backend.id] = runner.get();
         } else if (backend.kind == SweepBackend::Kind::Cpu) {
             auto runner = std::make_unique<cpu::CpuRunner>(cpu::HostCompiler(), backend.threads, false);
             result.backends.push_back({backend.id, runner->backendName(), {}});
+            runners[backend.id] = runner.get();
             cpus[backend.id] = std::move(runner);
         } else {
             result.backends.push_back({backend.id, "C++ reference (one thread)", {}});
@@ -120,17 +123,17 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
 
     // Pinned arrays copy fastest to a GPU and work as well for the host.
     const auto allocator = gpus.empty() ? model::heapAllocator() : gpus.begin()->second->allocator();
-    const RunOptions runOptions{spec.repeat, spec.warmup, options.cancel, nullptr};
+    const launch::RunOptions runOptions{spec.repeat, spec.warmup, options.cancel, nullptr};
     const std::size_t total = plan.points.size() * backends.size();
     std::map<std::string, std::string> gone; // backend id -> why it is not used any more
 
     for (const auto& point : plan.points) {
         // Set up once for every backend of the point; a point too large for the host is a row per backend.
-        std::optional<RunSetup> setup;
+        std::optional<launch::RunSetup> setup;
         std::string setupError;
         try {
-            setup.emplace(prepare(point.playground, allocator));
-        } catch (const CompileError&) {
+            setup.emplace(launch::prepare(point.playground, allocator));
+        } catch (const launch::CompileError&) {
             throw;
         } catch (const InputError& e) {
             if (&point == &plan.points.front()) throw; // the playground itself is wrong
@@ -163,19 +166,18 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
 
             if (row.error.empty()) {
                 try {
-                    std::optional<RunResult> ran;
+                    std::optional<launch::RunResult> ran;
                     if (backend.kind == SweepBackend::Kind::Reference) {
                         auto reference = runReference(*setup, cpu::HostCompiler(), spec.repeat, spec.warmup);
                         row.kernelMs = reference.samplesMs;
                         comparison = std::move(reference);
-                    } else if (backend.kind == SweepBackend::Kind::Cpu) {
-                        ran = cpus.at(backend.id)->run(*setup, runOptions);
-                        row.kernelMs = ran->kernelMs;
                     } else {
-                        ran = gpus.at(backend.ordinal)->run(*setup, runOptions);
+                        ran = runners.at(backend.id)->run(*setup, runOptions);
                         row.kernelMs = ran->kernelMs;
-                        row.h2dMs = ran->h2dMs;
-                        row.d2hMs = ran->d2hMs;
+                        if (backend.kind == SweepBackend::Kind::Cuda) {
+                            row.h2dMs = ran->h2dMs;
+                            row.d2hMs = ran->d2hMs;
+                        }
                     }
                     if (ran && options.check) {
                         // The reference, once per point, when it is not one of the backends.
@@ -190,13 +192,13 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
                         }
                     }
                     if (ran && ran->cancelled) result.cancelled = true;
-                } catch (const CompileError& e) {
+                } catch (const launch::CompileError& e) {
                     // A kernel the CPU backend cannot build (an intrinsic it lacks) still runs on the GPUs;
                     // anything else that does not compile is the user's to fix, so the sweep stops.
                     if (backend.kind != SweepBackend::Kind::Cpu || gpus.empty()) throw;
                     row.error = e.what();
                     gone[backend.id] = "not run: the CPU backend could not build the kernel";
-                } catch (const KernelFault& e) {
+                } catch (const launch::KernelFault& e) {
                     row.error = e.what();
                     if (backend.kind == SweepBackend::Kind::Cuda)
                         gone[backend.id] = "not run: " + backend.id + " faulted at " +

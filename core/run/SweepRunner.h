@@ -23,7 +23,7 @@ struct SweepOptions {
 // Each CUDA device here, the CPU backend on all cores, and the reference when the playground has one.
 std::vector<std::string> defaultSweepBackends(const model::Playground& playground);
 
-// Throws what planSweep throws; CompileError when the kernel or the reference does not compile, and
+// Throws what planSweep throws; launch::CompileError when the kernel or the reference does not compile, and
 // cuda::Unavailable when a CUDA backend is named on a machine without one (before anything runs). A
 // point that fails on one backend (a block over the limits, a fault, a host out of memory) is a row
 // with its error; the sweep goes on. After a GPU fault the device is not used again: its later rows

@@ -1,6 +1,6 @@
 #include "Timing.h"
 
-#include "RunResult.h"
+#include "core/launch/RunResult.h"
 #include "core/Error.h"
 
 #include <algorithm>
@@ -100,7 +100,7 @@ std::string rounded(double value) {
 Spread spreadOf(std::vector<double> samples) {
     if (samples.empty()) return {};
     const auto [lowest, highest] = std::minmax_element(samples.begin(), samples.end());
-    return {*lowest, median(samples), *highest, samples.size()};
+    return {*lowest, launch::median(samples), *highest, samples.size()};
 }
 
 RunTimings RunTimings::fromReport(const nlohmann::json& report) {
@@ -127,12 +127,12 @@ RunTimings RunTimings::fromReport(const nlohmann::json& report) {
 }
 
 double RunTimings::totalMs() const {
-    return median(h2dMs) + median(kernelMs) + median(d2hMs);
+    return launch::median(h2dMs) + launch::median(kernelMs) + launch::median(d2hMs);
 }
 
 Throughput throughputOf(const RunTimings& run, std::optional<double> flops, const DevicePeak& peak) {
     Throughput out;
-    const double ms = median(run.kernelMs);
+    const double ms = launch::median(run.kernelMs);
     if (ms <= 0) return out;
     const double bytes = static_cast<double>(run.bytesIn) + static_cast<double>(run.bytesOut);
     if (bytes > 0) out.bandwidthGBs = bytes / (ms * 1e6);
@@ -162,8 +162,8 @@ std::string describe(const Throughput& throughput, const DevicePeak& peak) {
 }
 
 std::string speedupText(const RunTimings& before, const RunTimings& after) {
-    const double was = median(before.kernelMs);
-    const double now = median(after.kernelMs);
+    const double was = launch::median(before.kernelMs);
+    const double now = launch::median(after.kernelMs);
     if (was <= 0 || now <= 0) return "no kernel time to compare";
     if (was >= now * 1.05) return times(was / now) + "x faster";
     if (now >= was * 1.05) return times(now / was) + "x slower";

@@ -2,7 +2,7 @@
 // its scratch folder, reach no network and no other process, and stay under time, memory and file-size
 // limits. Built in the parent (where it may allocate and open files), applied in the child after fork
 // with system calls only, so it is safe in a child of a threaded program. Used for the host compiler
-// (cpu/Subprocess) and for the processes that run CPU kernels and references (sandbox/Contained).
+// (sandbox/Subprocess) and for the processes that run CPU kernels and references (sandbox/Contained).
 //
 // Why Landlock + seccomp + rlimits, and not namespaces (bubblewrap): they need no root, no setuid
 // helper and no user namespaces (which Ubuntu 24.04 restricts and containers often forbid), no program

@@ -190,7 +190,7 @@ int SharedMemoryAllocator::descriptorOf(const std::byte* data) const {
     return found == descriptors_.end() ? -1 : found->second;
 }
 
-nlohmann::json shareArrays(const run::NamedArrays& arrays, std::vector<int>& fds) {
+nlohmann::json shareArrays(const launch::NamedArrays& arrays, std::vector<int>& fds) {
     // Arrays not yet in shared memory are copied into it once; what travels is always a descriptor.
     static const auto copies = std::make_shared<SharedMemoryAllocator>();
     nlohmann::json listed = nlohmann::json::array();
@@ -216,8 +216,8 @@ nlohmann::json shareArrays(const run::NamedArrays& arrays, std::vector<int>& fds
     return listed;
 }
 
-run::NamedArrays adoptArrays(const nlohmann::json& listed, const std::vector<int>& fds) {
-    run::NamedArrays arrays;
+launch::NamedArrays adoptArrays(const nlohmann::json& listed, const std::vector<int>& fds) {
+    launch::NamedArrays arrays;
     for (const auto& entry : listed) {
         const auto name = entry.at("name").get<std::string>();
         const auto dtype = model::dtypeFromName(entry.at("dtype").get<std::string>());

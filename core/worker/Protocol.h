@@ -9,7 +9,7 @@
 //   app -> worker  run    {playground, path, backend, repeat, warmup, check_bounds, trusted}
 //                  (every request may say trusted: where there is no sandbox, run the host code unconfined)
 //   worker -> app  result {report, execution, outputs: [{name, dtype, shape, fd}], reference_outputs}
-//   app -> worker  inspect {playground, path, backend}          compile only (worker/Inspect.h)
+//   app -> worker  inspect {playground, path, backend}          compile only (run/Inspect.h)
 //   worker -> app  inspection {inspection}
 //   app -> worker  sweep  {playground, path, sweep}              a whole sweep (run/SweepRunner.h)
 //   worker -> app  sweep_row {row, done, total}                  after each row, before the result
@@ -21,7 +21,7 @@
 #pragma once
 
 #include "core/model/Array.h"
-#include "core/run/RunResult.h"
+#include "core/launch/RunResult.h"
 
 #include <map>
 #include <mutex>
@@ -49,8 +49,8 @@ bool receive(int socket, Frame& frame);
 // Arrays through shared memory: the sender lists each array in the header with a memfd holding it (its
 // own, if it came from SharedMemoryAllocator; else a copy); the receiver maps it read-write privately (copy
 // on write) as an Array that unmaps when freed.
-nlohmann::json shareArrays(const run::NamedArrays& arrays, std::vector<int>& fds);
-run::NamedArrays adoptArrays(const nlohmann::json& listed, const std::vector<int>& fds);
+nlohmann::json shareArrays(const launch::NamedArrays& arrays, std::vector<int>& fds);
+launch::NamedArrays adoptArrays(const nlohmann::json& listed, const std::vector<int>& fds);
 
 void closeAll(std::vector<int>& fds) noexcept;
 

@@ -328,7 +328,7 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
         if (type == "inspection") {
             closeAll(reply.fds);
             try {
-                result.inspection = Inspection::fromJson(reply.header.at("inspection"));
+                result.inspection = run::Inspection::fromJson(reply.header.at("inspection"));
             } catch (const std::exception& e) {
                 throw WorkerBroken(std::string("the worker's inspection is malformed: ") + e.what());
             }

@@ -4,7 +4,7 @@
 // thread of its own and stop() from the GUI thread.
 #pragma once
 
-#include "Inspect.h"
+#include "core/run/Inspect.h"
 #include "Protocol.h"
 #include "core/model/Diagnostic.h"
 #include "core/run/CompiledCode.h"
@@ -70,14 +70,14 @@ struct WorkerResult {
     std::vector<model::Diagnostic> diagnostics; // Compile
     nlohmann::json report;                      // Ok: the timings.json object (project-format.md)
     std::string execution;                      // Ok: how the backend ran the threads
-    run::NamedArrays outputs;                   // Ok: out and inout arrays (shared memory, mapped)
-    run::NamedArrays referenceOutputs;          // Ok: the reference's (or the CPU backend's), if any
+    launch::NamedArrays outputs;                   // Ok: out and inout arrays (shared memory, mapped)
+    launch::NamedArrays referenceOutputs;          // Ok: the reference's (or the CPU backend's), if any
     double seconds = 0;                         // wall time of the request
     // What the kernel (printf), the compiler or the runtime printed during the request, on either stream,
     // even when the worker died (an assert's text comes before its SIGABRT). At most kMaxOutputBytes.
     std::string output;
     double receiveMs = 0;                          // Ok: reading the result and mapping its arrays
-    std::optional<Inspection> inspection;          // Ok, for an Inspect request
+    std::optional<run::Inspection> inspection;          // Ok, for an Inspect request
     std::optional<run::SweepResult> sweep;         // Ok, for a Sweep request
     std::optional<run::CompiledCode> compiledCode; // Ok, for a Disassemble request
     bool ok() const { return outcome == Outcome::Ok; }

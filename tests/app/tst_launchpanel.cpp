@@ -65,7 +65,7 @@ private slots:
 
     void typingABlockPastTheLimitShowsTheMessage() {
         LaunchPanel panel;
-        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setLimits(launch::LaunchLimits::of(h100()));
         panel.setDataShape({1000});
         panel.show();
         QVERIFY(panel.problems().isEmpty());
@@ -107,7 +107,7 @@ private slots:
 
     void marksEveryAxisWhenTheWholeBlockIsTooBig() {
         LaunchPanel panel;
-        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setLimits(launch::LaunchLimits::of(h100()));
         panel.setDataShape({64, 64});
         panel.setLaunch(launchOf({32, 32, 1}));
         QVERIFY(panel.problems().isEmpty());
@@ -121,7 +121,7 @@ private slots:
 
     void namesTheKernelsOwnThreadLimit() {
         LaunchPanel panel;
-        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setLimits(launch::LaunchLimits::of(h100()));
         panel.setDevice(h100());
         panel.setDataShape({4096});
         panel.setKernelAttributes(kernelUsing(128, 512));
@@ -257,7 +257,7 @@ private slots:
         QSignalSpy spy(&panel, &LaunchPanel::launchChanged);
         panel.setLaunch(launchOf({256, 1, 1}));
         panel.setDataShape({1000});
-        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setLimits(launch::LaunchLimits::of(h100()));
         panel.setDevice(h100());
         panel.setKernelAttributes(kernelUsing(32));
         QCOMPARE(spy.count(), 0);
@@ -316,7 +316,7 @@ private slots:
 
     void screenshot() {
         LaunchPanel panel;
-        panel.setLimits(run::LaunchLimits::of(h100()));
+        panel.setLimits(launch::LaunchLimits::of(h100()));
         panel.setDevice(h100());
         panel.setKernelAttributes(kernelUsing(64));
         panel.setLaunch(launchOf({256, 1, 1}));

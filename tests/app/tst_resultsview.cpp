@@ -28,7 +28,7 @@
 using kp::model::Array;
 using kp::model::DType;
 using kp::model::Shape;
-using kp::run::NamedArrays;
+using kp::launch::NamedArrays;
 using kp::run::Tolerance;
 
 namespace {
@@ -47,8 +47,8 @@ Array filled(DType dtype, Shape shape, const std::function<double(std::size_t, i
 // The report a run with these checks writes (RunReport::toJson, as the CLI and the worker produce it).
 nlohmann::json reportOf(const std::vector<kp::run::CheckResult>& checks,
                         const std::string& uncheckedBecause = {}) {
-    const kp::run::RunSetup setup;
-    const kp::run::RunResult result;
+    const kp::launch::RunSetup setup;
+    const kp::launch::RunResult result;
     kp::run::RunReport report;
     report.setup = &setup;
     report.result = &result;
@@ -61,7 +61,7 @@ nlohmann::json checkedReport(const NamedArrays& outputs, const NamedArrays& refe
                              const Tolerance& tolerance) {
     std::vector<kp::run::CheckResult> checks;
     for (const auto& [name, array] : outputs)
-        if (const Array* expected = kp::run::find(reference, name))
+        if (const Array* expected = kp::launch::find(reference, name))
             checks.push_back(kp::run::check(name, array, *expected, tolerance));
     return reportOf(checks);
 }

@@ -15,7 +15,7 @@
 #include "TimingsView.h"
 
 #include "core/io/PlaygroundFile.h"
-#include "core/model/ArrayGenerator.h"
+#include "core/io/InitialArray.h"
 
 #include <QDockWidget>
 #include <qcustomplot.h>
@@ -123,8 +123,8 @@ private slots:
 
         // dest = a * b with the sample's own inputs, as the table shows them.
         const auto playground = kp::io::readPlayground(kSample.toStdString());
-        const auto a = kp::model::generate(playground.args[1].array(), *playground.args[1].init, playground.folder, "a");
-        const auto b = kp::model::generate(playground.args[2].array(), *playground.args[2].init, playground.folder, "b");
+        const auto a = kp::io::initialArray(playground.args[1].array(), *playground.args[1].init, playground.folder, "a");
+        const auto b = kp::io::initialArray(playground.args[2].array(), *playground.args[2].init, playground.folder, "b");
         QTableView* table = window.results()->table(QStringLiteral("dest"));
         QVERIFY(table);
         QCOMPARE(table->model()->rowCount(), 400);

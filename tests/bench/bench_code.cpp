@@ -8,7 +8,7 @@
 #include "core/cuda/Disassembler.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/run/CompiledCode.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/RunSetup.h"
 
 #include <chrono>
 #include <cstdio>
@@ -32,7 +32,7 @@ double msSince(std::chrono::steady_clock::time_point start) {
 }
 
 // The same compile by hand: the options CompiledCode adds (line info, ptxas's report, no driver cache).
-std::vector<char> rawCompile(const run::RunSetup& setup, const std::string& arch) {
+std::vector<char> rawCompile(const launch::RunSetup& setup, const std::string& arch) {
     nvrtcProgram prog = nullptr;
     if (nvrtcCreateProgram(&prog, setup.source.c_str(), setup.sourceName.c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS)
         throw std::runtime_error("raw nvrtcCreateProgram failed");
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], "--json") == 0) json = argv[i + 1];
     const auto playground = io::readPlayground(std::string(KP_SOURCE_DIR) + "/samples/matmul_tiled/matmul_tiled.kpad.json");
-    const run::RunSetup setup = run::prepareKernel(playground);
+    const launch::RunSetup setup = launch::prepareKernel(playground);
     const std::string arch = run::CompiledCode::defaultArch();
     const auto nvdisasm = cuda::Disassembler::find();
     std::printf("matmul_tiled for %s; nvdisasm: %s\n", arch.c_str(), nvdisasm ? nvdisasm->c_str() : "none");
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
         run::compileCode(edited, arch, true, nullptr);
         ours.push_back(msSince(start));
         edited.code = setup.source + "\n__device__ int kp_bench_raw_round_" + std::to_string(round) + ";\n";
-        const run::RunSetup rawSetup = run::prepareKernel(edited);
+        const launch::RunSetup rawSetup = launch::prepareKernel(edited);
         start = std::chrono::steady_clock::now();
         const auto cubin = rawCompile(rawSetup, arch);
         if (nvdisasm) rawDisassemble(*nvdisasm, cubin);

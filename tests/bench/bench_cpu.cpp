@@ -21,11 +21,11 @@ using namespace kp;
 namespace {
 
 
-run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
+launch::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
                       const nlohmann::json& launch) {
     nlohmann::json playground = {{"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
     playground["args"] = args;
-    return run::prepare(io::parsePlayground(playground.dump(), std::filesystem::temp_directory_path() / "bench.kpad.json"));
+    return launch::prepare(io::parsePlayground(playground.dump(), std::filesystem::temp_directory_path() / "bench.kpad.json"));
 }
 nlohmann::json array(const std::string& name, std::vector<std::size_t> shape, const std::string& direction,
                      nlohmann::json init = nullptr) {
@@ -37,8 +37,8 @@ nlohmann::json scalar(const std::string& name, nlohmann::json value) {
     return {{"name", name}, {"scalar", {{"dtype", "int32"}}}, {"value", value}};
 }
 
-double medianKernelMs(const cpu::CpuRunner& runner, const run::RunSetup& setup, int repeat) {
-    return run::median(runner.run(setup, {repeat, 1, nullptr}).kernelMs);
+double medianKernelMs(const cpu::CpuRunner& runner, const launch::RunSetup& setup, int repeat) {
+    return launch::median(runner.run(setup, {repeat, 1, nullptr}).kernelMs);
 }
 template <typename T> void keep(const T& value) { asm volatile("" : : "g"(&value) : "memory"); }
 

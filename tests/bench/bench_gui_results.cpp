@@ -35,7 +35,7 @@ struct Shown {
 };
 
 Shown showOnce(const model::Array& output, const model::Array& reference, const nlohmann::json& report) {
-    run::NamedArrays outputs{{"out", output}}, references{{"out", reference}}; // copied before the clock
+    launch::NamedArrays outputs{{"out", output}}, references{{"out", reference}}; // copied before the clock
     ResultsView view;
     view.resize(1200, 700);
     view.show();

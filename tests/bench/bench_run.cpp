@@ -6,7 +6,7 @@
 #include "core/cuda/Compiler.h"
 #include "core/cuda/Context.h"
 #include "core/run/CudaRunner.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/RunSetup.h"
 
 #include <chrono>
 #include <cstdio>
@@ -115,7 +115,7 @@ RawTimes rawRun(const Scenario& s, CUfunction function, const std::vector<float>
 void benchScenario(bench::BenchTable& table, const run::CudaRunner& runner, const Scenario& s, int rounds) {
     // Ours: the playground prepared once (inputs generated straight into pinned memory), then whole runs.
     const auto prepareStart = Clock::now();
-    const auto setup = run::prepare(playgroundOf(s), runner.allocator());
+    const auto setup = launch::prepare(playgroundOf(s), runner.allocator());
     const double prepareMs = msSince(prepareStart);
 
     // Raw: the same inputs in pageable vectors, and the kernel compiled once.

@@ -10,7 +10,7 @@
 #include "core/run/CudaRunner.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/RunSetup.h"
 
 #include <cstdio>
 #include <cstring>
@@ -62,7 +62,7 @@ double readBaselineMs(std::size_t bytes) {
     return bench::median(times) / 2;
 }
 
-bool passed(const run::RunSetup& setup, const run::RunResult& result, const run::ReferenceResult& reference) {
+bool passed(const launch::RunSetup& setup, const launch::RunResult& result, const run::ReferenceResult& reference) {
     for (const auto& c : run::checkAgainst(setup, result, reference))
         if (!c.passed) return false;
     return true;
@@ -70,16 +70,16 @@ bool passed(const run::RunSetup& setup, const run::RunResult& result, const run:
 
 SampleTimes measure(const io::Sample& sample, const run::CudaRunner& gpu, const cpu::CpuRunner& cpu) {
     const auto playground = io::readPlayground(sample.playground);
-    const auto setup = run::prepare(playground, gpu.allocator());
+    const auto setup = launch::prepare(playground, gpu.allocator());
     const auto reference = run::runReference(setup, cpu::HostCompiler());
     SampleTimes t;
     t.referenceMs = reference.milliseconds;
     const auto onGpu = gpu.run(setup, {20, 3});
-    t.gpuKernelMs = run::median(onGpu.kernelMs);
-    t.gpuCopiesMs = run::median(onGpu.h2dMs) + run::median(onGpu.d2hMs);
+    t.gpuKernelMs = launch::median(onGpu.kernelMs);
+    t.gpuCopiesMs = launch::median(onGpu.h2dMs) + launch::median(onGpu.d2hMs);
     t.gpuPassed = passed(setup, onGpu, reference);
     const auto onCpu = cpu.run(setup, {5, 1});
-    t.cpuKernelMs = run::median(onCpu.kernelMs);
+    t.cpuKernelMs = launch::median(onCpu.kernelMs);
     t.cpuPassed = passed(setup, onCpu, reference);
     return t;
 }

@@ -20,7 +20,7 @@ using namespace kp;
 
 namespace {
 
-run::RunSetup multiplySetup(std::size_t n) {
+launch::RunSetup multiplySetup(std::size_t n) {
     nlohmann::json playground = {
         {"format", "kernelpad/1"},
         {"code",
@@ -39,13 +39,13 @@ run::RunSetup multiplySetup(std::size_t n) {
          {"direction", "in"},
          {"init", {{"constant", 2}}}},
         {{"name", "n"}, {"scalar", {{"dtype", "int32"}}}, {"value", "size(a)"}}};
-    return run::prepare(
+    return launch::prepare(
         io::parsePlayground(playground.dump(), std::filesystem::temp_directory_path() / "bench.kpad.json"));
 }
 
 // The run as the CPU backend made it in its own process before the sandbox: the same compiled program,
 // loaded here, its blocks called in a loop on one thread, copies in and out as a run makes them.
-double inProcessMs(const run::RunSetup& setup) {
+double inProcessMs(const launch::RunSetup& setup) {
     const auto start = std::chrono::steady_clock::now();
     const cpu::HostCompiler compiler;
     const auto compiled =
@@ -78,7 +78,7 @@ double inProcessMs(const run::RunSetup& setup) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-double runMs(const cpu::CpuRunner& runner, const run::RunSetup& setup) {
+double runMs(const cpu::CpuRunner& runner, const launch::RunSetup& setup) {
     const auto start = std::chrono::steady_clock::now();
     (void)runner.run(setup);
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

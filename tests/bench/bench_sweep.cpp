@@ -12,7 +12,7 @@
 #include "core/cuda/Device.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/run/Reference.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/RunSetup.h"
 #include "core/run/SweepRunner.h"
 
 #include <chrono>
@@ -35,7 +35,7 @@ void rawCheck(CUresult r, const char* what) {
 // launch the sweep made (its block and grid) timed by events, `warmup` untimed then the median of `repeat`.
 double rawKernelMs(const model::Playground& playground, const run::SweepRow& row, int repeat, int warmup) {
     const cuda::Context context(cuda::Device::get(0));
-    const auto kernel = run::prepareKernel(playground);
+    const auto kernel = launch::prepareKernel(playground);
     const auto compiled = cuda::Compiler(nullptr).compile(kernel.source, kernel.sourceName, {});
     if (!compiled.ok) throw std::runtime_error("the sample does not compile");
     CUmodule module = nullptr;
@@ -84,7 +84,7 @@ double rawKernelMs(const model::Playground& playground, const run::SweepRow& row
 // the same inputs, taken in turns so that the machine's drift (one core's memory bandwidth on the GPU
 // machine moves by a third from minute to minute) falls on both: the median of each over `rounds`.
 std::pair<double, double> referenceAgainstLoop(const model::Playground& point, int repeat, int warmup, int rounds) {
-    const auto setup = run::prepare(point);
+    const auto setup = launch::prepare(point);
     const auto& a = setup.args.at(1).array;
     const auto& b = setup.args.at(2).array;
     const auto n = static_cast<int>(a.bytes() / sizeof(float));

@@ -1,13 +1,13 @@
 // bench_worker: what running in the worker process costs (issue 5's goal: a 256 MiB result comes back
 // for little more than a memcpy). The same playground (one kernel writing 64 Mi floats) runs in this
-// process (worker::execute) and through the WorkerClient. The goal row is what receiving the result
+// process (run::execute) and through the WorkerClient. The goal row is what receiving the result
 // costs the app (the message and mapping its shared memory) against a 256 MiB memcpy in the same run;
 // the whole difference between the two runs is shown too (shared pages cost more to fault in than heap). Also the cost of a worker's start. Runs on any machine.
 // Usage: bench_worker [--json FILE]
 #include "BenchTable.h"
 #include "core/Stopwatch.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/worker/Execute.h"
+#include "core/run/Execute.h"
 #include "core/worker/WorkerClient.h"
 
 #include <chrono>
@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
     bench::BenchTable table;
 
     const auto parsed = io::parsePlayground(playground, path);
-    (void)worker::execute(parsed, {}); // compile once, so both sides use the cache
-    const double inProcess = bench::medianMs(7, [&] { (void)worker::execute(io::parsePlayground(playground, path), {}); });
+    (void)run::execute(parsed, {}); // compile once, so both sides use the cache
+    const double inProcess = bench::medianMs(7, [&] { (void)run::execute(io::parsePlayground(playground, path), {}); });
     const auto first = client.run({playground, path, "cpu"});
     if (!first.ok()) {
         std::fprintf(stderr, "bench_worker: the worker run failed: %s\n", first.message.c_str());

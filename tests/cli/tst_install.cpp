@@ -1,7 +1,7 @@
 // `cmake --install` as a packager runs it: the tree holds the programs, the worker in libexec, every
 // sample with its lesson, the desktop entry, the icon and the MIME type, and the installed programs run
 // from it alone (no source tree, no build folder, no environment pointing at either).
-#include "core/cpu/Subprocess.h"
+#include "core/sandbox/Subprocess.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -31,10 +31,10 @@ class TestInstall : public QObject {
 
     // The installed program, run from a folder outside the source and build trees with none of the
     // variables the tests otherwise set.
-    cpu::SubprocessResult installed(const std::string& program, std::vector<std::string> arguments) {
+    sandbox::SubprocessResult installed(const std::string& program, std::vector<std::string> arguments) {
         arguments.insert(arguments.begin(), {"env", "-u", "KERNELPAD_SAMPLES_DIR", "-u", "KERNELPAD_WORKER",
                                              "QT_QPA_PLATFORM=offscreen", (prefix_ / "bin" / program).string()});
-        return cpu::runProcess(arguments, dir_.path().toStdString());
+        return sandbox::runProcess(arguments, dir_.path().toStdString());
     }
 
 private slots:
@@ -44,7 +44,7 @@ private slots:
         // A build copied to another machine (the GPU machine gets the binaries alone) cannot be installed.
         if (!fs::is_regular_file(KP_CMAKE_COMMAND) || !fs::is_regular_file(fs::path(KP_BINARY_DIR) / "cmake_install.cmake"))
             QSKIP("no CMake or no cmake_install.cmake here: this build tree was copied without what installing needs");
-        const auto r = cpu::runProcess({KP_CMAKE_COMMAND, "--install", KP_BINARY_DIR, "--prefix", prefix_.string()});
+        const auto r = sandbox::runProcess({KP_CMAKE_COMMAND, "--install", KP_BINARY_DIR, "--prefix", prefix_.string()});
         QVERIFY2(r.exitCode == 0, r.output.c_str());
     }
 

@@ -2,7 +2,7 @@
 // messages for bad input. The parts that run kernels need the GPU machine; the rest runs in CI.
 #include "../TestSupport.h"
 #include "../cuda/GpuTestSupport.h"
-#include "core/cpu/Subprocess.h"
+#include "core/sandbox/Subprocess.h"
 #include "core/io/NpyFile.h"
 
 #include <QTemporaryDir>
@@ -24,15 +24,15 @@ std::string cliPath() {
     return std::string(KP_BINARY_DIR) + "/app/kernelpad-cli";
 }
 
-cpu::SubprocessResult cli(std::vector<std::string> arguments) {
+sandbox::SubprocessResult cli(std::vector<std::string> arguments) {
     arguments.insert(arguments.begin(), cliPath());
-    return cpu::runProcess(arguments);
+    return sandbox::runProcess(arguments);
 }
 
 // kernelpad-cli under a shell `script` that ends by running it with `arguments` ("$@").
-cpu::SubprocessResult cliUnder(const std::string& script, std::vector<std::string> arguments) {
+sandbox::SubprocessResult cliUnder(const std::string& script, std::vector<std::string> arguments) {
     arguments.insert(arguments.begin(), {"/bin/bash", "-c", script, cliPath()});
-    return cpu::runProcess(arguments);
+    return sandbox::runProcess(arguments);
 }
 
 // A playground whose one output array, `name`, is `n` float32 twos.

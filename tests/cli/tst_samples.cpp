@@ -5,7 +5,7 @@
 #include "../TestSupport.h"
 #include "../cuda/GpuTestSupport.h"
 
-#include "core/cpu/Subprocess.h"
+#include "core/sandbox/Subprocess.h"
 #include "core/io/FileBytes.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/io/SampleCatalog.h"
@@ -24,9 +24,9 @@ const fs::path kSamples = fs::path(KP_SOURCE_DIR) / "samples";
 
 io::SampleCatalog catalog() { return io::readSampleCatalog(kSamples); }
 
-cpu::SubprocessResult cli(std::vector<std::string> args) {
+sandbox::SubprocessResult cli(std::vector<std::string> args) {
     args.insert(args.begin(), std::string(KP_BINARY_DIR) + "/app/kernelpad-cli");
-    return cpu::runProcess(args);
+    return sandbox::runProcess(args);
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

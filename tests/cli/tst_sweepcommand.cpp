@@ -4,7 +4,7 @@
 // in a few seconds; the crossover summary needs the GPU machine.
 #include "../TestSupport.h"
 #include "../cuda/GpuTestSupport.h"
-#include "core/cpu/Subprocess.h"
+#include "core/sandbox/Subprocess.h"
 #include "core/run/SweepResult.h"
 
 #include <QTemporaryDir>
@@ -27,9 +27,9 @@ const std::vector<std::string> kColumns = {
     "with_copies_ms", "bytes",         "gb_per_s",         "elements_per_s", "gflop_per_s",   "check",
     "error"};
 
-cpu::SubprocessResult cli(std::vector<std::string> arguments, const std::string& workingDirectory = {}) {
+sandbox::SubprocessResult cli(std::vector<std::string> arguments, const std::string& workingDirectory = {}) {
     arguments.insert(arguments.begin(), std::string(KP_BINARY_DIR) + "/app/kernelpad-cli");
-    return cpu::runProcess(arguments, workingDirectory);
+    return sandbox::runProcess(arguments, workingDirectory);
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -513,7 +513,7 @@ private slots:
         arguments.insert(arguments.begin(),
                          {"/bin/bash", "-c", R"(trap '' XFSZ; ulimit -f 1; exec "$0" "$@")",
                           std::string(KP_BINARY_DIR) + "/app/kernelpad-cli"});
-        const auto r = cpu::runProcess(arguments);
+        const auto r = sandbox::runProcess(arguments);
         EXPECT_EXIT(r, 6);
         EXPECT_OUTPUT(r, "--csv: writing " + outFile("cut.csv") + " failed");
     }

@@ -31,7 +31,7 @@ class TestBarrierSplit : public QObject {
     QTemporaryDir cache_;
     std::optional<cpu::CpuRunner> split_, fibers_;
 
-    run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
+    launch::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
                           const nlohmann::json& launch) {
         return test::setupOf(code, kernel, args, launch, cache_.filePath("t.kpad.json").toStdString());
     }

@@ -4,8 +4,8 @@
 #include "../TestSupport.h"
 #include "core/cpu/CpuRunner.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/CompileError.h"
-#include "core/run/KernelFault.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/KernelFault.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -20,7 +20,7 @@ class TestCpuRunner : public QObject {
     std::optional<cpu::CpuRunner> runner_;
 
     // A playground with inline code, parsed as a file would be.
-    run::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
+    launch::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
                           const nlohmann::json& launch) {
         return test::setupOf(code, kernel, args, launch, cache_.filePath("t.kpad.json").toStdString());
     }
@@ -214,7 +214,7 @@ private slots:
         try {
             (void)checked.run(setup);
             QFAIL("24 threads past the end went unnoticed");
-        } catch (const run::KernelFault& e) {
+        } catch (const launch::KernelFault& e) {
             const std::string text = e.what();
             for (const char* fragment : {"the kernel mul accessed memory out of bounds", "[1000] is outside",
                                          "which has 1000 elements", "thread (232, 0, 0) of block (3, 0, 0)", "at <code>:4",
@@ -240,7 +240,7 @@ private slots:
         try {
             (void)checked.run(staticShared);
             QFAIL("8 writes past a 32-element shared array went unnoticed");
-        } catch (const run::KernelFault& e) {
+        } catch (const launch::KernelFault& e) {
             const std::string text = e.what();
             QVERIFY2(text.find("tile[32] is outside tile, which has 32 elements: thread (32, 0, 0)") != std::string::npos, e.what());
             QVERIFY2(text.find("at <code>:3") != std::string::npos, e.what());
@@ -252,7 +252,7 @@ private slots:
         try {
             (void)checked.run(dynamicShared);
             QFAIL("writes past 64 bytes of dynamic shared memory went unnoticed");
-        } catch (const run::KernelFault& e) {
+        } catch (const launch::KernelFault& e) {
             QVERIFY2(std::string(e.what()).find("cache[16] is outside cache, which has 16 elements") != std::string::npos, e.what());
         }
     }
@@ -263,7 +263,7 @@ private slots:
         try {
             (void)runner_->run(setup);
             QFAIL("an undefined identifier compiled");
-        } catch (const run::CompileError& e) {
+        } catch (const launch::CompileError& e) {
             QVERIFY(!e.diagnostics().empty());
             QCOMPARE(e.diagnostics()[0].file, std::string("<code>"));
             QCOMPARE(e.diagnostics()[0].line, 3);
@@ -278,7 +278,7 @@ private slots:
         const auto result = runner_->run(setup);
         QCOMPARE(result.output("x")->value(3), 2.0);
         setup.compile.defines = {{"N", "2\n#include \"/etc/passwd\""}};
-        QVERIFY_THROWS_EXCEPTION(run::SetupError, runner_->run(setup));
+        QVERIFY_THROWS_EXCEPTION(launch::SetupError, runner_->run(setup));
     }
 
     void unsupportedBuiltinsAreNamedOnTheirLine() {
@@ -287,7 +287,7 @@ private slots:
         try {
             (void)runner_->run(setup);
             QFAIL("an unknown built-in compiled");
-        } catch (const run::CompileError& e) {
+        } catch (const launch::CompileError& e) {
             QCOMPARE(e.diagnostics()[0].line, 3);
             QVERIFY2(e.diagnostics()[0].message.starts_with("__shfl_sideways_sync is not supported by Kernelpad's CPU backend"),
                      e.diagnostics()[0].message.c_str());
@@ -321,7 +321,7 @@ private slots:
     void launchesOverTheLimitsAreRefused() {
         const auto setup = setupOf("__global__ void k(float* x) { x[threadIdx.x] = 1; }\n", "k",
                                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {2048}}});
-        QVERIFY_THROWS_EXCEPTION(run::SetupError, runner_->run(setup));
+        QVERIFY_THROWS_EXCEPTION(launch::SetupError, runner_->run(setup));
     }
 };
 

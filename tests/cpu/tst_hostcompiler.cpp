@@ -3,7 +3,7 @@
 // compiler (CI has g++).
 #include "core/Error.h"
 #include "core/cpu/HostCompiler.h"
-#include "core/cpu/Subprocess.h"
+#include "core/sandbox/Subprocess.h"
 #include "core/sandbox/Confinement.h"
 
 #include <QTemporaryDir>
@@ -18,6 +18,7 @@
 #include <vector>
 
 using namespace kp::cpu;
+using kp::sandbox::runProcess;
 using Severity = kp::model::Diagnostic::Severity;
 
 namespace {

@@ -2,7 +2,7 @@
 // an invalid launch, a missing kernel, and an illegal address (in a child process) followed by recovery.
 #include "GpuTestSupport.h"
 
-#include "core/cpu/Subprocess.h"
+#include "core/sandbox/Subprocess.h"
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/Event.h"
 #include "core/cuda/Launch.h"
@@ -185,7 +185,7 @@ private slots:
     // happens in a child process, as it will in Kernelpad's worker: the child sees a sticky
     // CUDA_ERROR_ILLEGAL_ADDRESS, and this process, like the app, goes on using the GPU.
     void recoversFromAnIllegalAddressInAnotherProcess() {
-        const auto child = kp::cpu::runProcess({QCoreApplication::applicationFilePath().toStdString(), "--fault-child"});
+        const auto child = kp::sandbox::runProcess({QCoreApplication::applicationFilePath().toStdString(), "--fault-child"});
         QVERIFY2(child.exitCode == 0, child.output.c_str());
         QVERIFY2(child.output.find("sticky") != std::string::npos, child.output.c_str());
         QVERIFY2(child.output.find("cannot be used again in this process") != std::string::npos, child.output.c_str());

@@ -3,7 +3,7 @@
 #include "../TestSupport.h"
 #include "core/io/NpyFile.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/model/ArrayGenerator.h"
+#include "core/io/InitialArray.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -69,7 +69,7 @@ private slots:
         QCOMPARE(fs::weakly_canonical(p.folder), fs::weakly_canonical(folder));
         QCOMPARE(p.resolve("multiply_them.cu"), (fs::weakly_canonical(folder) / "multiply_them.cu").lexically_normal());
 
-        const model::Array loaded = model::generate(p.args[2].array(), *p.args[2].init, p.folder, "args[2].init");
+        const model::Array loaded = io::initialArray(p.args[2].array(), *p.args[2].init, p.folder, "args[2].init");
         QCOMPARE(loaded, b);
     }
 

@@ -4,6 +4,7 @@
 #include "../TestSupport.h"
 #include "core/Error.h"
 #include "core/io/CsvFile.h"
+#include "core/io/InitialArray.h"
 #include "core/io/NpyFile.h"
 #include "core/model/ArrayGenerator.h"
 
@@ -51,7 +52,7 @@ InitSpec file(const std::string& name) {
 }
 
 Array make(DType dtype, Shape shape, const InitSpec& init, const fs::path& folder = ".") {
-    return generate(spec(dtype, std::move(shape)), init, folder, "args[0].init");
+    return kp::io::initialArray(spec(dtype, std::move(shape)), init, folder, "args[0].init");
 }
 
 void writeText(const fs::path& path, const std::string& text) {
@@ -363,9 +364,9 @@ private slots:
         range.start = 2;
         {
             const Array ones =
-                generate(spec(DType::Float4, {5}), kind(InitSpec::Kind::Ones), folder, "a", counting);
-            const Array ranged = generate(spec(DType::Float32, {7}), range, folder, "a", counting);
-            const Array loaded = generate(spec(DType::Int16, {3, 3}), file("s.npy"), folder, "a", counting);
+                kp::io::initialArray(spec(DType::Float4, {5}), kind(InitSpec::Kind::Ones), folder, "a", counting);
+            const Array ranged = kp::io::initialArray(spec(DType::Float32, {7}), range, folder, "a", counting);
+            const Array loaded = kp::io::initialArray(spec(DType::Int16, {3, 3}), file("s.npy"), folder, "a", counting);
             QCOMPARE(counting->live, 3);
             QCOMPARE(ones.allocator(), std::shared_ptr<HostAllocator>(counting));
             QCOMPARE(loaded.allocator(), std::shared_ptr<HostAllocator>(counting));

@@ -11,7 +11,7 @@
 #include "core/cuda/Driver.h"
 #include "core/cuda/Nvrtc.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/CompileError.h"
+#include "core/launch/CompileError.h"
 #include "core/run/CompiledCode.h"
 
 #include <QTemporaryDir>
@@ -202,7 +202,7 @@ private slots:
                 inlinePlayground("__global__ void k(float* x) {\n    x[0] = undefined_name;\n}\n", "k"),
                 "sm_90", true, nullptr);
             QFAIL("no CompileError");
-        } catch (const kp::run::CompileError& e) {
+        } catch (const kp::launch::CompileError& e) {
             QVERIFY(!e.diagnostics().empty());
             QCOMPARE(e.diagnostics().front().line, 2);
         }

@@ -5,7 +5,7 @@
 
 #include "core/cuda/Device.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/CompileError.h"
+#include "core/launch/CompileError.h"
 #include "core/run/CudaRunner.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
@@ -27,8 +27,8 @@ class TestCudaRunner : public QObject {
     std::optional<cuda::CompileCache> compileCache_;
     std::optional<run::CudaRunner> runner_;
 
-    run::RunSetup setupOf(const std::string& file) {
-        return run::prepare(io::readPlayground(data() / file), runner_->allocator());
+    launch::RunSetup setupOf(const std::string& file) {
+        return launch::prepare(io::readPlayground(data() / file), runner_->allocator());
     }
     std::size_t freeDeviceMemory() { return cuda::Device::get(0).memoryInfo().first; }
 
@@ -81,14 +81,14 @@ private slots:
         try {
             (void)runner_->run(setup);
             QFAIL("a block of 2048 threads was launched");
-        } catch (const run::SetupError& e) {
+        } catch (const launch::SetupError& e) {
             const std::string text = e.what();
             QVERIFY2(text.find("launch.block: x = 2048") != std::string::npos, e.what());
             QVERIFY2(text.find(runner_->properties().name) != std::string::npos, e.what());
         }
         setup.launch.block = {256, 1, 1};
         setup.launch.sharedBytes = static_cast<std::uint32_t>(runner_->properties().sharedPerBlockOptin) + 1024;
-        QVERIFY_THROWS_EXCEPTION(run::SetupError, runner_->run(setup));
+        QVERIFY_THROWS_EXCEPTION(launch::SetupError, runner_->run(setup));
         // Past 48 KiB but within the opt-in limit is allowed: the runner raises the kernel's limit.
         setup.launch.sharedBytes = 64 * 1024;
         QCOMPARE(runner_->run(setup).kernelMs.size(), std::size_t{1});
@@ -99,7 +99,7 @@ private slots:
         try {
             (void)runner_->run(setup);
             QFAIL("a broken kernel ran");
-        } catch (const run::CompileError& e) {
+        } catch (const launch::CompileError& e) {
             QCOMPARE(e.diagnostics().size(), std::size_t{1});
             QCOMPARE(e.diagnostics()[0].line, 3);
             QVERIFY2(e.diagnostics()[0].message.find("\"bb\" is undefined") != std::string::npos, e.what());
@@ -120,7 +120,7 @@ private slots:
         const std::size_t before = freeDeviceMemory();
         for (int i = 0; i < 20; ++i) (void)runner_->run(setup);
         setup.launch.block = {4096, 1, 1};
-        for (int i = 0; i < 20; ++i) QVERIFY_THROWS_EXCEPTION(run::SetupError, runner_->run(setup));
+        for (int i = 0; i < 20; ++i) QVERIFY_THROWS_EXCEPTION(launch::SetupError, runner_->run(setup));
         const std::size_t after = freeDeviceMemory();
         QVERIFY2(after + (2u << 20) >= before, (std::to_string(before) + " -> " + std::to_string(after)).c_str());
     }

@@ -2,7 +2,7 @@
 // grid's end, as the launch panel's caption and drawing show them; for grid-stride kernels (readsGridDim)
 // strideCoverageOf, where the loop reaches every element. No GPU needed.
 #include "core/run/GridCoverage.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/RunSetup.h"
 
 #include <QtTest>
 
@@ -11,8 +11,8 @@ using namespace kp;
 Q_DECLARE_METATYPE(kp::model::Shape)
 
 namespace {
-run::LaunchGeometry geometry(std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block) {
-    run::LaunchGeometry g;
+launch::LaunchGeometry geometry(std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block) {
+    launch::LaunchGeometry g;
     g.grid = grid;
     g.block = block;
     return g;
@@ -25,7 +25,7 @@ class TestGridCoverage : public QObject {
 private slots:
     void countsIdleAndUncovered_data() {
         QTest::addColumn<model::Shape>("shape");
-        QTest::addColumn<run::LaunchGeometry>("launch");
+        QTest::addColumn<launch::LaunchGeometry>("launch");
         QTest::addColumn<quint64>("threads");
         QTest::addColumn<quint64>("idle");
         QTest::addColumn<quint64>("uncovered");
@@ -53,7 +53,7 @@ private slots:
     }
     void countsIdleAndUncovered() {
         QFETCH(model::Shape, shape);
-        QFETCH(run::LaunchGeometry, launch);
+        QFETCH(launch::LaunchGeometry, launch);
         QFETCH(quint64, threads);
         QFETCH(quint64, idle);
         QFETCH(quint64, uncovered);
@@ -69,7 +69,7 @@ private slots:
     void autoGridLeavesOnlyTheLastBlockPartlyIdle() {
         const model::Shape shape{1000};
         const std::array<std::uint32_t, 3> block{256, 1, 1};
-        const auto c = run::coverageOf(shape, geometry(run::autoGrid(shape, block), block));
+        const auto c = run::coverageOf(shape, geometry(launch::autoGrid(shape, block), block));
         QCOMPARE(c.idle, quint64(24));
         QCOMPARE(qRound(c.idleRatio() * 1000), 23); // 2.3%
     }
@@ -104,7 +104,7 @@ private slots:
     }
     void aGridStrideLoopReachesEveryElement_data() {
         QTest::addColumn<model::Shape>("shape");
-        QTest::addColumn<run::LaunchGeometry>("launch");
+        QTest::addColumn<launch::LaunchGeometry>("launch");
         QTest::addColumn<quint64>("busy");
         QTest::addColumn<quint64>("idle");
         // sum_squares_reduction: 1024 x 256 threads over 4000 x 4000 ones, about 61 elements each.
@@ -117,7 +117,7 @@ private slots:
     }
     void aGridStrideLoopReachesEveryElement() {
         QFETCH(model::Shape, shape);
-        QFETCH(run::LaunchGeometry, launch);
+        QFETCH(launch::LaunchGeometry, launch);
         QFETCH(quint64, busy);
         QFETCH(quint64, idle);
         const auto c = run::strideCoverageOf(shape, launch);

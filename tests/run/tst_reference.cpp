@@ -1,7 +1,7 @@
 // run::runReference and the check against it: the playground's C++ reference compiled with the host
 // compiler and called on copies of the inputs; its errors point at the reference's own file and line.
 #include "core/io/PlaygroundFile.h"
-#include "core/run/CompileError.h"
+#include "core/launch/CompileError.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
 
@@ -28,7 +28,7 @@ private slots:
     }
 
     void computesTheOutputsFromCopiesOfTheInputs() {
-        const auto setup = run::prepare(io::readPlayground(data() / "multiply.kpad.json"));
+        const auto setup = launch::prepare(io::readPlayground(data() / "multiply.kpad.json"));
         const auto reference = run::runReference(setup, *compiler_);
         QCOMPARE(reference.outputs.size(), std::size_t{1});
         const auto* dest = reference.output("dest");
@@ -43,16 +43,16 @@ private slots:
     }
 
     void checkPassesAgainstItselfAndFailsAgainstAWrongReference() {
-        const auto setup = run::prepare(io::readPlayground(data() / "multiply.kpad.json"));
+        const auto setup = launch::prepare(io::readPlayground(data() / "multiply.kpad.json"));
         const auto good = run::runReference(setup, *compiler_);
-        run::RunResult result;
+        launch::RunResult result;
         result.backend = "test";
         result.outputs.emplace_back("dest", good.output("dest")->copyTo(model::heapAllocator()));
         const auto same = run::checkAgainst(setup, result, good);
         QCOMPARE(same.size(), std::size_t{1});
         QVERIFY(same[0].passed);
 
-        const auto wrongSetup = run::prepare(io::readPlayground(data() / "wrong_reference.kpad.json"));
+        const auto wrongSetup = launch::prepare(io::readPlayground(data() / "wrong_reference.kpad.json"));
         const auto wrong = run::runReference(wrongSetup, *compiler_);
         const auto checks = run::checkAgainst(setup, result, wrong);
         QVERIFY(!checks[0].passed);
@@ -67,11 +67,11 @@ private slots:
     }
 
     void compileErrorsPointIntoTheReferenceFile() {
-        const auto setup = run::prepare(io::readPlayground(data() / "broken_reference.kpad.json"));
+        const auto setup = launch::prepare(io::readPlayground(data() / "broken_reference.kpad.json"));
         try {
             (void)run::runReference(setup, *compiler_);
             QFAIL("a broken reference compiled");
-        } catch (const run::CompileError& e) {
+        } catch (const launch::CompileError& e) {
             QVERIFY(!e.diagnostics().empty());
             const auto& first = e.diagnostics().front();
             QCOMPARE(first.file, std::string("broken.ref.cpp"));
@@ -90,11 +90,11 @@ private slots:
         auto playground = io::readPlayground(data() / "multiply.kpad.json");
         playground.folder = folder;
         playground.reference = model::ReferenceSpec{"short.ref.cpp", "multiply_ref", {}};
-        const auto setup = run::prepare(playground);
+        const auto setup = launch::prepare(playground);
         try {
             (void)run::runReference(setup, *compiler_);
             QFAIL("a reference with 2 parameters was called with 4");
-        } catch (const run::CompileError& e) {
+        } catch (const launch::CompileError& e) {
             QVERIFY2(std::string(e.what()).find("takes 2 parameters but the kernel multiply takes 4") != std::string::npos,
                      e.what());
         }
@@ -103,8 +103,8 @@ private slots:
     void aFunctionNameThatIsNotAnIdentifierIsRefused() {
         auto playground = io::readPlayground(data() / "multiply.kpad.json");
         playground.reference->function = "multiply_ref); system(\"rm -rf /\"";
-        const auto setup = run::prepare(playground);
-        QVERIFY_THROWS_EXCEPTION(run::SetupError, run::runReference(setup, *compiler_));
+        const auto setup = launch::prepare(playground);
+        QVERIFY_THROWS_EXCEPTION(launch::SetupError, run::runReference(setup, *compiler_));
     }
 };
 

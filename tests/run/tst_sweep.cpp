@@ -4,7 +4,7 @@
 #include "../TestSupport.h"
 #include "../cuda/GpuTestSupport.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/CompileError.h"
+#include "core/launch/CompileError.h"
 #include "core/run/SweepRunner.h"
 
 #include <QTemporaryDir>
@@ -194,7 +194,7 @@ private slots:
             QCOMPARE(shapeOf(point.playground, "x"), (model::Shape{point.elements}));
             QCOMPARE(shapeOf(point.playground, "bins"), (model::Shape{16}));
             // size(y) follows, as prepare() evaluates it from the new shape.
-            QCOMPARE(run::prepare(point.playground).find("n")->scalarValue, double(point.elements));
+            QCOMPARE(launch::prepare(point.playground).find("n")->scalarValue, double(point.elements));
         }
     }
 
@@ -250,7 +250,7 @@ private slots:
             QCOMPARE(point.elements, std::uint64_t{5000});
             QCOMPARE(shapeOf(point.playground, "x"), (model::Shape{5000}));
         }
-        QCOMPARE(run::prepare(plan.points[0].playground).launch.grid[0],
+        QCOMPARE(launch::prepare(plan.points[0].playground).launch.grid[0],
                  157u); // auto follows: ceil(5000 / 32)
     }
 
@@ -261,7 +261,7 @@ private slots:
         const auto plan = run::planSweep(p, run::SweepSpec::fromJson({{"parameter", "block"}, {"values", {64, 128}}}));
         QCOMPARE(plan.notes.size(), std::size_t{1});
         QVERIFY2(plan.notes[0].find("the sweep uses grid \"auto\"") != std::string::npos, plan.notes[0].c_str());
-        QCOMPARE(run::prepare(plan.points[0].playground).launch.grid[0], 16u);
+        QCOMPARE(launch::prepare(plan.points[0].playground).launch.grid[0], 16u);
     }
 
     void plansThatCannotWork() {
@@ -510,7 +510,7 @@ private slots:
         try {
             (void)run::runSweep(playground, spec);
             QFAIL("no CompileError");
-        } catch (const run::CompileError& e) {
+        } catch (const launch::CompileError& e) {
             QVERIFY2(std::string(e.what()).find("was not declared in this scope") != std::string::npos,
                      e.what());
         }

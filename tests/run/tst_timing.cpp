@@ -6,6 +6,7 @@
 
 #include <QTest>
 
+using namespace kp::launch;
 using namespace kp::run;
 using nlohmann::json;
 

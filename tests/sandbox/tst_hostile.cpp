@@ -3,7 +3,7 @@
 // message and the exit code that says what happened, change nothing outside its scratch folder (a fake
 // home with a fake ~/.ssh/id_rsa and ~/.bashrc is watched, and so are the playground's folder and /tmp),
 // leave no process behind, leak no secret into its output, and leave Kernelpad able to run the next one.
-#include "core/cpu/Subprocess.h"
+#include "core/sandbox/Subprocess.h"
 #include "core/cuda/Driver.h"
 #include "core/sandbox/Confinement.h"
 #include "core/worker/WorkerClient.h"
@@ -108,11 +108,11 @@ class TestHostile : public QObject {
         return folder;
     }
 
-    cpu::SubprocessResult cli(std::vector<std::string> arguments, double seconds = 120) {
+    sandbox::SubprocessResult cli(std::vector<std::string> arguments, double seconds = 120) {
         arguments.insert(arguments.begin(), std::string(KP_BINARY_DIR) + "/app/kernelpad-cli");
-        cpu::ProcessOptions options;
+        sandbox::ProcessOptions options;
         options.timeLimitSeconds = seconds;
-        return cpu::runProcess(arguments, options);
+        return sandbox::runProcess(arguments, options);
     }
 
     bool connectionArrived() {

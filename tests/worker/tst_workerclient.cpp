@@ -47,7 +47,7 @@ class TestWorkerClient : public QObject {
     void validRunSucceeds(const std::string& backend) {
         const auto result = client_.run({validPlayground(), kFaults + "valid.kpad.json", backend});
         QVERIFY2(result.ok(), result.message.c_str());
-        const auto* d = run::find(result.outputs, "d");
+        const auto* d = launch::find(result.outputs, "d");
         QVERIFY(d);
         QCOMPARE(d->size(), std::size_t{1000});
         QCOMPARE(d->value(999), 2997.0);
@@ -118,7 +118,7 @@ private slots:
                                                   {"init", "ones"}}}}};
         const auto result = client_.run({playground.dump(), kFaults + "big.kpad.json", "cpu"});
         QVERIFY2(result.ok(), result.message.c_str());
-        QCOMPARE(run::find(result.outputs, "x")->value(255), 5.0);
+        QCOMPARE(launch::find(result.outputs, "x")->value(255), 5.0);
     }
 
     void largeResultsTravelThroughSharedMemory() {
@@ -135,7 +135,7 @@ private slots:
                {"direction", "out"}}}}};
         const auto result = client_.run({playground.dump(), kFaults + "large.kpad.json", "cpu"});
         QVERIFY2(result.ok(), result.message.c_str());
-        const auto* x = run::find(result.outputs, "x");
+        const auto* x = launch::find(result.outputs, "x");
         QCOMPARE(x->bytes(), std::size_t{256} << 20);
         QCOMPARE(x->value((std::size_t{1} << 26) - 1), double((1 << 18) - 1));
         // Writable (copy on write): the app may edit what came back.
@@ -173,16 +173,16 @@ private slots:
         const auto& inspection = *result.inspection;
         QVERIFY2(inspection.backend.starts_with(backend.toStdString()), inspection.backend.c_str());
         if (backend == "cpu") {
-            QCOMPARE(inspection.limits, run::LaunchLimits::cpu());
+            QCOMPARE(inspection.limits, launch::LaunchLimits::cpu());
             QVERIFY(!inspection.attributes);
             QVERIFY2(inspection.execution.find("barrier") != std::string::npos, inspection.execution.c_str());
         } else {
             QVERIFY(inspection.attributes && inspection.device);
             QCOMPARE(inspection.attributes->staticSharedBytes, 1024);
             QVERIFY(inspection.attributes->registersPerThread > 0);
-            QCOMPARE(inspection.limits, run::LaunchLimits::of(*inspection.device));
+            QCOMPARE(inspection.limits, launch::LaunchLimits::of(*inspection.device));
         }
-        QCOMPARE(worker::Inspection::fromJson(inspection.toJson()), inspection);
+        QCOMPARE(run::Inspection::fromJson(inspection.toJson()), inspection);
     }
 
     void inspectReportsCompileErrorsOnTheirLine_data() { inspectCompilesWithoutRunning_data(); }

@@ -1,9 +1,9 @@
-// run::prepare and run::validate: a playground matched against its kernel before anything runs, and a
+// launch::prepare and launch::validate: a playground matched against its kernel before anything runs, and a
 // launch checked against a backend's limits, each mistake with its own message. No GPU needed.
 #include "core/Bytes.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/LaunchGeometry.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/LaunchGeometry.h"
+#include "core/launch/RunSetup.h"
 
 #include <QtTest>
 #include <cstring>
@@ -28,8 +28,8 @@ model::Playground fixture(const std::function<void(nlohmann::json&)>& edit = {})
 // The problems prepare() reports for `playground`; fails the test if it reports none.
 std::string problemsOf(const model::Playground& playground) {
     try {
-        (void)run::prepare(playground);
-    } catch (const run::SetupError& e) {
+        (void)launch::prepare(playground);
+    } catch (const launch::SetupError& e) {
         return e.what();
     }
     return "(no problem reported)";
@@ -70,11 +70,11 @@ private slots:
             json["args"][0]["direction"] = direction.toStdString();
             if (!reference) json.erase("reference");
         });
-        const auto parameters = run::prepareKernel(playground).signature.parameters;
+        const auto parameters = launch::prepareKernel(playground).signature.parameters;
         std::string message;
         try {
-            run::checkHostMemory(playground, parameters, static_cast<std::uint64_t>(available));
-        } catch (const run::SetupError& e) {
+            launch::checkHostMemory(playground, parameters, static_cast<std::uint64_t>(available));
+        } catch (const launch::SetupError& e) {
             message = e.what();
         }
         QCOMPARE(!message.empty(), refused);
@@ -100,7 +100,7 @@ private slots:
     }
 
     void preparesTheFixture() {
-        const auto setup = run::prepare(fixture());
+        const auto setup = launch::prepare(fixture());
         QCOMPARE(setup.signature.name, std::string("multiply"));
         QCOMPARE(setup.args.size(), std::size_t{4});
         QCOMPARE(setup.args[0].direction, model::Direction::Out);
@@ -121,17 +121,17 @@ private slots:
     }
 
     void nonConstPointerWithoutDirectionIsInOut() {
-        const auto setup = run::prepare(fixture([](auto& j) { j["args"][0].erase("direction"); }));
+        const auto setup = launch::prepare(fixture([](auto& j) { j["args"][0].erase("direction"); }));
         QCOMPARE(setup.args[0].direction, model::Direction::InOut);
         QCOMPARE(setup.outputs(), std::vector<std::string>{"dest"});
     }
 
     void autoGridCoversEveryDimension() {
-        QCOMPARE(run::autoGrid({1000}, {256, 1, 1}), (std::array<std::uint32_t, 3>{4, 1, 1}));
-        QCOMPARE(run::autoGrid({256}, {256, 1, 1}), (std::array<std::uint32_t, 3>{1, 1, 1}));
-        QCOMPARE(run::autoGrid({100, 33}, {16, 16, 1}), (std::array<std::uint32_t, 3>{3, 7, 1}));
-        QCOMPARE(run::autoGrid({5, 100, 33}, {8, 8, 2}), (std::array<std::uint32_t, 3>{5, 13, 3}));
-        QCOMPARE(run::autoGrid({1u << 26}, {256, 1, 1}), (std::array<std::uint32_t, 3>{1u << 18, 1, 1}));
+        QCOMPARE(launch::autoGrid({1000}, {256, 1, 1}), (std::array<std::uint32_t, 3>{4, 1, 1}));
+        QCOMPARE(launch::autoGrid({256}, {256, 1, 1}), (std::array<std::uint32_t, 3>{1, 1, 1}));
+        QCOMPARE(launch::autoGrid({100, 33}, {16, 16, 1}), (std::array<std::uint32_t, 3>{3, 7, 1}));
+        QCOMPARE(launch::autoGrid({5, 100, 33}, {8, 8, 2}), (std::array<std::uint32_t, 3>{5, 13, 3}));
+        QCOMPARE(launch::autoGrid({1u << 26}, {256, 1, 1}), (std::array<std::uint32_t, 3>{1u << 18, 1, 1}));
     }
 
     void mismatchesAreNamedPerArgument_data() {
@@ -172,7 +172,7 @@ private slots:
 
     void templateKernelsAreFoundByTheirBaseName() {
         const auto playground = io::readPlayground(data() / "scale_template.kpad.json");
-        const auto setup = run::prepare(playground);
+        const auto setup = launch::prepare(playground);
         QCOMPARE(setup.signature.name, std::string("scale"));
         QVERIFY(setup.signature.isTemplate);
         QCOMPARE(setup.kernelName, std::string("scale<float>"));
@@ -205,30 +205,30 @@ private slots:
         QFETCH(QList<uint>, block);
         QFETCH(uint, shared);
         QFETCH(QString, expected);
-        run::LaunchLimits h100;
+        launch::LaunchLimits h100;
         h100.backend = "H100";
         h100.maxSharedBytesPerBlock = 227 * 1024;
-        run::LaunchGeometry g{{grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared};
-        const auto problems = run::validate(g, h100);
+        launch::LaunchGeometry g{{grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, shared};
+        const auto problems = launch::validate(g, h100);
         QCOMPARE(problems.size(), std::size_t{1});
         QVERIFY2(problems[0].starts_with(expected.toStdString()), problems[0].c_str());
     }
 
     void kernelLimitsAreChecked() {
-        run::LaunchGeometry g{{1, 1, 1}, {1024, 1, 1}, 40 * 1024};
-        const auto problems = run::validate(g, run::LaunchLimits::cpu(), 16 * 1024, 512, 128);
+        launch::LaunchGeometry g{{1, 1, 1}, {1024, 1, 1}, 40 * 1024};
+        const auto problems = launch::validate(g, launch::LaunchLimits::cpu(), 16 * 1024, 512, 128);
         QCOMPARE(problems.size(), std::size_t{2});
         QVERIFY2(problems[0].find("at most 512 because it uses 128 registers per thread") != std::string::npos,
                  problems[0].c_str());
         QVERIFY2(problems[1].find("40 KiB dynamic + 16 KiB static") != std::string::npos, problems[1].c_str());
-        QVERIFY(run::validate({{4, 1, 1}, {256, 1, 1}, 0}, run::LaunchLimits::cpu()).empty());
+        QVERIFY(launch::validate({{4, 1, 1}, {256, 1, 1}, 0}, launch::LaunchLimits::cpu()).empty());
     }
 
     void unreadableSourceIsAnInputError() {
         auto playground = fixture();
         playground.source = "missing.cu";
         try {
-            (void)run::prepare(playground);
+            (void)launch::prepare(playground);
             QFAIL("a missing source was accepted");
         } catch (const InputError& e) {
             QVERIFY2(std::string(e.what()).find("missing.cu") != std::string::npos, e.what());

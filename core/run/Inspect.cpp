@@ -6,12 +6,12 @@
 #include "core/cuda/CudaError.h"
 #include "core/cuda/Driver.h"
 #include "core/run/CudaRunner.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/RunSetup.h"
 
 #include <map>
 #include <memory>
 
-namespace kp::worker {
+namespace kp::run {
 
 namespace {
 
@@ -39,7 +39,7 @@ cuda::KernelAttributes attributesFrom(const json& j) {
             j.at("binary_version").get<int>()};
 }
 
-json limitsJson(const run::LaunchLimits& l) {
+json limitsJson(const launch::LaunchLimits& l) {
     return {{"backend", l.backend},
             {"max_threads_per_block", l.maxThreadsPerBlock},
             {"max_block", l.maxBlock},
@@ -47,7 +47,7 @@ json limitsJson(const run::LaunchLimits& l) {
             {"max_shared_bytes_per_block", l.maxSharedBytesPerBlock}};
 }
 
-run::LaunchLimits limitsFrom(const json& j) {
+launch::LaunchLimits limitsFrom(const json& j) {
     return {j.at("backend").get<std::string>(), j.at("max_threads_per_block").get<std::uint32_t>(),
             j.at("max_block").get<std::array<std::uint32_t, 3>>(),
             j.at("max_grid").get<std::array<std::uint32_t, 3>>(),
@@ -97,7 +97,7 @@ Inspection Inspection::fromJson(const json& j) {
 
 Inspection inspect(const model::Playground& playground, const std::string& backend) {
     const auto ordinal = cudaOrdinal(backend);
-    const run::RunSetup setup = run::prepareKernel(playground);
+    const launch::RunSetup setup = launch::prepareKernel(playground);
     Inspection inspection;
     if (ordinal) {
         if (!cuda::Driver::available()) throw cuda::Unavailable(cuda::Driver::unavailableReason());
@@ -121,4 +121,4 @@ Inspection inspect(const model::Playground& playground, const std::string& backe
     return inspection;
 }
 
-} // namespace kp::worker
+} // namespace kp::run

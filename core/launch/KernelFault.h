@@ -4,11 +4,11 @@
 
 #include "core/Error.h"
 
-namespace kp::run {
+namespace kp::launch {
 
 class KernelFault : public Error {
 public:
     using Error::Error;
 };
 
-} // namespace kp::run
+} // namespace kp::launch

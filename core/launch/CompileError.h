@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace kp::run {
+namespace kp::launch {
 
 class CompileError : public InputError {
 public:
@@ -19,4 +19,4 @@ private:
     std::vector<model::Diagnostic> diagnostics_;
 };
 
-} // namespace kp::run
+} // namespace kp::launch

@@ -12,7 +12,7 @@ namespace kp::cuda {
 struct DeviceProperties;
 }
 
-namespace kp::run {
+namespace kp::launch {
 
 struct LaunchGeometry {
     std::array<std::uint32_t, 3> grid{1, 1, 1};
@@ -47,4 +47,4 @@ std::vector<std::string> validate(const LaunchGeometry& geometry, const LaunchLi
                                   std::uint64_t staticSharedBytes = 0, std::uint32_t kernelMaxThreads = 0,
                                   int registersPerThread = 0);
 
-} // namespace kp::run
+} // namespace kp::launch

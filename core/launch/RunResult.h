@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace kp::run {
+namespace kp::launch {
 
 struct RunOptions {
     int repeat = 1; // timed runs, each copying in, launching and copying back
@@ -51,4 +51,4 @@ struct RunResult {
 // Median of a set of samples (0 for none): what summaries print.
 double median(std::vector<double> samples);
 
-} // namespace kp::run
+} // namespace kp::launch

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace kp::run {
+namespace kp::launch {
 
 const model::Array* find(const NamedArrays& arrays, std::string_view name) {
     for (const auto& [arrayName, array] : arrays)
@@ -18,4 +18,4 @@ double median(std::vector<double> samples) {
     return (*middle + *std::max_element(samples.begin(), middle)) / 2;
 }
 
-} // namespace kp::run
+} // namespace kp::launch

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace kp::cpu {
+namespace kp::sandbox {
 
 struct SubprocessResult {
     int exitCode = -1;  // the program's exit status; -1 when it was killed by a signal
@@ -39,4 +39,4 @@ std::string findProgram(const std::string& name);
 SubprocessResult runProcess(const std::vector<std::string>& argv, const ProcessOptions& options);
 SubprocessResult runProcess(const std::vector<std::string>& argv, const std::string& workingDirectory = {});
 
-} // namespace kp::cpu
+} // namespace kp::sandbox

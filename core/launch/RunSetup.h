@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace kp::run {
+namespace kp::launch {
 
 // Everything wrong with a playground for its kernel, one line each, starting with the JSON path of the
 // field to fix ("args[1]", "launch.grid", "kernel").
@@ -75,7 +75,7 @@ void checkHostMemory(const model::Playground& playground, const std::vector<mode
                      std::uint64_t availableBytes);
 
 // The kernel alone: source, signature and compile options, no arguments and no launch. What compiling
-// for diagnostics and attributes needs (worker::inspect), without allocating a run's arrays. Throws
+// for diagnostics and attributes needs (run::inspect), without allocating a run's arrays. Throws
 // SetupError when the kernel is missing, InputError when the source cannot be read.
 RunSetup prepareKernel(const model::Playground& playground);
 
@@ -83,4 +83,4 @@ RunSetup prepareKernel(const model::Playground& playground);
 // z over the first of three).
 std::array<std::uint32_t, 3> autoGrid(const model::Shape& shape, const std::array<std::uint32_t, 3>& block);
 
-} // namespace kp::run
+} // namespace kp::launch

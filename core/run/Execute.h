@@ -1,15 +1,15 @@
 // One run of a playground as the CLI and the worker do it, so there is one data path (architecture.md):
 // prepare the arguments, run on the chosen backend, run the reference (or, for a CUDA run without one,
-// the CPU backend) and check. Throws what the steps throw: InputError (and its SetupError, CompileError,
-// KernelFault), cuda::CudaError, SystemError.
+// the CPU backend) and check. Throws what the steps throw: InputError (and its launch::SetupError, launch::CompileError,
+// launch::KernelFault), cuda::CudaError, SystemError.
 #pragma once
 
 #include "core/model/Playground.h"
 #include "core/run/Check.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
-#include "core/run/RunResult.h"
-#include "core/run/RunSetup.h"
+#include "core/launch/RunResult.h"
+#include "core/launch/RunSetup.h"
 
 #include <atomic>
 #include <memory>
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace kp::worker {
+namespace kp::run {
 
 struct ExecuteOptions {
     std::string backend = "cpu"; // cpu, cuda or cuda:N
@@ -29,8 +29,8 @@ struct ExecuteOptions {
 };
 
 struct Execution {
-    run::RunSetup setup;
-    run::RunResult result;
+    launch::RunSetup setup;
+    launch::RunResult result;
     std::optional<run::ReferenceResult> reference;
     bool referenceIsCpuBackend = false;
     std::string uncheckedBecause;
@@ -47,4 +47,4 @@ std::optional<int> cudaOrdinal(const std::string& backend);
 // the playground, so that a bad playground is reported as such on any machine.
 std::unique_ptr<Execution> execute(const model::Playground& playground, const ExecuteOptions& options);
 
-} // namespace kp::worker
+} // namespace kp::run

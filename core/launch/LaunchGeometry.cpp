@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace kp::run {
+namespace kp::launch {
 
 namespace {
 
@@ -90,4 +90,4 @@ std::vector<std::string> validate(const LaunchGeometry& geometry, const LaunchLi
     return problems;
 }
 
-} // namespace kp::run
+} // namespace kp::launch

@@ -3,14 +3,14 @@
 #include "core/Bytes.h"
 #include "core/io/FileBytes.h"
 #include "core/model/Diagnostic.h"
-#include "core/model/ArrayGenerator.h"
+#include "core/io/InitialArray.h"
 #include "core/model/ScalarBinding.h"
 #include "core/model/SignatureParser.h"
 
 #include <algorithm>
 #include <limits>
 
-namespace kp::run {
+namespace kp::launch {
 
 namespace {
 std::string argPath(std::size_t index, const std::string& name) {
@@ -19,7 +19,7 @@ std::string argPath(std::size_t index, const std::string& name) {
 
 } // namespace
 
-// What worker::execute holds at once, read off its code. Every array as prepare() makes it (inputs
+// What run::execute holds at once, read off its code. Every array as prepare() makes it (inputs
 // filled, outputs zeroed; pinned on CUDA): A. The CPU backend adds a working copy of every array (A)
 // and the outputs' results (O), and frees the working copies when it returns; the reference then makes
 // its own copy of every array (A) and keeps the outputs' (O): 2A + O either way. A CUDA run without a
@@ -206,8 +206,8 @@ RunSetup prepare(const model::Playground& playground, const std::shared_ptr<mode
             if (arg.direction == model::Direction::Out || !spec.init)
                 arg.array = model::Array(spec.array().dtype, spec.array().shape, allocator);
             else
-                arg.array = model::generate(spec.array(), *spec.init, playground.folder,
-                                            "args[" + std::to_string(i) + "].init", allocator);
+                arg.array = io::initialArray(spec.array(), *spec.init, playground.folder,
+                                          "args[" + std::to_string(i) + "].init", allocator);
         } else {
             const std::string where = "args[" + std::to_string(i) + "].value";
             arg.scalarType = spec.scalar().dtype;
@@ -237,4 +237,4 @@ RunSetup prepare(const model::Playground& playground, const std::shared_ptr<mode
     return setup;
 }
 
-} // namespace kp::run
+} // namespace kp::launch

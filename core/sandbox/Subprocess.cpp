@@ -15,7 +15,7 @@
 
 extern char** environ;
 
-namespace kp::cpu {
+namespace kp::sandbox {
 
 namespace {
 
@@ -188,4 +188,4 @@ SubprocessResult runProcess(const std::vector<std::string>& argv, const ProcessO
     return result;
 }
 
-} // namespace kp::cpu
+} // namespace kp::sandbox

@@ -7,10 +7,10 @@
 
 #include <charconv>
 
-namespace kp::worker {
+namespace kp::run {
 
-run::RunReport Execution::report() const {
-    run::RunReport r{&setup, &result, reference ? &*reference : nullptr, referenceIsCpuBackend, checks, uncheckedBecause};
+RunReport Execution::report() const {
+    RunReport r{&setup, &result, reference ? &*reference : nullptr, referenceIsCpuBackend, checks, uncheckedBecause};
     return r;
 }
 
@@ -32,20 +32,20 @@ std::unique_ptr<Execution> execute(const model::Playground& playground, const Ex
     if (options.repeat < 1) throw InputError("repeat: must be at least 1, got " + std::to_string(options.repeat));
     if (options.warmup < 0) throw InputError("warmup: must be 0 or more, got " + std::to_string(options.warmup));
     if (ordinal && !cuda::Driver::available()) {
-        (void)run::prepare(playground); // a bad playground is reported as such on any machine
+        (void)launch::prepare(playground); // a bad playground is reported as such on any machine
         throw cuda::Unavailable(cuda::Driver::unavailableReason());
     }
-    std::optional<run::CudaRunner> cudaRunner;
-    if (ordinal) cudaRunner.emplace(*ordinal);
+    std::unique_ptr<launch::Runner> runner;
+    if (ordinal) runner = std::make_unique<CudaRunner>(*ordinal);
+    const cpu::CpuRunner cpuRunner(cpu::HostCompiler(), 0, options.checkBounds);
     auto execution = std::make_unique<Execution>();
     Execution& e = *execution;
-    e.setup = cudaRunner ? run::prepare(playground, cudaRunner->allocator()) : run::prepare(playground);
-    const cpu::CpuRunner cpuRunner(cpu::HostCompiler(), 0, options.checkBounds);
-    const run::RunOptions runOptions{options.repeat, options.warmup, options.cancel, options.resultAllocator};
-    e.result = cudaRunner ? cudaRunner->run(e.setup, runOptions) : cpuRunner.run(e.setup, runOptions);
+    const launch::Runner& chosen = runner ? *runner : cpuRunner;
+    e.setup = launch::prepare(playground, chosen.allocator());
+    e.result = chosen.run(e.setup, {options.repeat, options.warmup, options.cancel, options.resultAllocator});
     if (e.setup.reference) {
         e.reference = run::runReference(e.setup, cpu::HostCompiler());
-    } else if (cudaRunner && !e.setup.outputs().empty()) {
+    } else if (runner && !e.setup.outputs().empty()) {
         // No reference: the GPU is checked against the CPU backend (project-format.md). A kernel the CPU
         // backend cannot build (an intrinsic it lacks) still ran on the GPU: say why it is unchecked.
         try {
@@ -62,4 +62,4 @@ std::unique_ptr<Execution> execute(const model::Playground& playground, const Ex
     return execution;
 }
 
-} // namespace kp::worker
+} // namespace kp::run

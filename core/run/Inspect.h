@@ -8,21 +8,21 @@
 #include "core/cuda/Kernel.h"
 #include "core/model/Diagnostic.h"
 #include "core/model/Playground.h"
-#include "core/run/LaunchGeometry.h"
+#include "core/launch/LaunchGeometry.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace kp::worker {
+namespace kp::run {
 
 struct Inspection {
     std::string backend;                              // "cuda:0 NVIDIA H100 80GB HBM3", "cpu (16 threads)"
     std::vector<model::Diagnostic> diagnostics;       // warnings and notes of a kernel that compiled
     std::optional<cuda::KernelAttributes> attributes; // CUDA only
     std::optional<cuda::DeviceProperties> device;     // CUDA only
-    run::LaunchLimits limits;
+    launch::LaunchLimits limits;
     std::string execution; // the CPU backend: how the threads of a block will run
     double compileMs = 0;
 
@@ -32,8 +32,8 @@ struct Inspection {
     bool operator==(const Inspection&) const = default;
 };
 
-// Throws what compiling throws: run::CompileError (diagnostics), run::SetupError (no such kernel),
+// Throws what compiling throws: launch::CompileError (diagnostics), launch::SetupError (no such kernel),
 // InputError (a bad backend, an unreadable source), cuda::Unavailable (CUDA asked for, none here).
 Inspection inspect(const model::Playground& playground, const std::string& backend);
 
-} // namespace kp::worker
+} // namespace kp::run

@@ -1,6 +1,6 @@
 #include "CompileError.h"
 
-namespace kp::run {
+namespace kp::launch {
 
 namespace {
 std::string describe(const std::vector<model::Diagnostic>& diagnostics, const std::string& log) {
@@ -13,4 +13,4 @@ std::string describe(const std::vector<model::Diagnostic>& diagnostics, const st
 CompileError::CompileError(std::vector<model::Diagnostic> diagnostics, const std::string& log)
     : InputError(describe(diagnostics, log)), diagnostics_(std::move(diagnostics)) {}
 
-} // namespace kp::run
+} // namespace kp::launch
