@@ -15,4 +15,7 @@ std::string describe(const std::string& call, int errnoValue, const std::string&
 SystemError::SystemError(const std::string& call, int errnoValue, const std::string& context)
     : Error(describe(call, errnoValue, context)), errno_(errnoValue) {}
 
+OutOfHostMemory::OutOfHostMemory(std::size_t bytes)
+    : message_("out of host memory: cannot allocate " + std::to_string(bytes) + " bytes") {}
+
 } // namespace kp

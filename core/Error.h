@@ -2,6 +2,8 @@
 // catch kp::Error and show what() to a person; subclasses carry the details a caller can act on.
 #pragma once
 
+#include <cstddef>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -26,6 +28,17 @@ public:
 
 private:
     int errno_;
+};
+
+// Host memory ran out. A std::bad_alloc, so that every boundary's handler for one (the worker, the CLI,
+// a sweep's row) catches it too, saying how much was asked for.
+class OutOfHostMemory : public std::bad_alloc {
+public:
+    explicit OutOfHostMemory(std::size_t bytes);
+    const char* what() const noexcept override { return message_.c_str(); }
+
+private:
+    std::string message_;
 };
 
 } // namespace kp

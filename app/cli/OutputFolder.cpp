@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <sys/stat.h>
 #include <system_error>
@@ -137,6 +139,28 @@ fs::path swapIn(const Target& target, const fs::path& staging) {
     return aside;
 }
 
+// The hidden folder a run writes its set into, named after its process.
+fs::path stagingOf(const Target& target, pid_t pid) {
+    return target.parent / ("." + target.name + ".kptmp." + std::to_string(pid));
+}
+
+// A run killed while it wrote (the --timeout watchdog, kill -9) leaves its hidden folder behind: removes
+// those of this DIR whose process is gone. A running one's is left alone.
+void removeAbandonedStaging(const Target& target) {
+    const std::string start = "." + target.name + ".kptmp.";
+    std::error_code error;
+    for (fs::directory_iterator it(target.parent, error), end; !error && it != end; it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        if (!name.starts_with(start) || name.size() == start.size()) continue;
+        const std::string digits = name.substr(start.size());
+        if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+        const pid_t pid = static_cast<pid_t>(std::atol(digits.c_str()));
+        if (pid <= 0 || pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+        std::error_code ignored;
+        fs::remove_all(it->path(), ignored);
+    }
+}
+
 } // namespace
 
 void requireReplaceable(const fs::path& folder) {
@@ -154,7 +178,8 @@ void replaceFolder(const fs::path& folder, const std::function<void(const fs::pa
         throw OutputError("--out " + target.given + ": cannot create the folder " + quoted(target.parent) +
                           ": " + error.message());
 
-    const fs::path staging = target.parent / ("." + target.name + ".kptmp." + std::to_string(::getpid()));
+    removeAbandonedStaging(target);
+    const fs::path staging = stagingOf(target, ::getpid());
     fs::remove_all(staging, error); // a crashed run's, whose process had this one's id
     if (::mkdir(staging.c_str(), 0777) != 0)
         throw OutputError("--out " + target.given + ": cannot create the folder " + quoted(staging) +

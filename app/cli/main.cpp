@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <unistd.h>
 
 namespace {
@@ -89,6 +90,12 @@ int main(int argc, char** argv) {
     } catch (const std::filesystem::filesystem_error& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";
         return kp::cli::ExitCode::IoError;
+    } catch (const std::bad_alloc&) {
+        // What the memory check before a run could not foresee: the playground asks for more than this
+        // machine has, which is the input's to change, not the kernel's fault.
+        std::cerr << "kernelpad-cli: out of host memory: the playground's arrays do not fit in this machine's "
+                     "memory; make them smaller\n";
+        return kp::cli::ExitCode::BadInput;
     } catch (const std::exception& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";
         return kp::cli::ExitCode::KernelFault;

@@ -33,7 +33,7 @@ public:
         constexpr std::size_t extra = kAlignment + sizeof(void*);
         void* block = bytes <= std::numeric_limits<std::size_t>::max() - extra ? std::calloc(bytes + extra, 1)
                                                                                : nullptr;
-        if (!block) throw Error("out of host memory: cannot allocate " + std::to_string(bytes) + " bytes");
+        if (!block) throw OutOfHostMemory(bytes);
         const auto start = reinterpret_cast<std::uintptr_t>(block) + sizeof(void*);
         auto* data = reinterpret_cast<std::byte*>((start + kAlignment - 1) / kAlignment * kAlignment);
         std::memcpy(data - sizeof(void*), &block, sizeof block);

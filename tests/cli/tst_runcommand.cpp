@@ -9,6 +9,8 @@
 #include <QtTest>
 #include <filesystem>
 #include <fstream>
+#include <cerrno>
+#include <csignal>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -203,6 +205,36 @@ private slots:
         QCOMPARE(filesIn(out), (std::set<std::string>{"second.npy", "timings.json"}));
         QCOMPARE(io::readNpy(out / "second.npy").value(99), 2.0);
         QVERIFY(!anyStagingLeft(dir.path().toStdString()));
+    }
+    // Arrays larger than the memory the process may have (here a 1 GiB address-space limit and a 2 GiB
+    // output): the input's to change, so exit 2 and a message that says so, not a kernel fault's 4.
+    void outOfHostMemoryIsBadInput() {
+        QTemporaryDir dir;
+        const auto r = cliUnder(R"(ulimit -v 1048576; exec "$0" "$@")",
+                                {"run", writeTwos(dir, "big", std::size_t{1} << 29), "--backend", "cpu"});
+        EXPECT_EXIT(r, 2);
+        EXPECT_OUTPUT(r, "out of host memory");
+    }
+    // A run killed while it wrote its set (the --timeout watchdog, kill -9) leaves its hidden folder; the
+    // next run into the same folder removes it once its process is gone, and leaves a running one's.
+    void outRemovesTheHiddenFolderOfAKilledRun() {
+        QTemporaryDir dir;
+        const std::filesystem::path out = dir.filePath("out").toStdString();
+        pid_t gone = 4'000'000;
+        while (::kill(gone, 0) == 0 || errno != ESRCH)
+            --gone;
+        const std::filesystem::path abandoned = dir.filePath(".out.kptmp." + QString::number(gone)).toStdString();
+        const std::filesystem::path running =
+            dir.filePath(".out.kptmp." + QString::number(::getpid())).toStdString();
+        for (const auto& folder : {abandoned, running}) {
+            std::filesystem::create_directories(folder);
+            std::ofstream(folder / "half.npy") << "partial";
+        }
+        const auto r = cli({"run", writeTwos(dir, "first"), "--backend", "cpu", "--out", out.string()});
+        EXPECT_EXIT(r, 0);
+        QCOMPARE(filesIn(out), (std::set<std::string>{"first.npy", "timings.json"}));
+        QVERIFY(!std::filesystem::exists(abandoned));
+        QVERIFY(std::filesystem::exists(running / "half.npy"));
     }
     // Two runs writing one folder at once: it ends with one run's set, never a mix of both.
     void concurrentRunsLeaveOneWholeSet() {
