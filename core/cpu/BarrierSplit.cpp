@@ -1,12 +1,14 @@
 #include "BarrierSplit.h"
 
+#include "core/source/Lexer.h"
+#include "core/source/SynchronisingCall.h"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <functional>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <string_view>
 #include <vector>
@@ -24,109 +26,28 @@ struct NotSplit {
 // walked by recursion, and 50,000 nested braces overflowed the stack. Deeper kernels run as fibers.
 constexpr int kMaxNesting = 256;
 
-enum class TokenKind { Identifier, Number, Literal, Punct };
+using source::Token;
+using source::TokenKind;
 
-struct Token {
-    std::size_t begin = 0, end = 0; // offsets into the source
-    TokenKind kind = TokenKind::Punct;
-};
-
-bool identifierStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
-bool identifierChar(char c) { return identifierStart(c) || (c >= '0' && c <= '9'); }
-
-// Tokens of `text` from `from` on, comments skipped. Stops after the token that closes the first
-// brace group (the kernel's body) so that the rest of the file, whatever it holds, is not read.
-std::vector<Token> tokenizeKernel(std::string_view text, std::size_t from) {
-    static constexpr std::array<std::string_view, 24> kLong = {"<<=", ">>=", "...", "->", "::", "++", "--", "&&",
-                                                               "||",  "<<",  ">>",  "<=", ">=", "==", "!=", "+=",
-                                                               "-=",  "*=",  "/=",  "%=", "&=", "|=", "^=", "##"};
+// Tokens of `source` from the kernel's name at (line, column) on. Stops after the token that closes the
+// first brace group (the kernel's body) so that the rest of the file, whatever it holds, is not read.
+std::vector<Token> tokenizeKernel(std::string_view source, std::size_t name, int line, int column) {
+    source::Lexer lexer(source, {.comments = true, .offset = name, .line = line, .column = column});
     std::vector<Token> tokens;
     int braces = 0;
-    bool lineStart = false;
-    std::size_t at = from;
-    while (at < text.size()) {
-        const char c = text[at];
-        if (c == '\n') {
-            lineStart = true;
-            ++at;
+    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next()) {
+        if (token.spliceBefore) throw NotSplit{"a line continuation inside the kernel"};
+        if (token.kind == TokenKind::Comment) {
+            if (token.unterminated) throw NotSplit{"an unterminated comment"};
             continue;
         }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            ++at;
-            continue;
-        }
-        if (c == '\\' && at + 1 < text.size() && (text[at + 1] == '\n' || text[at + 1] == '\r'))
-            throw NotSplit{"a line continuation inside the kernel"};
-        if (text.substr(at, 2) == "//") {
-            at = text.find('\n', at);
-            if (at == std::string_view::npos) at = text.size();
-            continue;
-        }
-        if (text.substr(at, 2) == "/*") {
-            const std::size_t end = text.find("*/", at + 2);
-            if (end == std::string_view::npos) throw NotSplit{"an unterminated comment"};
-            at = end + 2;
-            continue;
-        }
-        if (c == '#' && lineStart) throw NotSplit{"a preprocessor line inside the kernel"};
-        lineStart = false;
-        Token token{at, at, TokenKind::Punct};
-        if (identifierStart(c)) {
-            while (at < text.size() && identifierChar(text[at])) ++at;
-            token.kind = TokenKind::Identifier;
-            if (at < text.size() && (text[at] == '"' || text[at] == '\'')) {
-                const std::string_view prefix = text.substr(token.begin, at - token.begin);
-                if (prefix.find('R') != std::string_view::npos) throw NotSplit{"a raw string literal"};
-                if (prefix != "u8" && prefix != "u" && prefix != "U" && prefix != "L") {
-                    token.end = at;
-                    tokens.push_back(token);
-                    continue;
-                }
-            } else {
-                token.end = at;
-                tokens.push_back(token);
-                continue;
-            }
-        }
-        if (at < text.size() && (text[at] == '"' || text[at] == '\'')) {
-            const char quote = text[at++];
-            while (at < text.size() && text[at] != quote) {
-                if (text[at] == '\n') throw NotSplit{"an unterminated literal"};
-                at += text[at] == '\\' ? 2u : 1u;
-            }
-            if (at >= text.size()) throw NotSplit{"an unterminated literal"};
-            ++at;
-            token.kind = TokenKind::Literal;
-        } else if ((c >= '0' && c <= '9') || (c == '.' && at + 1 < text.size() && text[at + 1] >= '0' && text[at + 1] <= '9')) {
-            // A pp-number: digits, letters, dots, digit separators and signed exponents.
-            ++at;
-            while (at < text.size()) {
-                const char d = text[at];
-                if ((d == '+' || d == '-') && (text[at - 1] == 'e' || text[at - 1] == 'E' || text[at - 1] == 'p' || text[at - 1] == 'P'))
-                    ++at;
-                else if (identifierChar(d) || d == '.' || d == '\'')
-                    ++at;
-                else
-                    break;
-            }
-            token.kind = TokenKind::Number;
-        } else {
-            std::size_t length = 1;
-            for (std::string_view op : kLong)
-                if (text.substr(at, op.size()) == op) {
-                    length = op.size();
-                    break;
-                }
-            at += length;
-            if (length == 1 && c == '{') ++braces;
-            if (length == 1 && c == '}' && --braces == 0) {
-                token.end = at;
-                tokens.push_back(token);
-                return tokens;
-            }
-        }
-        token.end = at;
+        if (token.kind == TokenKind::Directive) throw NotSplit{"a preprocessor line inside the kernel"};
+        if (token.raw) throw NotSplit{"a raw string literal"};
+        if (token.unterminated) throw NotSplit{"an unterminated literal"};
         tokens.push_back(token);
+        const std::string_view text = lexer.text(token);
+        if (text == "{") ++braces;
+        if (text == "}" && --braces == 0) return tokens;
     }
     throw NotSplit{"the kernel's body does not end"};
 }
@@ -148,7 +69,7 @@ public:
 
     std::string_view text(std::size_t i) const {
         if (i >= tokens_.size()) return {};
-        return text_.substr(tokens_[i].begin, tokens_[i].end - tokens_[i].begin);
+        return text_.substr(tokens_[i].offset, tokens_[i].length);
     }
     bool is(std::size_t i, std::string_view s) const { return text(i) == s; }
     bool identifier(std::size_t i) const { return i < tokens_.size() && tokens_[i].kind == TokenKind::Identifier; }
@@ -252,10 +173,7 @@ public:
     }
 
 private:
-    int lineOf(std::size_t i) const {
-        const auto before = text_.substr(0, std::min(tokens_[i].begin, text_.size()));
-        return 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
-    }
+    int lineOf(std::size_t i) const { return tokens_[i].line; }
 
     void condition(Stmt& s, std::size_t& i) {
         if (!is(i, "(")) throw NotSplit{"a condition without ("};
@@ -525,6 +443,7 @@ private:
                     if (u == "<") ++depth;
                     if (u == ">") --depth;
                     if (u == ">>") depth -= 2;
+                    if (u == ">>>") depth -= 3;
                     if (u == ";" || u == "{" || u == "}") return std::nullopt;
                     if (depth <= 0) break;
                 }
@@ -571,16 +490,18 @@ private:
     // Source text of tokens [first, last) as written, without substitutions (types).
     std::string plain(std::size_t first, std::size_t last) const {
         if (first >= last) return {};
-        return std::string(source_.substr(k_.token(first).begin, k_.token(last - 1).end - k_.token(first).begin));
+        return std::string(
+            source_.substr(k_.token(first).offset, k_.token(last - 1).end() - k_.token(first).offset));
     }
 
     // The user's tokens [first, last) under #line, with threadIdx a local, frame variables indexed by
     // thread, and, in a region, return leaving the thread's region.
     std::string chunk(std::size_t first, std::size_t last, bool inRegion) {
         if (first >= last) return {};
-        std::string out = lineDirective(k_.token(first).begin);
+        std::string out = lineDirective(k_.token(first).offset);
         for (std::size_t i = first; i < last; ++i) {
-            if (i > first) out.append(source_.substr(k_.token(i - 1).end, k_.token(i).begin - k_.token(i - 1).end));
+            if (i > first)
+                out.append(source_.substr(k_.token(i - 1).end(), k_.token(i).offset - k_.token(i - 1).end()));
             const std::string_view t = k_.text(i);
             const bool member = i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::"));
             if (k_.identifier(i) && !member && t == "threadIdx") {
@@ -856,6 +777,25 @@ private:
     bool regionReturns_ = false;
 };
 
+// What the whole file holds, macros included, comments and literals not: its synchronising calls (each
+// must be one of the kernel's own barrier statements) and whether threadIdx is read outside the body.
+struct FileUses {
+    int synchronisingCalls = 0;
+    bool threadIdxOutside = false;
+};
+
+FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t bodyEnd) {
+    FileUses uses;
+    source::Lexer lexer(source);
+    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next()) {
+        if (token.kind != TokenKind::Identifier) continue;
+        const std::string_view name = lexer.text(token);
+        if (source::isSynchronisingCall(name)) ++uses.synchronisingCalls;
+        if (name == "threadIdx" && (token.offset < bodyBegin || token.offset >= bodyEnd))
+            uses.threadIdxOutside = true;
+    }
+    return uses;
+}
 
 } // namespace
 
@@ -874,7 +814,7 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
     try {
         const std::size_t name = offsetOf(source, line, column);
         if (name == std::string::npos || name >= source.size()) throw NotSplit{"the kernel is not where its signature says"};
-        Kernel k(source, tokenizeKernel(source, name));
+        Kernel k(source, tokenizeKernel(source, name, line, column));
         // The parameter list, then the body.
         std::size_t open = 0;
         while (open < k.size() && !k.is(open, "(")) ++open;
@@ -883,18 +823,16 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
         if (!k.is(bodyOpen, "{")) throw NotSplit{"no body after the parameter list"};
         std::size_t i = bodyOpen;
         const Stmt root = k.statement(i, k.size());
-        const std::size_t bodyBegin = k.token(bodyOpen).begin, bodyEnd = k.token(root.last - 1).end;
+        const std::size_t bodyBegin = k.token(bodyOpen).offset, bodyEnd = k.token(root.last - 1).end();
 
-        // Every synchronising call in the whole file must be one of this kernel's barrier statements.
-        static const std::regex synchronising(R"(__syncthreads|__syncwarp|__shfl|__ballot_sync|__all_sync|__any_sync|__activemask)");
-        const auto calls = std::distance(std::sregex_iterator(source.begin(), source.end(), synchronising), std::sregex_iterator());
+        const FileUses uses = usesIn(source, bodyBegin, bodyEnd);
         std::function<int(const Stmt&)> count = [&](const Stmt& s) {
             int n = s.kind == Stmt::Kind::Barrier ? 1 : 0;
             for (const Stmt& c : s.children) n += count(c);
             return n;
         };
         result.barriers = count(root);
-        if (calls != result.barriers)
+        if (uses.synchronisingCalls != result.barriers)
             throw NotSplit{"it synchronises other than by __syncthreads(); statements in the kernel (warp operations, "
                            "barriers in helpers or expressions)"};
         bool anyReturn = false, lambda = false, jump = false;
@@ -908,9 +846,7 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
 
         SplitOptions effective = options;
         // threadIdx read outside the body (helper functions) needs the built-in kept up to date.
-        static const std::regex threadIdx(R"(\bthreadIdx\b)");
-        const std::string outside = source.substr(0, bodyBegin) + source.substr(bodyEnd);
-        effective.threadIndexInTls = options.threadIndexInTls || std::regex_search(outside, threadIdx);
+        effective.threadIndexInTls = options.threadIndexInTls || uses.threadIdxOutside;
 
         // Parameters passed by value: the uniform ones a loop may count with.
         std::set<std::string> scalars;

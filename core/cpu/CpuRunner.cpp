@@ -12,6 +12,8 @@
 #include "core/launch/Repeats.h"
 #include "core/sandbox/ChildSharedAllocator.h"
 #include "core/sandbox/Contained.h"
+#include "core/source/Lexer.h"
+#include "core/source/SynchronisingCall.h"
 
 #include <algorithm>
 #include <atomic>
@@ -100,44 +102,61 @@ extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, 
 )";
 }
 
+// One parameter of the kernel's parameter list: [begin, end) in the source, and whether it has a default.
+struct ParameterSpan {
+    std::size_t begin = 0, end = 0;
+    bool hasDefault = false;
+};
+
+// The parameters of the kernel whose name is at 1-based (line, column). A comma, bracket or '=' in a
+// comment or a literal is none; angle brackets count, as templates nest there (`Pair<int, float>* p`).
+std::vector<ParameterSpan> parameterSpans(const std::string& text, int line, int column) {
+    const std::size_t name = offsetOf(text, line, column);
+    if (name == std::string::npos || name >= text.size())
+        throw launch::SetupError({"kernel: cannot find the parameter list to check bounds"});
+    source::Lexer lexer(text, {.offset = name, .line = line, .column = column});
+    source::Token token = lexer.next();
+    while (token.kind != source::TokenKind::End && lexer.text(token) != "(")
+        token = lexer.next();
+    if (token.kind == source::TokenKind::End)
+        throw launch::SetupError({"kernel: cannot find the parameter list to check bounds"});
+    std::vector<ParameterSpan> spans{{token.end(), token.end(), false}};
+    for (int depth = 1; depth > 0;) {
+        token = lexer.next();
+        if (token.kind == source::TokenKind::End)
+            throw launch::SetupError({"kernel: unbalanced parameter list"});
+        if (token.kind != source::TokenKind::Punct) continue;
+        const std::string_view punctuator = lexer.text(token);
+        if (punctuator == "(" || punctuator == "[" || punctuator == "<") ++depth;
+        if (punctuator == ")" || punctuator == "]" || punctuator == ">") --depth;
+        if (punctuator == ">>") depth -= 2;
+        if (punctuator == ">>>") depth -= 3;
+        spans.back().end = token.offset;
+        if (depth == 1 && punctuator == ",") spans.push_back({token.end(), token.end(), false});
+        if (depth == 1 && punctuator == "=") spans.back().hasDefault = true;
+    }
+    return spans;
+}
+
 // For the bounds-checking mode: each array parameter of the kernel's definition becomes
 // ::kernelpad::Checked<T> with the same name, on the same lines (newlines kept), so diagnostics and
 // reported lines stay the user's.
 std::string checkedParameters(const launch::RunSetup& setup) {
     std::string text = setup.source;
-    const std::size_t name = offsetOf(text, setup.signature.line, setup.signature.column);
-    const std::size_t open = name == std::string::npos ? name : text.find('(', name);
-    if (open == std::string::npos)
-        throw launch::SetupError({"kernel: cannot find the parameter list to check bounds"});
-    std::size_t close = open;
-    std::vector<std::size_t> commas;
-    for (int depth = 0; close < text.size(); ++close) {
-        const char c = text[close];
-        if (c == '(' || c == '<' || c == '[') ++depth;
-        if (c == ')' || c == '>' || c == ']') --depth;
-        if (c == ',' && depth == 1) commas.push_back(close);
-        if (depth == 0 && c == ')') break;
-    }
-    if (close >= text.size()) throw launch::SetupError({"kernel: unbalanced parameter list"});
-    std::vector<std::pair<std::size_t, std::size_t>> spans; // [begin, end) of each parameter
-    std::size_t begin = open + 1;
-    for (std::size_t comma : commas) {
-        spans.emplace_back(begin, comma);
-        begin = comma + 1;
-    }
-    spans.emplace_back(begin, close);
+    const std::vector<ParameterSpan> spans =
+        parameterSpans(text, setup.signature.line, setup.signature.column);
     if (spans.size() != setup.args.size())
         throw launch::SetupError({"kernel: cannot match the parameters to check bounds"});
     // Right to left, so earlier offsets stay valid.
     for (std::size_t i = spans.size(); i-- > 0;) {
         const auto& parameter = setup.args[i].parameter;
         if (!setup.args[i].isArray || !parameter.pointer || !parameter.dtype) continue;
+        if (spans[i].hasDefault) continue; // leave it as it is
         std::string pointee = parameter.typeText.substr(0, parameter.typeText.rfind('*'));
-        const std::string original = text.substr(spans[i].first, spans[i].second - spans[i].first);
-        if (original.find('=') != std::string::npos) continue; // a default argument: leave it as it is
+        const std::string original = text.substr(spans[i].begin, spans[i].end - spans[i].begin);
         const std::string newlines(
             static_cast<std::size_t>(std::count(original.begin(), original.end(), '\n')), '\n');
-        text.replace(spans[i].first, spans[i].second - spans[i].first,
+        text.replace(spans[i].begin, spans[i].end - spans[i].begin,
                      " ::kernelpad::Checked<" + pointee + "> " + parameter.name + newlines);
     }
     return text;
@@ -208,10 +227,12 @@ std::string CpuRunner::backendName() const {
 }
 
 bool CpuRunner::needsFibers(const std::string& source) {
-    // Barriers, warp votes and shuffles all make threads wait for each other.
-    static const std::regex synchronising(
-        R"(__syncthreads|__syncwarp|__shfl|__ballot_sync|__all_sync|__any_sync)");
-    return std::regex_search(source, synchronising);
+    // Barriers, warp votes and shuffles all make threads wait for each other; macros count, comments not.
+    source::Lexer lexer(source);
+    for (source::Token token = lexer.next(); token.kind != source::TokenKind::End; token = lexer.next())
+        if (token.kind == source::TokenKind::Identifier && source::isSynchronisingCall(lexer.text(token)))
+            return true;
+    return false;
 }
 
 std::string CpuRunner::hostSource(const launch::RunSetup& setup, bool checkBounds) {

@@ -5,6 +5,7 @@
 #include "NvrtcLog.h"
 #include "core/Stopwatch.h"
 #include "core/io/FileBytes.h"
+#include "core/source/Lexer.h"
 
 #include <algorithm>
 #include <chrono>
@@ -173,12 +174,17 @@ public:
              int depth = 0) {
         constexpr int kMaxDepth = 64;
         if (depth > kMaxDepth) return;
-        for (int line = 1; !text.empty(); ++line) {
-            const auto end = text.find('\n');
-            if (auto included = includedName(text.substr(0, end)))
-                addHeader(*included, dir, key, file, line, depth);
-            if (end == std::string_view::npos) break;
-            text.remove_prefix(end + 1);
+        source::Lexer lexer(text);
+        for (source::Token token = lexer.next(); token.kind != source::TokenKind::End;) {
+            if (token.kind != source::TokenKind::Directive) {
+                token = lexer.next();
+                continue;
+            }
+            const int line = token.line;
+            std::vector<source::Token> words;
+            for (token = lexer.next(); token.inDirective; token = lexer.next())
+                if (words.size() < 2) words.push_back(token);
+            if (auto included = includedName(lexer, words)) addHeader(*included, dir, key, file, line, depth);
         }
     }
 
@@ -192,24 +198,17 @@ private:
         bool quoted;
     };
 
-    // `#include "name"` or `#include <name>`, spaces allowed around '#'.
-    static std::optional<Include> includedName(std::string_view line) {
-        const auto skipSpaces = [&line] {
-            while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
-                line.remove_prefix(1);
-        };
-        skipSpaces();
-        if (!line.starts_with('#')) return std::nullopt;
-        line.remove_prefix(1);
-        skipSpaces();
-        if (!line.starts_with("include")) return std::nullopt;
-        line.remove_prefix(7);
-        skipSpaces();
-        if (line.empty() || (line.front() != '"' && line.front() != '<')) return std::nullopt;
-        const char close = line.front() == '"' ? '"' : '>';
-        const auto end = line.find(close, 1);
-        if (end == std::string_view::npos || end == 1) return std::nullopt;
-        return Include{std::string(line.substr(1, end - 1)), close == '"'};
+    // `#include "name"` or `#include <name>`, from a directive's first two tokens.
+    static std::optional<Include> includedName(const source::Lexer& lexer,
+                                               const std::vector<source::Token>& words) {
+        if (words.size() < 2 || lexer.text(words[0]) != "include" || words[1].unterminated)
+            return std::nullopt;
+        const bool quoted =
+            words[1].kind == source::TokenKind::String && lexer.text(words[1]).starts_with('"');
+        if (!quoted && words[1].kind != source::TokenKind::HeaderName) return std::nullopt;
+        const std::string_view spelled = lexer.text(words[1]);
+        if (spelled.size() <= 2) return std::nullopt;
+        return Include{std::string(spelled.substr(1, spelled.size() - 2)), quoted};
     }
 
     void addHeader(const Include& include, const fs::path& dir, std::string& key, const std::string& file,

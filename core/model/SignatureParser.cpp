@@ -1,8 +1,9 @@
 #include "SignatureParser.h"
 
+#include "core/source/Lexer.h"
+
 #include <algorithm>
 #include <array>
-#include <climits>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -21,25 +22,8 @@ constexpr std::size_t kMaxDeclarationTokens = 65536; // of one kernel's declarat
 constexpr std::size_t kMaxNesting = 256;             // of brackets in a parameter list
 constexpr std::size_t kMaxMacroTokens = 64;          // of a macro body we expand
 
-enum class TokenKind : std::uint8_t { Identifier, Number, String, Char, Punct, End };
-
-struct Token {
-    std::size_t offset = 0; // into the source; a macro's tokens point into its #define
-    std::size_t length = 0;
-    int line = 0;
-    int column = 0;
-    TokenKind kind = TokenKind::End;
-    bool spaceBefore = false; // blanks or a comment separate it from the previous token
-};
-
-int clampToInt(std::size_t value) { return static_cast<int>(std::min<std::size_t>(value, INT_MAX)); }
-
-bool isIdentifierStart(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
-}
-
-bool isIdentifierChar(unsigned char c) { return isIdentifierStart(c) || (c >= '0' && c <= '9'); }
-bool isDigit(unsigned char c) { return c >= '0' && c <= '9'; }
+using source::Token;
+using source::TokenKind;
 
 class Problems {
 public:
@@ -66,243 +50,112 @@ private:
     std::size_t dropped_ = 0;
 };
 
-// Turns the source into tokens, dropping comments and preprocessor lines. Object-like macros whose body
-// holds __global__ are expanded; `#if 0` groups and the `#else` side of `#if 1` are skipped.
-class Lexer {
-public:
-    Lexer(std::string_view source, Problems& problems) : source_(source), problems_(problems) {}
+// The part of a punctuator the parser takes as one token: it matches brackets one character at a time
+// (`>>` closes two templates), so only ..., :: and -> stay whole.
+std::size_t pieceLength(std::string_view rest) {
+    for (const std::string_view whole : {"...", "::", "->"})
+        if (rest.starts_with(whole)) return whole.size();
+    return 1;
+}
 
-    std::string_view text(const Token& token) const { return source_.substr(token.offset, token.length); }
-    const char* data() const { return source_.data(); }
+// The lexer's tokens as the parser reads them: directives and comments taken out, `#if 0` groups and the
+// `#else` side of `#if 1` skipped, object-like macros whose body holds __global__ expanded, punctuators
+// cut into the parser's pieces, and unterminated comments and literals reported.
+class TokenStream {
+public:
+    TokenStream(std::string_view source, Problems& problems)
+        : lexer_(source, {.comments = true}), problems_(problems) {}
+
+    std::string_view text(const Token& token) const { return lexer_.text(token); }
+    const char* data() const { return lexer_.source().data(); }
 
     Token next() {
         for (;;) {
             if (expansionAt_ < expansion_.size()) return expansion_[expansionAt_++];
-            skipBlanks(false);
-            if (pos_ >= source_.size()) return endToken();
-            const bool firstOnLine = atLineStart_;
-            Token token = scan();
-            if (firstOnLine && token.kind == TokenKind::Punct && token.length == 1 && source_[token.offset] == '#') {
+            if (punctuator_.offset + punctuator_.length > pieceAt_) return piece();
+            const Token token = lexerNext();
+            if (token.kind == TokenKind::End) return token;
+            if (token.kind == TokenKind::Directive) {
                 directive();
                 continue;
             }
+            if (token.kind == TokenKind::Comment) {
+                comment(token);
+                continue;
+            }
             if (skipDepth_ > 0) continue;
+            if (token.unterminated) literal(token);
             if (token.kind == TokenKind::Identifier && expand(token)) continue;
+            if (token.kind == TokenKind::Punct && token.length > pieceLength(text(token))) {
+                punctuator_ = token;
+                pieceAt_ = token.offset;
+                continue;
+            }
             return token;
         }
     }
 
 private:
-    Token endToken() const {
-        Token end;
-        end.offset = source_.size();
-        end.line = line_;
-        end.column = column(source_.size());
-        return end;
+    Token lexerNext() { return pending_ ? *std::exchange(pending_, std::nullopt) : lexer_.next(); }
+
+    Token piece() {
+        Token piece = punctuator_;
+        piece.offset = pieceAt_;
+        piece.length = pieceLength(text(punctuator_).substr(pieceAt_ - punctuator_.offset));
+        piece.column = punctuator_.column + static_cast<int>(pieceAt_ - punctuator_.offset);
+        piece.spaceBefore = pieceAt_ == punctuator_.offset && punctuator_.spaceBefore;
+        pieceAt_ += piece.length;
+        return piece;
     }
 
-    int column(std::size_t offset) const { return clampToInt(offset - lineStart_ + 1); }
-
-    void newline(std::size_t newlineOffset) {
-        ++line_;
-        lineStart_ = newlineOffset + 1;
-        atLineStart_ = true;
-    }
-
-    // Counts the newlines from pos_ up to `stop`, looking no further: searching the whole rest of the
-    // source for each comment made a file of many short comments and no newline quadratic.
-    void newlinesUpTo(std::size_t stop) {
-        const std::string_view span = source_.substr(0, stop);
-        for (std::size_t at = span.find('\n', pos_); at != std::string_view::npos;
-             at = span.find('\n', at + 1))
-            newline(at);
-    }
-
-    // A backslash, maybe a carriage return, then a newline: a line splice. Returns its length or 0.
-    std::size_t spliceAt(std::size_t at) const {
-        if (at >= source_.size() || source_[at] != '\\') return 0;
-        if (at + 1 < source_.size() && source_[at + 1] == '\n') return 2;
-        if (at + 2 < source_.size() && source_[at + 1] == '\r' && source_[at + 2] == '\n') return 3;
-        return 0;
-    }
-
-    // Skips blanks, splices and comments. In a directive, stops before the newline that ends it.
-    void skipBlanks(bool inDirective) {
-        while (pos_ < source_.size()) {
-            const char c = source_[pos_];
-            if (c == '\n') {
-                if (inDirective) return;
-                newline(pos_++);
-            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\0') {
-                ++pos_;
-            } else if (const std::size_t splice = spliceAt(pos_); splice > 0) {
-                newline(pos_ + splice - 1);
-                pos_ += splice;
-            } else if (c == '/' && pos_ + 1 < source_.size() && source_[pos_ + 1] == '/') {
-                skipLineComment();
-            } else if (c == '/' && pos_ + 1 < source_.size() && source_[pos_ + 1] == '*') {
-                skipBlockComment();
-            } else {
-                return;
-            }
-            space_ = true;
-        }
-    }
-
-    // Up to the newline, which a backslash before it continues (a classic surprise, kept as compilers do).
-    void skipLineComment() {
-        for (;;) {
-            const std::size_t end = source_.find('\n', pos_);
-            if (end == std::string_view::npos) {
-                pos_ = source_.size();
-                return;
-            }
-            const bool continued = source_[end - 1] == '\\' || (source_[end - 1] == '\r' && source_[end - 2] == '\\');
-            if (!continued) {
-                pos_ = end;
-                return;
-            }
-            newline(end);
-            pos_ = end + 1;
-        }
-    }
-
-    void skipBlockComment() {
-        const int startLine = line_;
-        const int startColumn = column(pos_);
-        const std::size_t end = source_.find("*/", pos_ + 2);
-        const std::size_t stop = end == std::string_view::npos ? source_.size() : end + 2;
-        newlinesUpTo(stop);
-        pos_ = stop;
-        if (end == std::string_view::npos)
-            problems_.add(Severity::Error, startLine, startColumn,
+    void comment(const Token& token) {
+        if (token.unterminated)
+            problems_.add(Severity::Error, token.line, token.column,
                           "unterminated /* comment: everything after it is ignored; close it with */");
     }
 
-    Token scan() {
-        Token token;
-        token.offset = pos_;
-        token.line = line_;
-        token.column = column(pos_);
-        token.spaceBefore = space_;
-        space_ = false;
-        atLineStart_ = false;
-        const auto c = static_cast<unsigned char>(source_[pos_]);
-        if (isIdentifierStart(c)) {
-            scanIdentifierOrPrefixedLiteral(token);
-        } else if (isDigit(c) || (c == '.' && pos_ + 1 < source_.size() &&
-                                  isDigit(static_cast<unsigned char>(source_[pos_ + 1])))) {
-            scanNumber();
-            token.kind = TokenKind::Number;
-        } else if (c == '"' || c == '\'') {
-            scanQuoted(token, source_[pos_]);
-            token.kind = c == '"' ? TokenKind::String : TokenKind::Char;
-        } else {
-            scanPunct();
-            token.kind = TokenKind::Punct;
-        }
-        token.length = pos_ - token.offset;
-        return token;
-    }
-
-    void scanIdentifierOrPrefixedLiteral(Token& token) {
-        while (pos_ < source_.size() && isIdentifierChar(static_cast<unsigned char>(source_[pos_])))
-            ++pos_;
-        token.kind = TokenKind::Identifier;
-        if (pos_ >= source_.size() || (source_[pos_] != '"' && source_[pos_] != '\'')) return;
-        const std::string_view prefix = source_.substr(token.offset, pos_ - token.offset);
-        const bool raw = prefix == "R" || prefix == "LR" || prefix == "uR" || prefix == "UR" || prefix == "u8R";
-        if (raw && source_[pos_] == '"') {
-            scanRawString(token);
-            token.kind = TokenKind::String;
-        } else if (prefix == "L" || prefix == "u" || prefix == "U" || prefix == "u8") {
-            token.kind = source_[pos_] == '"' ? TokenKind::String : TokenKind::Char;
-            scanQuoted(token, source_[pos_]);
-        }
-    }
-
-    // A preprocessing number: digits, letters, dots, digit separators and signed exponents.
-    void scanNumber() {
-        ++pos_;
-        while (pos_ < source_.size()) {
-            const auto c = static_cast<unsigned char>(source_[pos_]);
-            const char previous = source_[pos_ - 1];
-            const bool exponentSign = (c == '+' || c == '-') && (previous == 'e' || previous == 'E' ||
-                                                                 previous == 'p' || previous == 'P');
-            const bool separator = c == '\'' && pos_ + 1 < source_.size() &&
-                                   isIdentifierChar(static_cast<unsigned char>(source_[pos_ + 1]));
-            if (!isIdentifierChar(c) && c != '.' && !exponentSign && !separator) return;
-            ++pos_;
-        }
-    }
-
-    void scanQuoted(const Token& token, char quote) {
-        ++pos_;
-        while (pos_ < source_.size()) {
-            const char c = source_[pos_];
-            if (c == quote) {
-                ++pos_;
-                return;
-            }
-            if (c == '\n') break;
-            if (const std::size_t splice = spliceAt(pos_); splice > 0) {
-                newline(pos_ + splice - 1);
-                pos_ += splice;
-            } else {
-                pos_ += c == '\\' && pos_ + 1 < source_.size() && source_[pos_ + 1] != '\n' ? std::size_t{2} : std::size_t{1};
-            }
-        }
-        if (!inDirective_ && skipDepth_ == 0)
-            problems_.add(Severity::Warning, token.line, token.column,
-                          std::string("missing closing ") + quote + " before the end of the line");
-    }
-
-    // R"delim( ... )delim": nothing inside is escaped, newlines included.
-    void scanRawString(const Token& token) {
-        // The delimiter is at most 16 characters, none of them blank, quote, backslash or parenthesis.
-        const std::string_view head = source_.substr(pos_ + 1, 17);
-        const std::size_t delimiterLength = head.find_first_of("()\\\" \t\r\n\v\f");
-        if (delimiterLength == std::string_view::npos || head[delimiterLength] != '(') {
-            scanQuoted(token, '"');
-            return;
-        }
-        const std::string closing = ")" + std::string(source_.substr(pos_ + 1, delimiterLength)) + "\"";
-        const std::size_t close = source_.find(closing, pos_ + 2 + delimiterLength);
-        const std::size_t stop = close == std::string_view::npos ? source_.size() : close + closing.size();
-        newlinesUpTo(stop);
-        pos_ = stop;
-        atLineStart_ = false;
-        if (close == std::string_view::npos && skipDepth_ == 0)
+    void literal(const Token& token) {
+        if (token.raw) {
+            const std::string_view head = text(token);
+            const std::size_t quote = head.find('"');
+            const std::size_t open = head.find('(', quote);
             problems_.add(Severity::Error, token.line, token.column,
-                          "unterminated raw string literal: add " + closing);
-    }
-
-    void scanPunct() {
-        const std::string_view rest = source_.substr(pos_);
-        for (const std::string_view multi : {"...", "::", "->"}) {
-            if (rest.substr(0, multi.size()) == multi) {
-                pos_ += multi.size();
-                return;
-            }
+                          "unterminated raw string literal: add )" +
+                              std::string(head.substr(quote + 1, open - quote - 1)) + "\"");
+        } else if (!token.inDirective) {
+            problems_.add(Severity::Warning, token.line, token.column,
+                          std::string("missing closing ") + (token.kind == TokenKind::Char ? '\'' : '"') +
+                              " before the end of the line");
         }
-        ++pos_;
     }
 
-    // The rest of a `#` line. Records macros we expand and tracks the #if groups we skip.
+    // The tokens of the directive whose Directive token was just read. Records macros we expand and
+    // tracks the #if groups we skip.
     void directive() {
-        inDirective_ = true;
         std::vector<Token> tokens;
         bool truncated = false;
-        for (;;) {
-            skipBlanks(true);
-            if (pos_ >= source_.size() || source_[pos_] == '\n') break;
-            const Token token = scan();
-            if (tokens.size() < kMaxMacroTokens + 3)
-                tokens.push_back(token);
-            else
-                truncated = true;
+        Token token = lexerNext();
+        for (; token.inDirective; token = lexerNext()) {
+            if (token.kind == TokenKind::Comment) {
+                comment(token);
+                continue;
+            }
+            if (token.unterminated && skipDepth_ == 0) literal(token);
+            for (std::size_t at = 0; at < token.length;) {
+                Token piece = token;
+                piece.offset += at;
+                piece.length =
+                    token.kind == TokenKind::Punct ? pieceLength(text(token).substr(at)) : token.length;
+                piece.column += static_cast<int>(at);
+                piece.spaceBefore = at == 0 && token.spaceBefore;
+                at += piece.length;
+                if (tokens.size() < kMaxMacroTokens + 3)
+                    tokens.push_back(piece);
+                else
+                    truncated = true;
+            }
         }
-        inDirective_ = false;
+        pending_ = token;
         if (tokens.empty()) return;
         const std::string_view name = text(tokens[0]);
         if (skipDepth_ > 0)
@@ -397,16 +250,13 @@ private:
         return true;
     }
 
-    std::string_view source_;
+    source::Lexer lexer_;
     Problems& problems_;
-    std::size_t pos_ = 0;
-    int line_ = 1;
-    std::size_t lineStart_ = 0;
-    bool atLineStart_ = true;
-    bool space_ = false;
-    bool inDirective_ = false;
-    int skipDepth_ = 0;         // nesting of #if groups inside the one being skipped
-    bool skipToEndif_ = false;  // an #else cannot end this skip (the #else side of `#if 1`)
+    std::optional<Token> pending_; // read past a directive's end
+    Token punctuator_;             // being cut into pieces, from pieceAt_
+    std::size_t pieceAt_ = 0;
+    int skipDepth_ = 0;            // nesting of #if groups inside the one being skipped
+    bool skipToEndif_ = false;     // an #else cannot end this skip (the #else side of `#if 1`)
     std::vector<bool> openGroups_; // per open #if we read: whether it was `#if 1`
     std::unordered_map<std::string_view, std::vector<Token>> macros_;
     std::vector<Token> expansion_;
@@ -502,7 +352,8 @@ struct Specifiers {
 
 class Parser {
 public:
-    Parser(std::string_view source, const std::string& fileName) : problems_(fileName), lexer_(source, problems_) {}
+    Parser(std::string_view source, const std::string& fileName)
+        : problems_(fileName), tokens_(source, problems_) {}
 
     ParseResult run() {
         for (Token token = take(); token.kind != TokenKind::End; token = take()) {
@@ -527,12 +378,12 @@ public:
     }
 
 private:
-    std::string_view text(const Token& token) const { return lexer_.text(token); }
+    std::string_view text(const Token& token) const { return tokens_.text(token); }
     // The hot path of the whole parser: called several times per token, so it avoids substr and memcmp.
     bool is(const Token& token, std::string_view word) const {
         if (token.length != word.size() || token.kind == TokenKind::String || token.kind == TokenKind::Char)
             return false;
-        const char* at = lexer_.data() + token.offset;
+        const char* at = tokens_.data() + token.offset;
         for (std::size_t i = 0; i < word.size(); ++i)
             if (at[i] != word[i]) return false;
         return true;
@@ -541,7 +392,7 @@ private:
 
     Token take() {
         if (pushedBack_) return *std::exchange(pushedBack_, std::nullopt);
-        return lexer_.next();
+        return tokens_.next();
     }
     void putBack(const Token& token) { pushedBack_ = token; }
 
@@ -995,7 +846,7 @@ private:
     }
 
     Problems problems_;
-    Lexer lexer_;
+    TokenStream tokens_;
     std::optional<Token> pushedBack_;
     std::vector<Token> statement_; // tokens since the last ';', '{' or '}': what may precede __global__
     std::vector<bool> blocks_;     // per open brace: whether it opens an extern "C" block

@@ -1,5 +1,5 @@
 // Finds every __global__ function in a CUDA source and its parameters, without a compiler. The editor
-// reparses on each keystroke and the CLI and Session match arguments against the result, so it is
+// reparses on each keystroke and launch::prepare matches arguments against the result, so it is
 // linear in the input and never fails: any bytes give kernels and problems, never an exception.
 //
 // Understood: comments, string/char/raw-string literals, preprocessor lines (with continuations),

@@ -1,7 +1,8 @@
 #include "GridCoverage.h"
 
+#include "core/source/Lexer.h"
+
 #include <algorithm>
-#include <cctype>
 #include <limits>
 
 namespace kp::run {
@@ -53,50 +54,25 @@ GridCoverage strideCoverageOf(const model::Shape& shape, const launch::LaunchGeo
     return c;
 }
 
-namespace {
-
-bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Where the comment or literal starting at `i` ends (one past it), or `i` when none starts there.
-std::size_t skipCommentOrLiteral(std::string_view text, std::size_t i) {
-    if (text.compare(i, 2, "//") == 0) return std::min(text.find('\n', i), text.size());
-    if (text.compare(i, 2, "/*") == 0) {
-        const auto end = text.find("*/", i + 2);
-        return end == std::string_view::npos ? text.size() : end + 2;
-    }
-    if (text[i] != '"' && text[i] != '\'') return i;
-    for (std::size_t j = i + 1; j < text.size(); ++j) {
-        if (text[j] == '\\') ++j;
-        else if (text[j] == text[i] || text[j] == '\n') return j + 1;
-    }
-    return text.size();
-}
-
-} // namespace
-
 bool readsGridDim(std::string_view source, int line) {
-    std::size_t i = 0;
-    for (int l = 1; l < line && i < source.size(); ++l) i = std::min(source.find('\n', i), source.size()) + 1;
+    std::size_t lineStart = 0;
+    for (int l = 1; l < line && lineStart < source.size(); ++l)
+        lineStart = std::min(source.find('\n', lineStart), source.size()) + 1;
+    if (lineStart >= source.size()) return false;
+    source::Lexer lexer(source, {.offset = lineStart, .line = line, .column = 1});
     int depth = 0;
-    bool inBody = false;
-    while (i < source.size()) {
-        if (const auto next = skipCommentOrLiteral(source, i); next != i) {
-            i = next;
-            continue;
-        }
-        const char c = source[i];
-        if (c == '{') {
+    for (source::Token token = lexer.next(); token.kind != source::TokenKind::End; token = lexer.next()) {
+        if (token.inDirective || token.kind == source::TokenKind::Directive) continue;
+        const std::string_view text = lexer.text(token);
+        if (text == "{") {
             ++depth;
-            inBody = true;
-        } else if (c == '}' && inBody && --depth == 0) {
+        } else if (text == "}" && depth > 0 && --depth == 0) {
             return false;
-        } else if (c == ';' && !inBody) {
+        } else if (text == ";" && depth == 0) {
             return false; // a declaration without a body
-        } else if (inBody && source.compare(i, 7, "gridDim") == 0 && (i == 0 || !isIdentifierChar(source[i - 1])) &&
-                   (i + 7 >= source.size() || !isIdentifierChar(source[i + 7]))) {
+        } else if (depth > 0 && token.kind == source::TokenKind::Identifier && text == "gridDim") {
             return true;
         }
-        ++i;
     }
     return false;
 }

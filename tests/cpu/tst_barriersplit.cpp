@@ -296,6 +296,38 @@ __global__ void k(int* a, int n) {
         QVERIFY(result.source.find("threadIdx", result.source.find('{')) == std::string::npos ||
                 result.source.find("threadIdx", result.source.find('{')) > at);
     }
+
+    // Synchronising calls are counted in tokens: a comment or a string that names one is no call (they
+    // used to stop the split), a macro that holds one still is (it hides a barrier from the split).
+    void countsOnlyCallsInCode_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<int>("line"); // of the kernel's name, at column 17
+        QTest::addColumn<bool>("splits");
+        QTest::newRow("a comment naming a barrier") << "__global__ void k(int* a) {\n    a[threadIdx.x] = 1; "
+                                                       "// then __syncthreads();\n    __syncthreads();\n"
+                                                       "    a[0] = 2;\n}\n"
+                                                    << 1 << true;
+        QTest::newRow("a block comment after the kernel")
+            << "__global__ void k(int* a) {\n    __syncthreads();\n}\n/* __shfl_sync is not used */\n"
+            << 1 << true;
+        QTest::newRow("a string")
+            << "__global__ void k(const char** s) {\n    s[0] = \"__syncwarp\";\n    __syncthreads();\n}\n"
+            << 1 << true;
+        QTest::newRow("a continued line comment hides a second barrier")
+            << "__global__ void k(int* a) {\n    __syncthreads(); // one \\\n    __syncthreads();\n}\n"
+            << 1 << true;
+        QTest::newRow("a macro")
+            << "#define SYNC __syncthreads()\n__global__ void k(int* a) {\n    SYNC;\n}\n"
+            << 2 << false;
+    }
+    void countsOnlyCallsInCode() {
+        QFETCH(QString, code);
+        QFETCH(int, line);
+        QFETCH(bool, splits);
+        const auto result = cpu::splitAtBarriers(code.toStdString(), line, 17, {"k.cu", false});
+        QVERIFY2(result.split() == splits, result.reason.c_str());
+        if (splits) QCOMPARE(result.barriers, 1);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestBarrierSplit)

@@ -323,6 +323,52 @@ private slots:
                                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {2048}}});
         QVERIFY_THROWS_EXCEPTION(launch::SetupError, runner_->run(setup));
     }
+
+    // One definition of a synchronising call (source::isSynchronisingCall), read from tokens: comments and
+    // strings that name one do not need fibers (they used to), macros that call one do.
+    void needsFibersOnlyForCode_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<bool>("fibers");
+        QTest::newRow("a barrier") << "__global__ void k(int* a) { __syncthreads(); }" << true;
+        QTest::newRow("a counting barrier")
+            << "__global__ void k(int* a) { a[0] = __syncthreads_count(1); }" << true;
+        QTest::newRow("a shuffle") << "__global__ void k(int* a) { a[0] = __shfl_down_sync(~0u, a[0], 1); }"
+                                   << true;
+        QTest::newRow("the active mask, as the barrier split counts it")
+            << "__global__ void k(unsigned* a) { a[0] = __activemask(); }" << true;
+        QTest::newRow("a macro") << "#define SYNC __syncthreads()\n__global__ void k(int* a) { SYNC; }"
+                                 << true;
+        QTest::newRow("a comment") << "__global__ void k(int* a) { a[0] = 1; } // no __syncthreads() needed"
+                                   << false;
+        QTest::newRow("a block comment")
+            << "/* __syncwarp() */ __global__ void k(int* a) { a[0] = 1; }" << false;
+        QTest::newRow("a string") << "__global__ void k(const char** s) { s[0] = \"__shfl_sync\"; }" << false;
+        QTest::newRow("a longer name")
+            << "__global__ void k(int* my__syncthreads) { my__syncthreads[0] = 1; }" << false;
+    }
+    void needsFibersOnlyForCode() {
+        QFETCH(QString, source);
+        QFETCH(bool, fibers);
+        QCOMPARE(cpu::CpuRunner::needsFibers(source.toStdString()), fibers);
+    }
+
+    // The bounds mode finds the parameters by their tokens: commas and parentheses in comments are none
+    // (they made "cannot match the parameters to check bounds").
+    void boundsModeReadsParametersAsTokens() {
+        const auto setup = setupOf("__global__ void k(float* d /* out, scaled */,\n"
+                                   "                  const float* a /* in ( */, int n = (1, 2)) {\n"
+                                   "    d[threadIdx.x] = a[threadIdx.x] * n;\n}\n",
+                                   "k",
+                                   {array("d", "float32", {4}, "out"),
+                                    array("a", "float32", {4}, "in", "ones"), scalar("n", "int32", 2)},
+                                   {{"grid", {1}}, {"block", {4}}});
+        const std::string text = cpu::CpuRunner::hostSource(setup, true);
+        QVERIFY2(
+            text.find(
+                "::kernelpad::Checked<float> d, ::kernelpad::Checked<const float> a\n, int n = (1, 2))") !=
+                std::string::npos,
+            text.substr(text.rfind("__global__")).c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCpuRunner)

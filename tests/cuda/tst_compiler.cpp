@@ -264,6 +264,36 @@ private slots:
         options.arch = "sm_1";
         QVERIFY_THROWS_EXCEPTION(kp::InputError, compile(kAddOne, options));
     }
+
+    // The include scan reads tokens: an #include in a comment or a raw string is none, and one continued
+    // over two lines is one. The scan used to read lines, following the first two and missing the third
+    // (which NVRTC would then read without end).
+    void followsOnlyTheIncludesNvrtcSees_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("refusedAtLine"); // 0: compiles
+        const QString kernel = "extern \"C\" __global__ void k(int* p) { p[0] = 1; }\n";
+        QTest::newRow("in a block comment") << "/*\n#include </dev/zero>\n*/\n" + kernel << 0;
+        QTest::newRow("in a raw string")
+            << "__device__ const char* s = R\"(\n#include </dev/zero>\n)\";\n" + kernel << 0;
+        QTest::newRow("a real one") << "// first\n#include </dev/zero>\n" + kernel << 2;
+        QTest::newRow("continued") << "#include \\\n</dev/zero>\n" + kernel << 1;
+        QTest::newRow("after a comment") << "/* c */ # /* d */ include \"/dev/zero\"\n" + kernel << 1;
+    }
+    void followsOnlyTheIncludesNvrtcSees() {
+        QFETCH(QString, source);
+        QFETCH(int, refusedAtLine);
+        const auto result = compile(source.toStdString());
+        if (refusedAtLine == 0) {
+            QVERIFY2(result.ok, errorsOf(result).c_str());
+            return;
+        }
+        QVERIFY(!result.ok);
+        QCOMPARE(result.diagnostics.size(), std::size_t{1});
+        QVERIFY2(result.diagnostics[0].message.find("not a regular file") != std::string::npos,
+                 errorsOf(result).c_str());
+        QCOMPARE(result.diagnostics[0].line, refusedAtLine);
+        QCOMPARE(result.diagnostics[0].column, 1);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCompiler)

@@ -153,6 +153,16 @@ private slots:
         QTest::newRow("a declaration") << QStringLiteral("__global__ void k(float*);\n") + strided << 1 << false;
         QTest::newRow("no body") << QStringLiteral("__global__ void k(float* a)") << 1 << false;
         QTest::newRow("line past the end") << strided << 40 << false;
+        // Read as tokens: a raw string's quote once opened a string that hid the rest of the line, and a
+        // comment continued onto the next line was not seen as one.
+        QTest::newRow("after a raw string holding a quote")
+            << QStringLiteral("__global__ void k(int n) { const char* s = R\"(\")\"; for (int i = 0; i < n; "
+                              "i += gridDim.x) {} }")
+            << 1 << true;
+        QTest::newRow("in a continued line comment")
+            << QStringLiteral("__global__ void k(float* a) {\n  // no grid-stride loop \\\n  i += "
+                              "gridDim.x;\n a[0] = 1; }")
+            << 1 << false;
     }
     void findsKernelsThatReadGridDim() {
         QFETCH(QString, source);

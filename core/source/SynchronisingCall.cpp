@@ -1,0 +1,17 @@
+#include "SynchronisingCall.h"
+
+#include <algorithm>
+#include <array>
+
+namespace kp::source {
+
+bool isSynchronisingCall(std::string_view identifier) {
+    static constexpr std::array<std::string_view, 3> kFamilies{"__syncthreads", "__syncwarp", "__shfl"};
+    static constexpr std::array<std::string_view, 4> kCalls{"__ballot_sync", "__all_sync", "__any_sync",
+                                                            "__activemask"};
+    return std::any_of(kFamilies.begin(), kFamilies.end(),
+                       [&](std::string_view family) { return identifier.starts_with(family); }) ||
+           std::find(kCalls.begin(), kCalls.end(), identifier) != kCalls.end();
+}
+
+} // namespace kp::source

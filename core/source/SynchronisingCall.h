@@ -1,0 +1,15 @@
+// Whether a name is a CUDA call that makes the threads of a block or warp wait for each other: the CPU
+// backend runs such kernels with a fiber per thread (CpuRunner::needsFibers), and the barrier split
+// takes a kernel only when each of them is one of its own __syncthreads(); statements (BarrierSplit).
+// One definition, so that the two agree.
+#pragma once
+
+#include <string_view>
+
+namespace kp::source {
+
+// __syncthreads (and _count, _and, _or), __syncwarp, every __shfl*, __ballot_sync, __all_sync, __any_sync
+// and __activemask. Cooperative groups are not here: the CPU backend's built-ins do not provide them.
+bool isSynchronisingCall(std::string_view identifier);
+
+} // namespace kp::source
