@@ -40,7 +40,7 @@ std::unique_ptr<Execution> execute(const model::Playground& playground, const Ex
     const cpu::CpuRunner cpuRunner(cpu::HostCompiler(), 0, options.checkBounds);
     auto execution = std::make_unique<Execution>();
     Execution& e = *execution;
-    const launch::Runner& chosen = runner ? *runner : cpuRunner;
+    const launch::Runner& chosen = runner ? *runner : static_cast<const launch::Runner&>(cpuRunner);
     e.setup = launch::prepare(playground, chosen.allocator());
     e.result = chosen.run(e.setup, {options.repeat, options.warmup, options.cancel, options.resultAllocator});
     if (e.setup.reference) {

@@ -163,7 +163,7 @@ private slots:
         const Array a = read("9007199254740993.0\n9.007199254740993e15\n-9223372036854775808.000\n"
                              "922337203685477580.7e1\n",
                              DType::Int64, {4});
-        const auto* values = a.as<std::int64_t>();
+        const auto values = a.as<std::int64_t>();
         QCOMPARE(values[0], std::int64_t{9007199254740993});
         QCOMPARE(values[1], std::int64_t{9007199254740993});
         QCOMPARE(values[2], std::numeric_limits<std::int64_t>::min());

@@ -53,7 +53,7 @@ class LayersTest : public QObject {
 private slots:
     void everyAreaHasAnIncludePath() {
         const auto areas = areaIncludes();
-        for (const char* area : {"base", "model", "io", "sandbox", "cuda", "launch", "cpu", "run", "worker"})
+        for (const char* area : {"base", "source", "model", "io", "sandbox", "cuda", "launch", "cpu", "run", "worker"})
             QVERIFY2(!areas.value(QString::fromLatin1(area)).isEmpty(), area);
     }
 
@@ -68,6 +68,8 @@ private slots:
         QTest::newRow("worker sees run") << "worker" << "core/run/Execute.h";
         QTest::newRow("io sees model") << "io" << "core/model/Array.h";
         QTest::newRow("model sees base") << "model" << "core/Error.h";
+        QTest::newRow("model sees source") << "model" << "core/source/Lexer.h";
+        QTest::newRow("cpu sees source") << "cpu" << "core/source/Lexer.h";
     }
     void areaSeesTheAreasBelow() {
         QFETCH(QString, area);
@@ -88,6 +90,7 @@ private slots:
         QTest::newRow("run cannot see worker") << "run" << "core/worker/WorkerClient.h";
         QTest::newRow("sandbox cannot see cuda") << "sandbox" << "core/cuda/Driver.h";
         QTest::newRow("base cannot see model") << "base" << "core/model/Array.h";
+        QTest::newRow("source cannot see model") << "source" << "core/model/KernelSignature.h";
     }
     void areaCannotIncludeAnAreaAbove() {
         QFETCH(QString, area);
