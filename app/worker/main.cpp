@@ -21,8 +21,8 @@
 #include <new>
 #include <string>
 #include <type_traits>
-#include <variant>
 #include <unistd.h>
+#include <variant>
 
 using namespace kp;
 
@@ -35,7 +35,8 @@ worker::Failure failure(worker::FailureKind kind, const std::string& message, bo
 // Code from the playground runs in the sandbox. Where this machine has none, it runs unconfined only for
 // a file the user trusts (one they wrote, or said to run anyway).
 void confine(bool trusted) {
-    sandbox::setMode(trusted && !sandbox::support().available ? sandbox::Mode::Trusted : sandbox::Mode::Contained);
+    sandbox::setMode(trusted && !sandbox::support().available ? sandbox::Mode::Trusted
+                                                              : sandbox::Mode::Contained);
 }
 
 // A sweep: every row goes to the app as it is measured, then the whole result (whose gpuFaulted says
@@ -55,8 +56,9 @@ worker::Message answer(worker::Channel& channel, const worker::SweepRequest& req
 worker::Message answer(worker::Channel& channel, const worker::RunRequest& request) {
     confine(request.trusted);
     const auto playground = io::parsePlayground(request.playground, request.path);
-    const auto execution = worker::execute(playground, {request.backend, request.repeat, request.warmup,
-                                                        request.checkBounds, nullptr, channel.arrayAllocator()});
+    const auto execution =
+        worker::execute(playground, {request.backend, request.repeat, request.warmup, request.checkBounds,
+                                     nullptr, channel.arrayAllocator()});
     worker::RunReply reply;
     reply.report = execution->report().toJson();
     reply.execution = execution->result.execution;
@@ -74,7 +76,8 @@ worker::Message answer(worker::Channel&, const worker::InspectRequest& request) 
 // Compiles and shows the code.
 worker::Message answer(worker::Channel&, const worker::DisassembleRequest& request) {
     confine(request.trusted);
-    return run::compileCode(io::parsePlayground(request.playground, request.path), request.arch, request.lineInfo);
+    return run::compileCode(io::parsePlayground(request.playground, request.path), request.arch,
+                            request.lineInfo);
 }
 
 // Whether a kernel's fault leaves this process's CUDA context unusable: a request that used CUDA.
@@ -100,13 +103,15 @@ worker::Message serve(worker::Channel& channel, const worker::Request& request) 
         return failure(worker::FailureKind::Fault, e.what(), usesCuda(request));
     } catch (const cuda::CudaError& e) {
         if (e.outOfMemory()) return failure(worker::FailureKind::OutOfMemory, e.what(), e.sticky());
-        return failure(e.sticky() ? worker::FailureKind::Fault : worker::FailureKind::Cuda, e.what(), e.sticky());
+        return failure(e.sticky() ? worker::FailureKind::Fault : worker::FailureKind::Cuda, e.what(),
+                       e.sticky());
     } catch (const InputError& e) {
         return failure(worker::FailureKind::Input, e.what());
     } catch (const cuda::Unavailable& e) {
         return failure(worker::FailureKind::Input, std::string("no CUDA backend here: ") + e.what());
     } catch (const std::bad_alloc&) {
-        return failure(worker::FailureKind::OutOfMemory, "The run ran out of host memory. Make the arrays smaller.");
+        return failure(worker::FailureKind::OutOfMemory,
+                       "The run ran out of host memory. Make the arrays smaller.");
     } catch (const std::exception& e) {
         return failure(worker::FailureKind::Internal, e.what());
     }
@@ -129,7 +134,8 @@ std::variant<worker::Request, worker::Failure> requestOf(worker::Frame frame) {
             },
             message);
     } catch (const worker::ProtocolError& e) {
-        return failure(worker::FailureKind::Internal, std::string("the worker does not know the request: ") + e.what());
+        return failure(worker::FailureKind::Internal,
+                       std::string("the worker does not know the request: ") + e.what());
     } catch (const InputError& e) {
         return failure(worker::FailureKind::Input, e.what());
     }

@@ -87,8 +87,7 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
     std::vector<Backend> backends;
     for (const auto& id : result.spec.backends) {
         auto backend = parseBackend(id);
-        if (std::any_of(backends.begin(), backends.end(),
-                        [&](const Backend& b) { return b == backend; }))
+        if (std::any_of(backends.begin(), backends.end(), [&](const Backend& b) { return b == backend; }))
             continue;
         backends.push_back(std::move(backend));
     }

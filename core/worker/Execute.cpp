@@ -5,7 +5,6 @@
 #include "core/cuda/Driver.h"
 #include "core/run/CudaRunner.h"
 
-
 namespace kp::worker {
 
 run::RunReport Execution::report() const {

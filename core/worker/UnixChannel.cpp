@@ -95,7 +95,9 @@ nlohmann::json shareArrays(const std::vector<model::Array>& arrays, std::vector<
             const auto* owner = static_cast<const SharedMemoryAllocator*>(source.allocator().get());
             // A duplicate: the array (or its copy) may be freed before the frame is sent.
             fd.reset(::fcntl(owner->descriptorOf(source.data()), F_DUPFD_CLOEXEC, 0));
-            if (!fd) throw SystemError("fcntl", errno, "sharing an array of " + std::to_string(array.bytes()) + " bytes");
+            if (!fd)
+                throw SystemError("fcntl", errno,
+                                  "sharing an array of " + std::to_string(array.bytes()) + " bytes");
         }
         fds.push_back(std::move(fd));
         listed.push_back({{"dtype", std::string(model::name(array.dtype()))}, {"shape", array.shape()}});
@@ -115,7 +117,8 @@ std::vector<model::Array> adoptArrays(const nlohmann::json& listed, const std::v
         const std::size_t bytes = model::elementCount(shape) * model::byteSize(*dtype);
         struct stat info {};
         if (::fstat(fds[i].get(), &info) != 0 || static_cast<std::size_t>(info.st_size) != bytes)
-            throw Error("the worker's shared memory for array " + std::to_string(i) + " does not have the size of its array");
+            throw Error("the worker's shared memory for array " + std::to_string(i) +
+                        " does not have the size of its array");
         if (bytes == 0) {
             arrays.emplace_back(*dtype, shape);
             continue;
@@ -143,7 +146,8 @@ void UnixChannel::send(const Frame& frame) {
     }
     std::string bytes = "KPW1";
     const auto length = static_cast<std::uint32_t>(header.size());
-    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<char>((length >> (8 * i)) & 0xffu));
+    for (int i = 0; i < 4; ++i)
+        bytes.push_back(static_cast<char>((length >> (8 * i)) & 0xffu));
     bytes += header;
 
     iovec io{bytes.data(), bytes.size()};
@@ -165,7 +169,8 @@ void UnixChannel::send(const Frame& frame) {
         std::memcpy(CMSG_DATA(c), sent.data(), sizeof(int) * sent.size());
     }
     ssize_t n;
-    do n = ::sendmsg(socket_.get(), &message, MSG_NOSIGNAL);
+    do
+        n = ::sendmsg(socket_.get(), &message, MSG_NOSIGNAL);
     while (n < 0 && errno == EINTR);
     if (n < 0) throw SystemError("sendmsg", errno, "the worker's socket");
     writeAll(socket_.get(), bytes.data() + n, bytes.size() - static_cast<std::size_t>(n));
@@ -183,7 +188,8 @@ bool UnixChannel::receive(Frame& frame) {
     message.msg_control = control.data();
     message.msg_controllen = control.size();
     ssize_t n;
-    do n = ::recvmsg(socket_.get(), &message, MSG_CMSG_CLOEXEC);
+    do
+        n = ::recvmsg(socket_.get(), &message, MSG_CMSG_CLOEXEC);
     while (n < 0 && errno == EINTR);
     if (n < 0) throw SystemError("recvmsg", errno, "the worker's socket");
     if (n == 0) return false;
@@ -198,10 +204,15 @@ bool UnixChannel::receive(Frame& frame) {
     try {
         if (message.msg_flags & MSG_CTRUNC) throw Error("a worker message carried more arrays than allowed");
         readAll(socket_.get(), head.data() + n, head.size() - static_cast<std::size_t>(n), false);
-        if (std::memcmp(head.data(), "KPW1", 4) != 0) throw Error("the worker sent something that is not a Kernelpad worker message");
+        if (std::memcmp(head.data(), "KPW1", 4) != 0)
+            throw Error("the worker sent something that is not a Kernelpad worker message");
         std::uint32_t length = 0;
-        for (int i = 0; i < 4; ++i) length |= static_cast<std::uint32_t>(static_cast<unsigned char>(head[4 + static_cast<std::size_t>(i)])) << (8 * i);
-        if (length > kMaxHeaderBytes) throw Error("a worker message of " + std::to_string(length) + " bytes is larger than allowed");
+        for (int i = 0; i < 4; ++i)
+            length |=
+                static_cast<std::uint32_t>(static_cast<unsigned char>(head[4 + static_cast<std::size_t>(i)]))
+                << (8 * i);
+        if (length > kMaxHeaderBytes)
+            throw Error("a worker message of " + std::to_string(length) + " bytes is larger than allowed");
         std::string header(length, '\0');
         readAll(socket_.get(), header.data(), length, false);
         frame.header = nlohmann::json::parse(header);
@@ -236,7 +247,8 @@ std::byte* SharedMemoryAllocator::allocate(std::size_t bytes) {
         throw SystemError("ftruncate", errno, "shared memory of " + std::to_string(bytes) + " bytes");
     // Populated at once: faulting 64 Ki shared pages one by one as the kernel writes costs far more.
     void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd.get(), 0);
-    if (p == MAP_FAILED) throw SystemError("mmap", errno, "shared memory of " + std::to_string(bytes) + " bytes");
+    if (p == MAP_FAILED)
+        throw SystemError("mmap", errno, "shared memory of " + std::to_string(bytes) + " bytes");
     const std::lock_guard lock(mutex_);
     descriptors_[static_cast<std::byte*>(p)] = std::move(fd);
     return static_cast<std::byte*>(p); // a new memfd reads as zeros

@@ -1,8 +1,8 @@
 #include "WorkerClient.h"
 
-#include "core/Error.h"
 #include "Protocol.h"
 #include "UnixChannel.h"
+#include "core/Error.h"
 #include "core/Stopwatch.h"
 
 #include <cerrno>
@@ -76,18 +76,19 @@ std::string explainCrash(const std::string& how, const Request& request) {
     if (!run || !run->backend.isCpu()) return {};
     const auto diedOf = [&](const char* signal) { return how.find(signal) != std::string::npos; };
     if (diedOf("SIGSEGV") || diedOf("SIGBUS"))
-        return run->checkBounds ? " With bounds checking on, that points at a stack overflow (deep or endless "
-                                  "recursion) or a pointer the kernel made itself."
-                                : " A kernel reading or writing outside its arrays shows like this on the CPU (so "
-                                  "does deep recursion): run again with bounds checking on to see the array, the "
-                                  "index, the thread and the line.";
-    if (diedOf("SIGFPE")) return " On the CPU that is an integer division (or remainder) by zero in the kernel.";
+        return run->checkBounds
+                   ? " With bounds checking on, that points at a stack overflow (deep or endless "
+                     "recursion) or a pointer the kernel made itself."
+                   : " A kernel reading or writing outside its arrays shows like this on the CPU (so "
+                     "does deep recursion): run again with bounds checking on to see the array, the "
+                     "index, the thread and the line.";
+    if (diedOf("SIGFPE"))
+        return " On the CPU that is an integer division (or remainder) by zero in the kernel.";
     if (diedOf("SIGABRT")) return " An assert() in the kernel that failed shows like this.";
     return {};
 }
 
-template <typename Wanted>
-bool answers(const Request& request) {
+template <typename Wanted> bool answers(const Request& request) {
     return std::holds_alternative<Wanted>(request);
 }
 
@@ -221,7 +222,8 @@ void WorkerClient::start() {
     Frame frame;
     if (!channel_->wait(std::chrono::seconds(15))) {
         kill();
-        throw WorkerBroken("the worker program " + path + " did not start properly: it did not answer within 15 s");
+        throw WorkerBroken("the worker program " + path +
+                           " did not start properly: it did not answer within 15 s");
     }
     if (!channel_->receive(frame))
         throw WorkerBroken("the worker program " + path + " did not start properly: " + reap());
@@ -230,14 +232,15 @@ void WorkerClient::start() {
         hello = std::get<Hello>(worker::decode(std::move(frame)));
     } catch (const std::exception& e) { // a protocol error, or another message than a hello
         kill();
-        throw WorkerBroken("the worker program " + path + " did not greet as a Kernelpad worker: " + e.what());
+        throw WorkerBroken("the worker program " + path +
+                           " did not greet as a Kernelpad worker: " + e.what());
     }
     if (hello.protocol != kProtocol || hello.version != KP_VERSION) {
         kill();
-        throw WorkerBroken("the worker program " + path + " is Kernelpad " + hello.version + " speaking protocol " +
-                           std::to_string(hello.protocol) + ", but this Kernelpad is " + KP_VERSION +
-                           " speaking protocol " + std::to_string(kProtocol) +
-                           ": install matching versions (the worker comes with the app).");
+        throw WorkerBroken(
+            "the worker program " + path + " is Kernelpad " + hello.version + " speaking protocol " +
+            std::to_string(hello.protocol) + ", but this Kernelpad is " + KP_VERSION + " speaking protocol " +
+            std::to_string(kProtocol) + ": install matching versions (the worker comes with the app).");
     }
 }
 
@@ -257,17 +260,19 @@ WorkerClient::Awaited WorkerClient::await(const WorkerRequest& request, Clock::t
             if (stopRequested_) {
                 kill();
                 return {std::nullopt, Outcome::Stopped,
-                        "Stopped after " + seconds(elapsed) + ", as you asked; the next run starts a fresh worker.",
+                        "Stopped after " + seconds(elapsed) +
+                            ", as you asked; the next run starts a fresh worker.",
                         Clock::now()};
             }
             if (request.timeLimitSeconds > 0 && elapsed > request.timeLimitSeconds) {
                 kill();
-                return {std::nullopt, Outcome::TimedOut,
-                        "Stopped after " + seconds(elapsed) + ": the run took longer than its time limit of " +
-                            seconds(request.timeLimitSeconds) +
-                            ". A kernel that never ends (a loop whose condition never changes) looks like this; "
-                            "the next run starts a fresh worker.",
-                        Clock::now()};
+                return {
+                    std::nullopt, Outcome::TimedOut,
+                    "Stopped after " + seconds(elapsed) + ": the run took longer than its time limit of " +
+                        seconds(request.timeLimitSeconds) +
+                        ". A kernel that never ends (a loop whose condition never changes) looks like this; "
+                        "the next run starts a fresh worker.",
+                    Clock::now()};
             }
         }
         const auto arrived = Clock::now();
@@ -290,7 +295,8 @@ WorkerClient::Awaited WorkerClient::await(const WorkerRequest& request, Clock::t
 
 void WorkerClient::decode(const Request& request, Message reply, WorkerResult& result) {
     const auto wrongAnswer = [&] {
-        return WorkerBroken("the worker answered with a message of type \"" + std::string(name(typeOf(reply))) + "\"");
+        return WorkerBroken("the worker answered with a message of type \"" +
+                            std::string(name(typeOf(reply))) + "\"");
     };
     if (auto* failure = std::get_if<Failure>(&reply)) {
         if (failure->fatal) reap(); // its CUDA context is gone: the next run gets a new one
@@ -306,13 +312,15 @@ void WorkerClient::decode(const Request& request, Message reply, WorkerResult& r
         result.execution = std::move(ran->execution);
         result.outputs = std::move(ran->outputs);
         result.referenceOutputs = std::move(ran->referenceOutputs);
-    } else if (auto* inspection = std::get_if<Inspection>(&reply); inspection && answers<InspectRequest>(request)) {
+    } else if (auto* inspection = std::get_if<Inspection>(&reply);
+               inspection && answers<InspectRequest>(request)) {
         result.diagnostics = inspection->diagnostics;
         result.inspection = std::move(*inspection);
     } else if (auto* sweep = std::get_if<run::SweepResult>(&reply); sweep && answers<SweepRequest>(request)) {
         if (sweep->gpuFaulted) reap(); // as for a fatal failure
         result.sweep = std::move(*sweep);
-    } else if (auto* code = std::get_if<run::CompiledCode>(&reply); code && answers<DisassembleRequest>(request)) {
+    } else if (auto* code = std::get_if<run::CompiledCode>(&reply);
+               code && answers<DisassembleRequest>(request)) {
         result.diagnostics = code->diagnostics;
         result.compiledCode = std::move(*code);
     } else {
@@ -340,7 +348,8 @@ WorkerResult WorkerClient::run(const WorkerRequest& request) {
     } catch (const std::exception& e) {
         kill();
         result.outcome = Outcome::Worker;
-        result.message = std::string("Talking to the worker failed: ") + e.what() + ". The next run starts a fresh worker.";
+        result.message = std::string("Talking to the worker failed: ") + e.what() +
+                         ". The next run starts a fresh worker.";
     }
     result.seconds = millisecondsSince(started) / 1000;
     result.output = takeOutput();

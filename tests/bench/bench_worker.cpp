@@ -41,7 +41,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::vector<double> receive;
-    const double throughWorker = bench::medianMs(7, [&] { receive.push_back(client.run({worker::RunRequest{playground, path}}).receiveMs); });
+    const double throughWorker = bench::medianMs(7, [&] {
+        receive.push_back(client.run({worker::RunRequest{playground, path}}).receiveMs);
+    });
     std::vector<float> from(std::size_t{1} << 26, 1.0f), to(std::size_t{1} << 26);
     const double memcpyMs = bench::medianMs(7, [&] {
         std::memcpy(to.data(), from.data(), from.size() * sizeof(float));

@@ -157,9 +157,8 @@ private slots:
         QCOMPARE(run::parseBackend("cpu:1").threads, 1u);
         QVERIFY(run::parseBackend("reference").kind == run::Backend::Kind::Reference);
         for (const char* bad : {"cpu:0", "cuda:-1", "cuda:x", "gpu", "cpu:", ""})
-            QVERIFY2(test::inputErrorOf([&] {
-                         (void)run::parseBackend(bad);
-                     }).find("cpu:1 for one core") != std::string::npos,
+            QVERIFY2(test::inputErrorOf([&] { (void)run::parseBackend(bad); }).find("cpu:1 for one core") !=
+                         std::string::npos,
                      bad);
     }
 

@@ -5,9 +5,9 @@
 // goes on, and that a valid run right after it succeeds. CPU entries run in CI; CUDA entries need the
 // GPU machine and skip elsewhere.
 #include "core/Bytes.h"
+#include "core/Error.h"
 #include "core/cuda/Driver.h"
 #include "core/cuda/Nvrtc.h"
-#include "core/Error.h"
 #include "core/worker/WorkerClient.h"
 
 #include <QtTest>
@@ -46,8 +46,8 @@ class TestWorkerClient : public QObject {
     worker::WorkerClient client_{KP_WORKER_PATH};
 
     void validRunSucceeds(const std::string& backend) {
-        const auto result = client_.run(
-            {worker::RunRequest{validPlayground(), kFaults + "valid.kpad.json", run::parseRunBackend(backend)}});
+        const auto result = client_.run({worker::RunRequest{validPlayground(), kFaults + "valid.kpad.json",
+                                                            run::parseRunBackend(backend)}});
         QVERIFY2(result.ok(), result.message.c_str());
         const auto* d = run::find(result.outputs, "d");
         QVERIFY(d);
@@ -303,8 +303,12 @@ private slots:
 
     void stoppingASweepKeepsTheRowsSoFar() {
         worker::SweepRequest sweep{validPlayground(), kFaults + "valid.kpad.json"};
-        sweep.spec = run::SweepSpec::fromJson({{"scale", "linear"}, {"from", 1000},          {"to", 2000000},
-                                               {"steps", 200},      {"backends", {"cpu:1"}}, {"repeat", 20}});
+        sweep.spec = run::SweepSpec::fromJson({{"scale", "linear"},
+                                               {"from", 1000},
+                                               {"to", 2000000},
+                                               {"steps", 200},
+                                               {"backends", {"cpu:1"}},
+                                               {"repeat", 20}});
         worker::WorkerRequest request{sweep};
         std::vector<run::SweepRow> rows;
         request.onSweepRow = [&](const run::SweepRow& row, std::size_t done, std::size_t) {
@@ -329,15 +333,14 @@ private slots:
                  {{{"name", "x"}, {"array", {{"dtype", "int32"}, {"shape", {2}}}}, {"direction", "inout"}}}}}
                 .dump();
         };
-        const auto printed =
-            client_.run({worker::RunRequest{playground("printf(\"hello from thread %d\\n\", (int)threadIdx.x);"),
-                                            kFaults + "p.kpad.json"}});
+        const auto printed = client_.run({worker::RunRequest{
+            playground("printf(\"hello from thread %d\\n\", (int)threadIdx.x);"), kFaults + "p.kpad.json"}});
         QVERIFY2(printed.ok(), printed.message.c_str());
         QVERIFY2(printed.output.find("hello from thread 0") != std::string::npos, printed.output.c_str());
         QVERIFY2(printed.output.find("hello from thread 1") != std::string::npos, printed.output.c_str());
 
-        const auto failed =
-            client_.run({worker::RunRequest{playground("assert(x[threadIdx.x] == 42);"), kFaults + "a.kpad.json"}});
+        const auto failed = client_.run(
+            {worker::RunRequest{playground("assert(x[threadIdx.x] == 42);"), kFaults + "a.kpad.json"}});
         // The kernel's process ends; the worker reports it as the kernel's fault and stays.
         QCOMPARE(failed.outcome, worker::Outcome::Fault);
         QVERIFY2(failed.message.find("the kernel k crashed with SIGABRT") != std::string::npos,
