@@ -119,12 +119,12 @@ std::string timeoutProblem(const std::string& text) {
 }
 
 int execute(const RunCommandOptions& options) {
-    (void)run::cudaOrdinal(options.backend); // a bad --backend before the file is read
+    const auto backend = run::parseRunBackend(options.backend); // a bad --backend before the file is read
     const auto playground = io::readPlayground(samplePlayground(options.file));
     if (!options.outDir.empty()) requireReplaceable(options.outDir); // before minutes of running, not after
     const Watchdog watchdog(options.timeoutSeconds);
     const auto execution =
-        run::execute(playground, {options.backend, options.repeat, options.warmup, options.checkBounds, nullptr});
+        run::execute(playground, {backend, options.repeat, options.warmup, options.checkBounds, nullptr});
     const auto report = execution->report();
     if (!options.outDir.empty()) writeOutputs(options.outDir, execution->result, report);
     if (options.json)

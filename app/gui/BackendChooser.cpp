@@ -1,5 +1,6 @@
 #include "BackendChooser.h"
 
+#include "core/Error.h"
 #include "core/cuda/Driver.h"
 
 #include <QStandardItemModel>
@@ -30,18 +31,34 @@ BackendChooser::BackendChooser(QWidget* parent) : QComboBox(parent) {
     setToolTip(cudaUnavailable_.isEmpty() ? tr("Where the kernel runs") : tr("CUDA is unavailable here: %1").arg(cudaUnavailable_));
 }
 
-QString BackendChooser::backend() const { return currentData().toString(); }
+kp::run::Backend BackendChooser::backend() const {
+    // Every enabled entry holds a backend's id: the disabled "CUDA unavailable" one is never current.
+    try {
+        return kp::run::parseRunBackend(currentData().toString().toStdString());
+    } catch (const kp::InputError&) {
+        return kp::run::Backend::cpu();
+    }
+}
 
-bool BackendChooser::setBackend(const QString& backend) {
-    const int index = backend.isEmpty() ? -1 : findData(backend);
+bool BackendChooser::setBackend(const kp::run::Backend& backend) {
+    const int index = findData(QString::fromStdString(backend.id()));
     if (index < 0) return false;
     setCurrentIndex(index);
     return true;
 }
 
+bool BackendChooser::setBackend(const QString& id) {
+    try {
+        return setBackend(kp::run::parseRunBackend(id.toStdString()));
+    } catch (const kp::InputError&) {
+        return false;
+    }
+}
+
 std::optional<kp::cuda::DeviceProperties> BackendChooser::device() const {
-    const QString b = backend();
+    const auto b = backend();
+    if (!b.isCuda()) return std::nullopt;
     for (const auto& d : devices_)
-        if (b == QStringLiteral("cuda:%1").arg(d.ordinal)) return d;
+        if (d.ordinal == b.ordinal) return d;
     return std::nullopt;
 }

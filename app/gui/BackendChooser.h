@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/cuda/Device.h"
+#include "core/run/Backend.h"
 
 #include <QComboBox>
 #include <optional>
@@ -14,10 +15,12 @@ class BackendChooser : public QComboBox {
 public:
     explicit BackendChooser(QWidget* parent = nullptr);
 
-    // "cpu" or "cuda:N", as the worker and the CLI name backends.
-    QString backend() const;
+    // The CPU backend or a CUDA device.
+    kp::run::Backend backend() const;
     // Selects `backend` when it is there; false otherwise (the selection stays).
-    bool setBackend(const QString& backend);
+    bool setBackend(const kp::run::Backend& backend);
+    // The same by its id ("cpu", "cuda:0": settings, tests); false for an id that is not a backend.
+    bool setBackend(const QString& id);
     // The chosen device's properties; none for the CPU backend.
     std::optional<kp::cuda::DeviceProperties> device() const;
     // Why there is no CUDA backend here, empty when there is one.

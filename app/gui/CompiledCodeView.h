@@ -1,15 +1,14 @@
 // The compiled code of the kernel: PTX and SASS side by side in tabs, each line marked with the source
 // line it came from (with "Source lines (-lineinfo)" on), and a table of every kernel's registers, stack,
 // shared memory and spills, for an architecture the user picks. It compiles nothing itself: it asks,
-// and the main window has the worker compile (worker::WorkerRequest::Kind::Disassemble).
+// and the main window has the worker compile (a worker::DisassembleRequest).
 //
 // Wiring it in MainWindow (codeTask_ a WorkerTask of its own, codeId_ a quint64):
 //   connect(code, &CompiledCodeView::compileRequested, this, [this](const QString& arch, bool lineInfo) {
-//       worker::WorkerRequest request; // playground and path as compileNow() sets them, then:
-//       request.kind = worker::WorkerRequest::Kind::Disassemble;
+//       worker::DisassembleRequest request; // playground and path as compileNow() sets them, then:
 //       request.arch = arch.toStdString(); // empty: the GPU's own, or sm_90 without a GPU
 //       request.lineInfo = lineInfo;
-//       codeId_ = codeTask_.submit(std::move(request), true);
+//       codeId_ = codeTask_.submit({std::move(request)}, true);
 //   });
 //   connect(&codeTask_, &WorkerTask::finished, this, [this, code](quint64 id, const WorkerResultPtr& r) {
 //       if (id != codeId_) return;

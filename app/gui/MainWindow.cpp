@@ -704,7 +704,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), presenting ? geometryBeforePresentation_ : saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("run/backend"), backends_->backend());
+    settings.setValue(QStringLiteral("run/backend"), QString::fromStdString(backends_->backend().id()));
     runTask_.stop();
     autosave_.stop();
     recovery_.clear();
@@ -758,27 +758,25 @@ void MainWindow::compileNow() {
     compileTimer_.stop();
     reparse();
     launch_->setKernelAttributes(std::nullopt); // stale until the compile answers
-    worker::WorkerRequest request = compileRequest();
+    worker::InspectRequest request = compileRequest();
     // The compiled code in view follows the text.
     if (codeDock_->isVisible() && !code_->code().arch.empty())
         submitCompiledCode(request, code_->architecture(), code_->lineInfo());
-    request.kind = worker::WorkerRequest::Kind::Inspect;
-    inspectId_ = inspectTask_.submit(std::move(request), true);
+    inspectId_ = inspectTask_.submit({std::move(request), 60}, true);
     state_->setText(tr("Compiling..."));
 }
 
-worker::WorkerRequest MainWindow::compileRequest() {
+worker::InspectRequest MainWindow::compileRequest() {
     auto playground = currentPlayground();
     // Only the kernel is compiled: arguments the user is still typing (and what refers to them) do not matter.
     playground.args.clear();
     playground.check.reset();
     playground.reference.reset();
-    worker::WorkerRequest request;
+    worker::InspectRequest request;
     request.playground = io::serializePlayground(playground);
     request.path = (std::filesystem::path(playground.folder) / "playground.kpad.json").string();
-    request.backend = backends_->backend().toStdString();
-    request.timeLimitSeconds = 60;
-    return request;
+    request.backend = backends_->backend();
+    return request; // sent with a time limit of 60 s
 }
 
 void MainWindow::showCompiledCode() {
@@ -791,11 +789,10 @@ void MainWindow::requestCompiledCode(const QString& arch, bool lineInfo) {
     submitCompiledCode(compileRequest(), arch, lineInfo);
 }
 
-void MainWindow::submitCompiledCode(worker::WorkerRequest request, const QString& arch, bool lineInfo) {
-    request.kind = worker::WorkerRequest::Kind::Disassemble;
-    request.arch = arch.toStdString(); // empty: the GPU's own, or sm_90 without one
-    request.lineInfo = lineInfo;
-    codeId_ = codeTask_.submit(std::move(request), true);
+void MainWindow::submitCompiledCode(worker::InspectRequest request, const QString& arch, bool lineInfo) {
+    // arch empty: the GPU's own, or sm_90 without one
+    worker::DisassembleRequest code{std::move(request.playground), std::move(request.path), arch.toStdString(), lineInfo};
+    codeId_ = codeTask_.submit({std::move(code), 60}, true);
 }
 
 void MainWindow::compiledCodeDone(quint64 id, const WorkerResultPtr& result) {
@@ -872,19 +869,18 @@ bool MainWindow::startRun() {
         return false;
     }
     const auto playground = currentPlayground();
-    worker::WorkerRequest request;
+    worker::RunRequest request;
     request.playground = io::serializePlayground(playground);
     // Relative .npy files and the reference resolve beside the playground file.
     request.path = playgroundPath_.isEmpty() ? (std::filesystem::path(playground.folder) / "untitled.kpad.json").string()
                                              : playgroundPath_.toStdString();
-    request.backend = backends_->backend().toStdString();
+    request.backend = backends_->backend();
     request.repeat = repeat_->value();
-    request.warmup = request.backend == "cpu" ? 0 : 1;
-    request.checkBounds = boundsAction_->isChecked() && request.backend == "cpu";
-    request.timeLimitSeconds = timeLimitSeconds_;
+    request.warmup = request.backend.isCpu() ? 0 : 1;
+    request.checkBounds = boundsAction_->isChecked() && request.backend.isCpu();
     request.trusted = runTrusted();
     runUnsandboxedOnce_ = false;
-    runId_ = runTask_.submit(request);
+    runId_ = runTask_.submit({request, timeLimitSeconds_});
     state_->setText(tr("Running on %1...").arg(backends_->currentText()));
     log(tr("Run %1 on %2, %3 repeat(s), %4").arg(fromUtf8(playground.kernel), backends_->currentText()).arg(request.repeat)
             .arg(fromUtf8(launch::toString(launch_->geometry()))));
@@ -933,18 +929,19 @@ void MainWindow::runDone(quint64 id, const WorkerResultPtr& result) {
     const auto g = launch_->geometry();
     timings_->addRun(report, tr("grid %1×%2×%3, block %4×%5×%6").arg(g.grid[0]).arg(g.grid[1]).arg(g.grid[2]).arg(g.block[0]).arg(g.block[1]).arg(g.block[2]),
                      runFlops());
-    const auto kernelMs = report.value("kernel_ms", std::vector<double>{});
+    const auto& timings = result->timings;
+    const auto& kernelMs = timings.kernelMs;
     QString checkText = tr("not checked: the playground has no reference function, and the CPU backend is what a GPU run is compared with");
-    if (report.contains("check")) checkText = report["check"].value("passed", false) ? tr("check passed") : tr("CHECK FAILED");
-    if (report.contains("unchecked_because")) checkText = tr("not checked: %1").arg(fromUtf8(report.value("unchecked_because", std::string())));
+    if (timings.checkPassed) checkText = *timings.checkPassed ? tr("check passed") : tr("CHECK FAILED");
+    if (!timings.uncheckedBecause.empty()) checkText = tr("not checked: %1").arg(fromUtf8(timings.uncheckedBecause));
     log(tr("%1: kernel %2 ms (median of %3), %4. %5")
-            .arg(fromUtf8(report.value("backend", std::string())))
+            .arg(fromUtf8(timings.backend))
             .arg(launch::median(kernelMs), 0, 'g', 4)
             .arg(kernelMs.size())
             .arg(checkText, fromUtf8(result->execution)));
     state_->setText(tr("Ran in %1 s, %2")
                         .arg(result->seconds, 0, 'f', 2)
-                        .arg(report.contains("check") ? checkText : tr("not checked")));
+                        .arg(timings.checkPassed ? checkText : tr("not checked")));
     if (auto* d = findChild<QDockWidget*>(QStringLiteral("resultsDock"))) d->raise();
     emit runFinished(true);
 }
@@ -1033,13 +1030,13 @@ bool MainWindow::startSweep() {
         return false;
     }
     const auto playground = currentPlayground();
-    worker::WorkerRequest request;
-    request.kind = worker::WorkerRequest::Kind::Sweep;
-    request.playground = io::serializePlayground(playground);
-    request.path = playgroundPath_.isEmpty() ? (std::filesystem::path(playground.folder) / "untitled.kpad.json").string()
-                                             : playgroundPath_.toStdString();
-    request.sweep = spec->toJson();
-    request.trusted = runTrusted();
+    worker::SweepRequest sweepRequest;
+    sweepRequest.playground = io::serializePlayground(playground);
+    sweepRequest.path = playgroundPath_.isEmpty() ? (std::filesystem::path(playground.folder) / "untitled.kpad.json").string()
+                                                  : playgroundPath_.toStdString();
+    sweepRequest.spec = *spec;
+    sweepRequest.trusted = runTrusted();
+    worker::WorkerRequest request{std::move(sweepRequest)};
     runUnsandboxedOnce_ = false;
     // Rows come on the worker thread: handed to the dock on the GUI thread, if it is still there.
     QPointer<SweepView> view = sweep_;

@@ -196,9 +196,9 @@ private:
     void rebuildRecentMenu();
     void log(const QString& text);
     void showFindBar();
-    kp::worker::WorkerRequest compileRequest(); // the kernel alone, as compiling as you type sends it
+    kp::worker::InspectRequest compileRequest(); // the kernel alone, as compiling as you type sends it
     void requestCompiledCode(const QString& arch, bool lineInfo);
-    void submitCompiledCode(kp::worker::WorkerRequest request, const QString& arch, bool lineInfo); // from compileRequest()
+    void submitCompiledCode(kp::worker::InspectRequest request, const QString& arch, bool lineInfo); // from compileRequest()
     void compiledCodeDone(quint64 id, const WorkerResultPtr& result);
     void findNext();
 

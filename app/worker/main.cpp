@@ -13,108 +13,138 @@
 #include "core/run/Execute.h"
 #include "core/run/Inspect.h"
 #include "core/worker/Protocol.h"
+#include "core/worker/UnixChannel.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <unistd.h>
+#include <variant>
 
 using namespace kp;
 
 namespace {
 
-nlohmann::json failure(const std::string& kind, const std::string& message, bool fatal = false) {
-    return {{"type", "error"},
-            {"kind", kind},
-            {"message", message},
-            {"fatal", fatal},
-            {"diagnostics", nlohmann::json::array()}};
+worker::Failure failure(worker::FailureKind kind, const std::string& message, bool fatal = false) {
+    return {kind, message, {}, fatal};
 }
 
-// A sweep: every row goes to the app as it is measured, then the whole result. A GPU that faulted
-// during the sweep leaves this process's context unusable: the worker ends after answering.
-worker::Frame sweep(int socket, const model::Playground& playground, const nlohmann::json& request,
-                    bool& fatal) {
-    const auto spec = run::SweepSpec::fromJson(request.at("sweep"), "sweep");
+// Code from the playground runs in the sandbox. Where this machine has none, it runs unconfined only for
+// a file the user trusts (one they wrote, or said to run anyway).
+void confine(bool trusted) {
+    sandbox::setMode(trusted && !sandbox::support().available ? sandbox::Mode::Trusted
+                                                              : sandbox::Mode::Contained);
+}
+
+// A sweep: every row goes to the app as it is measured, then the whole result (whose gpuFaulted says
+// that this process's CUDA context is gone).
+worker::Message answer(worker::Channel& channel, const worker::SweepRequest& request) {
+    confine(request.trusted);
+    const auto playground = io::parsePlayground(request.playground, request.path);
     run::SweepOptions options;
-    options.progress = [socket](const run::SweepRow& row, std::size_t done, std::size_t total) {
+    options.progress = [&channel](const run::SweepRow& row, std::size_t done, std::size_t total) {
         std::fflush(stdout);
-        worker::send(
-            socket,
-            {{{"type", "sweep_row"}, {"row", run::toJson(row)}, {"done", done}, {"total", total}}, {}});
+        channel.send(worker::encode(worker::SweepProgress{row, done, total}));
     };
-    const auto result = run::runSweep(playground, spec, options);
-    for (const auto& row : result.rows)
-        if (row.onGpu() && !row.error.empty() && row.error.find("faulted") != std::string::npos) fatal = true;
-    return {{{"type", "sweep_result"}, {"result", result.toJson()}}, {}};
+    return run::runSweep(playground, request.spec, options);
 }
 
-// A run request: runs the playground and shares its arrays; an inspect request: compiles it only; a
-// disassemble request: compiles it and shows the code.
-worker::Frame answer(int socket, const nlohmann::json& request, bool& fatal) {
-    // Code from the playground runs in the sandbox. Where this machine has none, it runs unconfined only
-    // for a file the user trusts (one they wrote, or said to run anyway).
-    const bool trusted = request.value("trusted", false) && !sandbox::support().available;
-    sandbox::setMode(trusted ? sandbox::Mode::Trusted : sandbox::Mode::Contained);
-    const auto playground = io::parsePlayground(request.at("playground").get<std::string>(),
-                                                request.at("path").get<std::string>());
-    if (request.value("type", std::string()) == "sweep") return sweep(socket, playground, request, fatal);
-    if (request.value("type", std::string()) == "disassemble") {
-        const auto code = run::compileCode(playground, request.value("arch", std::string()),
-                                           request.value("line_info", true));
-        return {{{"type", "compiled_code"}, {"compiled_code", code.toJson()}}, {}};
-    }
-    const auto backend = request.value("backend", std::string("cpu"));
-    if (request.value("type", std::string()) == "inspect")
-        return {{{"type", "inspection"}, {"inspection", run::inspect(playground, backend).toJson()}}, {}};
-    static const auto shared = std::make_shared<worker::SharedMemoryAllocator>();
+// Runs the playground and shares its arrays.
+worker::Message answer(worker::Channel& channel, const worker::RunRequest& request) {
+    confine(request.trusted);
+    const auto playground = io::parsePlayground(request.playground, request.path);
     const auto execution =
-        run::execute(playground, {backend, request.value("repeat", 1), request.value("warmup", 0),
-                                     request.value("check_bounds", false), nullptr, shared});
-    worker::Frame reply;
-    reply.header = {{"type", "result"},
-                    {"report", execution->report().toJson()},
-                    {"execution", execution->result.execution}};
-    reply.header["outputs"] = worker::shareArrays(execution->result.outputs, reply.fds);
-    reply.header["reference_outputs"] = worker::shareArrays(
-        execution->reference ? execution->reference->outputs : launch::NamedArrays{}, reply.fds);
+        run::execute(playground, {request.backend, request.repeat, request.warmup, request.checkBounds,
+                                     nullptr, channel.arrayAllocator()});
+    worker::RunReply reply;
+    reply.report = execution->report().toJson();
+    reply.execution = execution->result.execution;
+    reply.outputs = std::move(execution->result.outputs);
+    if (execution->reference) reply.referenceOutputs = std::move(execution->reference->outputs);
     return reply;
 }
 
-// One request: the answer, and whether this process must end after it (a GPU fault leaves the
-// process's CUDA context unusable, so the next run needs a fresh worker).
-worker::Frame serve(int socket, const nlohmann::json& request, bool& fatal) {
-    const bool cuda = request.value("backend", std::string("cpu")) != "cpu" ||
-                      request.value("type", std::string()) == "sweep";
+// Compiles only.
+worker::Message answer(worker::Channel&, const worker::InspectRequest& request) {
+    confine(request.trusted);
+    return run::inspect(io::parsePlayground(request.playground, request.path), request.backend);
+}
+
+// Compiles and shows the code.
+worker::Message answer(worker::Channel&, const worker::DisassembleRequest& request) {
+    confine(request.trusted);
+    return run::compileCode(io::parsePlayground(request.playground, request.path), request.arch,
+                            request.lineInfo);
+}
+
+// Whether a kernel's fault leaves this process's CUDA context unusable: a request that used CUDA.
+bool usesCuda(const worker::Request& request) {
+    if (const auto* r = std::get_if<worker::RunRequest>(&request)) return r->backend.isCuda();
+    if (const auto* r = std::get_if<worker::InspectRequest>(&request)) return r->backend.isCuda();
+    return std::holds_alternative<worker::SweepRequest>(request);
+}
+
+// One request's answer: what it asked for, or the failure it met as a person reads it.
+worker::Message serve(worker::Channel& channel, const worker::Request& request) {
     try {
-        return answer(socket, request, fatal);
+        return std::visit([&](const auto& r) { return answer(channel, r); }, request);
     } catch (const launch::CompileError& e) {
-        auto header = failure("compile", e.what());
-        for (const auto& d : e.diagnostics())
-            header["diagnostics"].push_back(model::toJson(d));
-        return {header, {}};
+        auto compile = failure(worker::FailureKind::Compile, e.what());
+        compile.diagnostics = e.diagnostics();
+        return compile;
     } catch (const launch::SetupError& e) {
-        return {failure("setup", e.what()), {}};
+        return failure(worker::FailureKind::Setup, e.what());
     } catch (const sandbox::Unavailable& e) {
-        return {failure("sandbox", e.what()), {}};
+        return failure(worker::FailureKind::Sandbox, e.what());
     } catch (const launch::KernelFault& e) {
-        fatal = cuda;
-        return {failure("fault", e.what(), fatal), {}};
+        return failure(worker::FailureKind::Fault, e.what(), usesCuda(request));
     } catch (const cuda::CudaError& e) {
-        fatal = e.sticky();
-        if (e.outOfMemory()) return {failure("out_of_memory", e.what(), fatal), {}};
-        return {failure(fatal ? "fault" : "cuda", e.what(), fatal), {}};
+        if (e.outOfMemory()) return failure(worker::FailureKind::OutOfMemory, e.what(), e.sticky());
+        return failure(e.sticky() ? worker::FailureKind::Fault : worker::FailureKind::Cuda, e.what(),
+                       e.sticky());
     } catch (const InputError& e) {
-        return {failure("input", e.what()), {}};
+        return failure(worker::FailureKind::Input, e.what());
     } catch (const cuda::Unavailable& e) {
-        return {failure("input", std::string("no CUDA backend here: ") + e.what()), {}};
+        return failure(worker::FailureKind::Input, std::string("no CUDA backend here: ") + e.what());
     } catch (const std::bad_alloc&) {
-        return {failure("out_of_memory", "The run ran out of host memory. Make the arrays smaller."), {}};
+        return failure(worker::FailureKind::OutOfMemory,
+                       "The run ran out of host memory. Make the arrays smaller.");
     } catch (const std::exception& e) {
-        return {failure("internal", e.what()), {}};
+        return failure(worker::FailureKind::Internal, e.what());
     }
+}
+
+// The request in a frame, or the failure to send back for one this worker cannot read.
+std::variant<worker::Request, worker::Failure> requestOf(worker::Frame frame) {
+    const auto typeName = frame.header.value("type", std::string());
+    try {
+        auto message = worker::decode(std::move(frame));
+        return std::visit(
+            [&](auto& m) -> std::variant<worker::Request, worker::Failure> {
+                using M = std::decay_t<decltype(m)>;
+                if constexpr (std::is_constructible_v<worker::Request, M&&> &&
+                              !std::is_same_v<M, worker::Hello>)
+                    return worker::Request(std::move(m));
+                else
+                    return failure(worker::FailureKind::Internal,
+                                   "the worker does not take a \"" + typeName + "\" message as a request");
+            },
+            message);
+    } catch (const worker::ProtocolError& e) {
+        return failure(worker::FailureKind::Internal,
+                       std::string("the worker does not know the request: ") + e.what());
+    } catch (const InputError& e) {
+        return failure(worker::FailureKind::Input, e.what());
+    }
+}
+
+bool fatal(const worker::Message& reply) {
+    if (const auto* f = std::get_if<worker::Failure>(&reply)) return f->fatal;
+    if (const auto* s = std::get_if<run::SweepResult>(&reply)) return s->gpuFaulted;
+    return false;
 }
 
 } // namespace
@@ -126,31 +156,23 @@ int main(int argc, char** argv) {
             "kernelpad-worker: started by Kernelpad, not by hand (usage: kernelpad-worker --socket FD)\n");
         return 2;
     }
-    const int socket = std::atoi(argv[2]);
+    worker::UnixChannel channel(UniqueFd(std::atoi(argv[2])));
     // The app reads what kernels print (printf, assert) from our stdout and stderr after each request:
     // line by line, so that what came before a crash is there too.
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     try {
-        worker::send(socket, {{{"type", "hello"},
-                               {"protocol", worker::kProtocol},
-                               {"version", KP_VERSION},
-                               {"pid", ::getpid()}},
-                              {}});
-        for (worker::Frame request; worker::receive(socket, request);) {
-            worker::closeAll(request.fds);
-            if (const auto type = request.header.value("type", std::string());
-                type != "run" && type != "inspect" && type != "sweep" && type != "disassemble") {
-                worker::send(socket, {failure("internal", "the worker does not know the request " +
-                                                              request.header.dump()),
-                                      {}});
+        channel.send(worker::encode(worker::Hello{worker::kProtocol, KP_VERSION, ::getpid()}));
+        for (worker::Frame frame; channel.receive(frame);) {
+            auto request = requestOf(std::move(frame));
+            if (auto* refused = std::get_if<worker::Failure>(&request)) {
+                channel.send(worker::encode(std::move(*refused)));
                 continue;
             }
-            bool fatal = false;
-            auto reply = serve(socket, request.header, fatal);
+            auto reply = serve(channel, std::get<worker::Request>(request));
             std::fflush(stdout);
-            worker::send(socket, reply);
-            worker::closeAll(reply.fds);
-            if (fatal) return 3;
+            const bool ending = fatal(reply);
+            channel.send(worker::encode(std::move(reply)));
+            if (ending) return 3;
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "kernelpad-worker: %s\n", e.what());

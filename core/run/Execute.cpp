@@ -5,8 +5,6 @@
 #include "core/cuda/Driver.h"
 #include "core/run/CudaRunner.h"
 
-#include <charconv>
-
 namespace kp::run {
 
 RunReport Execution::report() const {
@@ -14,17 +12,10 @@ RunReport Execution::report() const {
     return r;
 }
 
-std::optional<int> cudaOrdinal(const std::string& backend) {
-    if (backend == "cpu") return std::nullopt;
-    if (backend == "cuda") return 0;
-    if (backend.starts_with("cuda:")) {
-        int ordinal = -1;
-        const char* first = backend.data() + 5;
-        const char* last = backend.data() + backend.size();
-        const auto [end, error] = std::from_chars(first, last, ordinal);
-        if (error == std::errc() && end == last && ordinal >= 0) return ordinal;
-    }
-    throw InputError("backend: \"" + backend + "\" is not a backend; use cuda, cuda:N or cpu");
+std::optional<int> cudaOrdinal(const run::Backend& backend) {
+    const auto runnable = run::parseRunBackend(backend.id());
+    if (runnable.isCuda()) return runnable.ordinal;
+    return std::nullopt;
 }
 
 std::unique_ptr<Execution> execute(const model::Playground& playground, const ExecuteOptions& options) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/model/Playground.h"
+#include "core/run/Backend.h"
 #include "core/run/Check.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
@@ -20,7 +21,7 @@
 namespace kp::run {
 
 struct ExecuteOptions {
-    std::string backend = "cpu"; // cpu, cuda or cuda:N
+    run::Backend backend = run::Backend::cpu(); // cpu or cuda:N (run::parseRunBackend)
     int repeat = 1;
     int warmup = 0;
     bool checkBounds = false; // the CPU backend's bounds-checking mode
@@ -40,8 +41,9 @@ struct Execution {
     run::RunReport report() const;
 };
 
-// "cuda" -> 0, "cuda:1" -> 1, "cpu" -> nullopt; InputError naming the backend otherwise.
-std::optional<int> cudaOrdinal(const std::string& backend);
+// The CUDA device `backend` names, or none for the CPU backend; InputError naming the backend for one a
+// run cannot use (cpu:N, reference).
+std::optional<int> cudaOrdinal(const run::Backend& backend);
 
 // Throws cuda::Unavailable when the backend is CUDA and there is none here (saying why), after checking
 // the playground, so that a bad playground is reported as such on any machine.

@@ -95,7 +95,7 @@ Inspection Inspection::fromJson(const json& j) {
     }
 }
 
-Inspection inspect(const model::Playground& playground, const std::string& backend) {
+Inspection inspect(const model::Playground& playground, const run::Backend& backend) {
     const auto ordinal = cudaOrdinal(backend);
     const launch::RunSetup setup = launch::prepareKernel(playground);
     Inspection inspection;

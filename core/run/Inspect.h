@@ -8,6 +8,7 @@
 #include "core/cuda/Kernel.h"
 #include "core/model/Diagnostic.h"
 #include "core/model/Playground.h"
+#include "core/run/Backend.h"
 #include "core/launch/LaunchGeometry.h"
 
 #include <nlohmann/json.hpp>
@@ -34,6 +35,6 @@ struct Inspection {
 
 // Throws what compiling throws: launch::CompileError (diagnostics), launch::SetupError (no such kernel),
 // InputError (a bad backend, an unreadable source), cuda::Unavailable (CUDA asked for, none here).
-Inspection inspect(const model::Playground& playground, const std::string& backend);
+Inspection inspect(const model::Playground& playground, const run::Backend& backend);
 
 } // namespace kp::run

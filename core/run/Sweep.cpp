@@ -143,7 +143,7 @@ SweepSpec SweepSpec::fromJson(const json& in, const std::string& where) {
             if (!backends[i].is_string())
                 bad(path, "expected a backend id such as \"cuda:0\", \"cpu\", \"cpu:1\" or \"reference\"");
             try {
-                spec.backends.push_back(parseSweepBackend(backends[i].get<std::string>()).id);
+                spec.backends.push_back(parseBackend(backends[i].get<std::string>()).id());
             } catch (const InputError& e) {
                 bad(path, e.what());
             }
@@ -184,36 +184,6 @@ std::vector<std::int64_t> sweepValues(const SweepSpec& spec) {
     return {out.begin(), out.end()};
 }
 
-SweepBackend parseSweepBackend(const std::string& id) {
-    SweepBackend backend;
-    const auto number = [&](std::string_view text, auto& value) {
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-        return error == std::errc() && end == text.data() + text.size();
-    };
-    if (id == "reference") {
-        backend.kind = SweepBackend::Kind::Reference;
-    } else if (id == "cpu") {
-        backend.kind = SweepBackend::Kind::Cpu;
-    } else if (id == "cuda") {
-        backend.kind = SweepBackend::Kind::Cuda;
-        backend.id = "cuda:0";
-        return backend;
-    } else if (id.starts_with("cuda:") && number(std::string_view(id).substr(5), backend.ordinal) &&
-               backend.ordinal >= 0) {
-        backend.kind = SweepBackend::Kind::Cuda;
-    } else if (id.starts_with("cpu:") && number(std::string_view(id).substr(4), backend.threads) &&
-               backend.threads >= 1 && backend.threads <= 4096) {
-        backend.kind = SweepBackend::Kind::Cpu;
-    } else {
-        throw InputError("\"" + id +
-                         "\" is not a backend; use cuda:N (a CUDA device), cpu (all cores), cpu:N (N "
-                         "threads, cpu:1 for one "
-                         "core) or reference (the playground's C++ reference)");
-    }
-    backend.id = id;
-    return backend;
-}
-
 double evaluateFlops(const std::string& formula, double n) {
     mu::Parser parser;
     double variable = n;
@@ -236,7 +206,7 @@ SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec) 
     const auto values = sweepValues(spec);
     if (!spec.flops.empty()) (void)evaluateFlops(spec.flops, 1000);
     for (const auto& id : spec.backends)
-        if (parseSweepBackend(id).kind == SweepBackend::Kind::Reference && !playground.reference)
+        if (parseBackend(id).kind == Backend::Kind::Reference && !playground.reference)
             throw InputError("sweep.backends: \"reference\" is named but the playground has no reference");
 
     SweepPlan plan;

@@ -8,6 +8,7 @@
 // grid "auto" follow. Running the points is SweepRunner.h; the results and what to read from them,
 // SweepResult.h.
 #pragma once
+#include "Backend.h"
 #include "core/model/Playground.h"
 
 #include <cstdint>
@@ -30,8 +31,8 @@ struct SweepSpec {
     double to = 1000000;        // last value, inclusive
     int steps = 7;              // points from `from` to `to`, both ends included
     std::vector<double> values; // instead of from/to/steps: these values, in this order once sorted
-    // Backends by id: "cuda:N", "cpu" (all cores), "cpu:N" (N threads; "cpu:1" is one core),
-    // "reference" (the playground's C++ reference). Empty: defaultSweepBackends() (SweepRunner.h).
+    // Backends by id (Backend::id): "cuda:N", "cpu" (all cores), "cpu:N" (N threads; "cpu:1" is one
+    // core), "reference" (the playground's C++ reference). Empty: defaultSweepBackends() (SweepRunner.h).
     std::vector<std::string> backends;
     std::string array; // ProblemSize: the array whose element count is swept; empty: the first array argument
     int repeat = 5;    // timed runs per point and backend
@@ -51,17 +52,6 @@ struct SweepSpec {
 // else `steps` values from `from` to `to` evenly spaced (linear) or in a constant ratio (log).
 // Throws InputError naming the member for a range that is empty, backwards, below 1 or too large.
 std::vector<std::int64_t> sweepValues(const SweepSpec& spec);
-
-// One backend of a sweep, parsed from its id.
-struct SweepBackend {
-    enum class Kind { Cuda, Cpu, Reference };
-    Kind kind = Kind::Cpu;
-    int ordinal = 0;      // Cuda
-    unsigned threads = 0; // Cpu: 0 for one per core
-    std::string id;       // as written: "cuda:0", "cpu", "cpu:1", "reference"
-};
-// "cuda" is cuda:0. Throws InputError saying which ids there are.
-SweepBackend parseSweepBackend(const std::string& id);
 
 // The flops formula at n elements; throws InputError naming "sweep.flops" and the formula's problem.
 double evaluateFlops(const std::string& formula, double n);

@@ -72,6 +72,9 @@ struct SweepResult {
     // order they run in, so that each can be checked against what ran before it).
     std::vector<SweepRow> rows;
     bool cancelled = false;
+    // A CUDA backend faulted (or failed for good) on the way: this process's CUDA context is unusable,
+    // so the worker ends after answering. About the process, not the results: never saved.
+    bool gpuFaulted = false;
     bool operator==(const SweepResult&) const = default;
 
     const SweepBackendInfo* backend(std::string_view id) const;

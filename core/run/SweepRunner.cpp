@@ -25,13 +25,13 @@ namespace {
 // The order a point's backends run in: the reference first, so that every other row can be checked
 // against it; then the CPU backends (without a reference, the first of them is what the GPUs are
 // checked against); then the GPUs.
-int runOrder(const SweepBackend& backend) {
+int runOrder(const Backend& backend) {
     switch (backend.kind) {
-    case SweepBackend::Kind::Reference:
+    case Backend::Kind::Reference:
         return 0;
-    case SweepBackend::Kind::Cpu:
+    case Backend::Kind::Cpu:
         return 1;
-    case SweepBackend::Kind::Cuda:
+    case Backend::Kind::Cuda:
         return 2;
     }
     return 3;
@@ -84,11 +84,10 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
     result.array = plan.array;
     result.notes = plan.notes;
 
-    std::vector<SweepBackend> backends;
+    std::vector<Backend> backends;
     for (const auto& id : result.spec.backends) {
-        auto backend = parseSweepBackend(id);
-        if (std::any_of(backends.begin(), backends.end(),
-                        [&](const SweepBackend& b) { return b.id == backend.id; }))
+        auto backend = parseBackend(id);
+        if (std::any_of(backends.begin(), backends.end(), [&](const Backend& b) { return b == backend; }))
             continue;
         backends.push_back(std::move(backend));
     }
@@ -97,7 +96,7 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
     std::map<std::string, std::unique_ptr<cpu::CpuRunner>> cpus;
     std::map<std::string, const launch::Runner*> runners; // by backend id: every backend but the reference
     for (const auto& backend : backends) {
-        if (backend.kind == SweepBackend::Kind::Cuda) {
+        if (backend.kind == Backend::Kind::Cuda) {
             if (!cuda::Driver::available()) {
                 (void)launch::prepare(
                     plan.points.front().playground); // a bad playground is reported as such anywhere
@@ -107,19 +106,19 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
             if (!runner) runner = std::make_unique<CudaRunner>(backend.ordinal);
             const auto& p = runner->properties();
             result.backends.push_back(
-                {backend.id, runner->backendName(), {p.peakBandwidthGBs(), p.peakGflops()}});
-            runners[backend.id] = runner.get();
-        } else if (backend.kind == SweepBackend::Kind::Cpu) {
+                {backend.id(), runner->backendName(), {p.peakBandwidthGBs(), p.peakGflops()}});
+            runners[backend.id()] = runner.get();
+        } else if (backend.kind == Backend::Kind::Cpu) {
             auto runner = std::make_unique<cpu::CpuRunner>(cpu::HostCompiler(), backend.threads, false);
-            result.backends.push_back({backend.id, runner->backendName(), {}});
-            runners[backend.id] = runner.get();
-            cpus[backend.id] = std::move(runner);
+            result.backends.push_back({backend.id(), runner->backendName(), {}});
+            runners[backend.id()] = runner.get();
+            cpus[backend.id()] = std::move(runner);
         } else {
-            result.backends.push_back({backend.id, "C++ reference (one thread)", {}});
+            result.backends.push_back({backend.id(), "C++ reference (one thread)", {}});
         }
     }
     std::stable_sort(backends.begin(), backends.end(),
-                     [](const SweepBackend& a, const SweepBackend& b) { return runOrder(a) < runOrder(b); });
+                     [](const Backend& a, const Backend& b) { return runOrder(a) < runOrder(b); });
 
     // Pinned arrays copy fastest to a GPU and work as well for the host.
     const auto allocator = gpus.empty() ? model::heapAllocator() : gpus.begin()->second->allocator();
@@ -151,7 +150,7 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
             SweepRow row;
             row.value = point.value;
             row.elements = point.elements;
-            row.backend = backend.id;
+            row.backend = backend.id();
             if (setup) {
                 row.block = setup->launch.block;
                 row.grid = setup->launch.grid;
@@ -161,20 +160,20 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
                 row.flops = evaluateFlops(spec.flops, static_cast<double>(point.elements));
             if (!setup)
                 row.error = setupError;
-            else if (const auto it = gone.find(backend.id); it != gone.end())
+            else if (const auto it = gone.find(backend.id()); it != gone.end())
                 row.error = it->second;
 
             if (row.error.empty()) {
                 try {
                     std::optional<launch::RunResult> ran;
-                    if (backend.kind == SweepBackend::Kind::Reference) {
+                    if (backend.kind == Backend::Kind::Reference) {
                         auto reference = runReference(*setup, cpu::HostCompiler(), spec.repeat, spec.warmup);
                         row.kernelMs = reference.samplesMs;
                         comparison = std::move(reference);
                     } else {
-                        ran = runners.at(backend.id)->run(*setup, runOptions);
+                        ran = runners.at(backend.id())->run(*setup, runOptions);
                         row.kernelMs = ran->kernelMs;
-                        if (backend.kind == SweepBackend::Kind::Cuda) {
+                        if (backend.kind == Backend::Kind::Cuda) {
                             row.h2dMs = ran->h2dMs;
                             row.d2hMs = ran->d2hMs;
                         }
@@ -185,7 +184,7 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
                             comparison = runReference(*setup, cpu::HostCompiler());
                         if (comparison) {
                             row.check = checkText(checkAgainst(*setup, *ran, *comparison));
-                        } else if (backend.kind == SweepBackend::Kind::Cpu && !setup->outputs().empty()) {
+                        } else if (backend.kind == Backend::Kind::Cpu && !setup->outputs().empty()) {
                             // No reference: the GPUs are checked against the first CPU backend.
                             comparison.emplace();
                             comparison->outputs = std::move(ran->outputs);
@@ -195,19 +194,23 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
                 } catch (const launch::CompileError& e) {
                     // A kernel the CPU backend cannot build (an intrinsic it lacks) still runs on the GPUs;
                     // anything else that does not compile is the user's to fix, so the sweep stops.
-                    if (backend.kind != SweepBackend::Kind::Cpu || gpus.empty()) throw;
+                    if (backend.kind != Backend::Kind::Cpu || gpus.empty()) throw;
                     row.error = e.what();
-                    gone[backend.id] = "not run: the CPU backend could not build the kernel";
+                    gone[backend.id()] = "not run: the CPU backend could not build the kernel";
                 } catch (const launch::KernelFault& e) {
                     row.error = e.what();
-                    if (backend.kind == SweepBackend::Kind::Cuda)
-                        gone[backend.id] = "not run: " + backend.id + " faulted at " +
-                                           std::to_string(point.value) + " and was not used again";
+                    if (backend.kind == Backend::Kind::Cuda) {
+                        result.gpuFaulted = true;
+                        gone[backend.id()] = "not run: " + backend.id() + " faulted at " +
+                                             std::to_string(point.value) + " and was not used again";
+                    }
                 } catch (const cuda::CudaError& e) {
                     row.error = e.what();
-                    if (e.sticky())
-                        gone[backend.id] = "not run: " + backend.id + " failed at " +
-                                           std::to_string(point.value) + " and was not used again";
+                    if (e.sticky()) {
+                        result.gpuFaulted = true;
+                        gone[backend.id()] = "not run: " + backend.id() + " failed at " +
+                                             std::to_string(point.value) + " and was not used again";
+                    }
                 } catch (const sandbox::Unavailable&) {
                     throw; // not this row's fault: the whole sweep needs the user's word to run unconfined
                 } catch (const InputError& e) {

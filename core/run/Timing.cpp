@@ -123,6 +123,16 @@ RunTimings RunTimings::fromReport(const nlohmann::json& report) {
             malformed("cancelled", "expected true or false, found " + found(cancelled));
         run.cancelled = cancelled.get<bool>();
     }
+    if (report.contains("check")) {
+        const auto& check = report.at("check");
+        if (!check.is_object())
+            malformed("check", "expected {passed, mismatches, ...}, found " + found(check));
+        if (!check.contains("passed") || !check.at("passed").is_boolean())
+            malformed("check.passed",
+                      "expected true or false, found " + found(check.value("passed", json())));
+        run.checkPassed = check.at("passed").get<bool>();
+    }
+    run.uncheckedBecause = optionalText(report, "unchecked_because");
     return run;
 }
 

@@ -34,6 +34,8 @@ struct RunTimings {
     std::uint64_t bytesIn = 0;          // every argument copied in (h2d_by_argument)
     std::uint64_t bytesOut = 0;         // every argument copied back (d2h_by_argument)
     bool cancelled = false;
+    std::optional<bool> checkPassed; // none: no check was made
+    std::string uncheckedBecause;    // why no check was made, where one was meant to be
 
     // Throws InputError naming the key ("run report: kernel_ms[2]: ...") when a member is missing
     // (kernel_ms) or has the wrong type or a negative time; members it does not need are not read.

@@ -1,5 +1,7 @@
 #include "WorkerClient.h"
 
+#include "Protocol.h"
+#include "UnixChannel.h"
 #include "core/Error.h"
 #include "core/Stopwatch.h"
 
@@ -18,8 +20,6 @@
 namespace kp::worker {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // A failure to start or talk to the worker: becomes Outcome::Worker.
 struct WorkerBroken : Error {
@@ -48,14 +48,48 @@ std::string signalText(int signal) {
     return text;
 }
 
-Outcome outcomeOf(const std::string& kind) {
-    if (kind == "input") return Outcome::Input;
-    if (kind == "setup") return Outcome::Setup;
-    if (kind == "compile") return Outcome::Compile;
-    if (kind == "fault") return Outcome::Fault;
-    if (kind == "out_of_memory") return Outcome::OutOfMemory;
-    if (kind == "sandbox") return Outcome::NoSandbox;
+Outcome outcomeOf(FailureKind kind) {
+    switch (kind) {
+    case FailureKind::Input:
+        return Outcome::Input;
+    case FailureKind::Setup:
+        return Outcome::Setup;
+    case FailureKind::Compile:
+        return Outcome::Compile;
+    case FailureKind::Fault:
+        return Outcome::Fault;
+    case FailureKind::OutOfMemory:
+        return Outcome::OutOfMemory;
+    case FailureKind::Sandbox:
+        return Outcome::NoSandbox;
+    case FailureKind::Cuda:
+    case FailureKind::Internal:
+        break;
+    }
     return Outcome::Worker;
+}
+
+// Why a worker running a CPU kernel dies of a signal, in the user's terms; empty for the GPU, where a
+// kernel's fault is the worker's answer, not its death.
+std::string explainCrash(const std::string& how, const Request& request) {
+    const auto* run = std::get_if<RunRequest>(&request);
+    if (!run || !run->backend.isCpu()) return {};
+    const auto diedOf = [&](const char* signal) { return how.find(signal) != std::string::npos; };
+    if (diedOf("SIGSEGV") || diedOf("SIGBUS"))
+        return run->checkBounds
+                   ? " With bounds checking on, that points at a stack overflow (deep or endless "
+                     "recursion) or a pointer the kernel made itself."
+                   : " A kernel reading or writing outside its arrays shows like this on the CPU (so "
+                     "does deep recursion): run again with bounds checking on to see the array, the "
+                     "index, the thread and the line.";
+    if (diedOf("SIGFPE"))
+        return " On the CPU that is an integer division (or remainder) by zero in the kernel.";
+    if (diedOf("SIGABRT")) return " An assert() in the kernel that failed shows like this.";
+    return {};
+}
+
+template <typename Wanted> bool answers(const Request& request) {
+    return std::holds_alternative<Wanted>(request);
 }
 
 } // namespace
@@ -105,16 +139,15 @@ WorkerClient::WorkerClient(std::filesystem::path executable) : executable_(std::
 
 WorkerClient::~WorkerClient() {
     kill();
-    if (output_ >= 0) ::close(output_);
 }
 
 std::string WorkerClient::takeOutput() {
-    if (output_ < 0) return {};
+    if (!output_) return {};
     struct stat info {};
-    if (::fstat(output_, &info) != 0 || info.st_size <= outputRead_) return {};
+    if (::fstat(output_.get(), &info) != 0 || info.st_size <= outputRead_) return {};
     const auto available = static_cast<std::size_t>(info.st_size - outputRead_);
     std::string text(std::min(available, kMaxOutputBytes), '\0');
-    const ssize_t got = ::pread(output_, text.data(), text.size(), outputRead_);
+    const ssize_t got = ::pread(output_.get(), text.data(), text.size(), outputRead_);
     text.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
     outputRead_ = info.st_size;
     if (available > text.size())
@@ -123,8 +156,7 @@ std::string WorkerClient::takeOutput() {
 }
 
 int WorkerClient::end(std::chrono::milliseconds grace) noexcept {
-    if (socket_ >= 0) ::close(socket_);
-    socket_ = -1;
+    channel_.reset();
     // The output file stays until the next start: what a dying worker printed is read after it died.
     const pid_t pid = pid_.exchange(-1);
     if (pid <= 0) return -1;
@@ -167,56 +199,48 @@ void WorkerClient::start() {
     int ends[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
         throw SystemError("socketpair", errno, "the worker's socket");
+    UniqueFd ours(ends[0]), theirs(ends[1]);
     const std::string path = executable_.string();
-    // A fresh output file per worker; closed here once the child has its copy.
-    if (output_ >= 0) ::close(output_);
-    output_ = ::memfd_create("kernelpad-worker-output", MFD_CLOEXEC);
+    // A fresh output file per worker; the earlier one is closed here.
+    output_.reset(::memfd_create("kernelpad-worker-output", MFD_CLOEXEC));
     outputRead_ = 0;
-    if (output_ < 0) {
-        const int e = errno;
-        ::close(ends[0]);
-        ::close(ends[1]);
-        throw SystemError("memfd_create", e, "the worker's output");
-    }
+    if (!output_) throw SystemError("memfd_create", errno, "the worker's output");
     const pid_t pid = ::fork();
-    if (pid < 0) {
-        const int e = errno;
-        ::close(ends[0]);
-        ::close(ends[1]);
-        throw SystemError("fork", e, "starting the worker");
-    }
+    if (pid < 0) throw SystemError("fork", errno, "starting the worker");
     if (pid == 0) {
         // Only async-signal-safe calls until exec: the app has threads.
-        if (::dup2(ends[1], 3) < 0 || ::dup2(output_, 1) < 0 || ::dup2(output_, 2) < 0) ::_exit(126);
+        if (::dup2(theirs.get(), 3) < 0 || ::dup2(output_.get(), 1) < 0 || ::dup2(output_.get(), 2) < 0)
+            ::_exit(126);
         const char* argv[] = {"kernelpad-worker", "--socket", "3", nullptr};
         ::execv(path.c_str(), const_cast<char* const*>(argv));
         ::_exit(127);
     }
-    ::close(ends[1]);
-    socket_ = ends[0];
+    channel_ = std::make_unique<UnixChannel>(std::move(ours));
     pid_ = pid;
 
     // The worker greets first; a worker of another version says so here.
-    pollfd p{socket_, POLLIN, 0};
-    int ready;
-    do
-        ready = ::poll(&p, 1, 15000);
-    while (ready < 0 && errno == EINTR);
-    Frame hello;
-    if (ready <= 0 || !receive(socket_, hello)) {
-        const std::string how = ready <= 0 ? (kill(), "it did not answer within 15 s") : reap();
-        throw WorkerBroken("the worker program " + path + " did not start properly: " + how);
-    }
-    closeAll(hello.fds);
-    const auto protocol = hello.header.value("protocol", -1);
-    const auto version = hello.header.value("version", std::string("unknown"));
-    if (hello.header.value("type", std::string()) != "hello" || protocol != kProtocol ||
-        version != KP_VERSION) {
+    Frame frame;
+    if (!channel_->wait(std::chrono::seconds(15))) {
         kill();
-        throw WorkerBroken("the worker program " + path + " is Kernelpad " + version + " speaking protocol " +
-                           std::to_string(protocol) + ", but this Kernelpad is " + KP_VERSION +
-                           " speaking protocol " + std::to_string(kProtocol) +
-                           ": install matching versions (the worker comes with the app).");
+        throw WorkerBroken("the worker program " + path +
+                           " did not start properly: it did not answer within 15 s");
+    }
+    if (!channel_->receive(frame))
+        throw WorkerBroken("the worker program " + path + " did not start properly: " + reap());
+    Hello hello;
+    try {
+        hello = std::get<Hello>(worker::decode(std::move(frame)));
+    } catch (const std::exception& e) { // a protocol error, or another message than a hello
+        kill();
+        throw WorkerBroken("the worker program " + path +
+                           " did not greet as a Kernelpad worker: " + e.what());
+    }
+    if (hello.protocol != kProtocol || hello.version != KP_VERSION) {
+        kill();
+        throw WorkerBroken(
+            "the worker program " + path + " is Kernelpad " + hello.version + " speaking protocol " +
+            std::to_string(hello.protocol) + ", but this Kernelpad is " + KP_VERSION + " speaking protocol " +
+            std::to_string(kProtocol) + ": install matching versions (the worker comes with the app).");
     }
 }
 
@@ -224,157 +248,113 @@ void WorkerClient::stop() noexcept {
     stopRequested_ = true;
 }
 
+void WorkerClient::send(const Request& request) {
+    if (!channel_) start();
+    channel_->send(encode(asMessage(request)));
+}
+
+WorkerClient::Awaited WorkerClient::await(const WorkerRequest& request, Clock::time_point started) {
+    for (;;) {
+        while (!channel_->wait(std::chrono::milliseconds(20))) {
+            const double elapsed = millisecondsSince(started) / 1000;
+            if (stopRequested_) {
+                kill();
+                return {std::nullopt, Outcome::Stopped,
+                        "Stopped after " + seconds(elapsed) +
+                            ", as you asked; the next run starts a fresh worker.",
+                        Clock::now()};
+            }
+            if (request.timeLimitSeconds > 0 && elapsed > request.timeLimitSeconds) {
+                kill();
+                return {
+                    std::nullopt, Outcome::TimedOut,
+                    "Stopped after " + seconds(elapsed) + ": the run took longer than its time limit of " +
+                        seconds(request.timeLimitSeconds) +
+                        ". A kernel that never ends (a loop whose condition never changes) looks like this; "
+                        "the next run starts a fresh worker.",
+                    Clock::now()};
+            }
+        }
+        const auto arrived = Clock::now();
+        Frame frame;
+        if (!channel_->receive(frame)) {
+            const std::string how = reap();
+            return {std::nullopt, Outcome::Crash,
+                    "The worker running the kernel ended abnormally: " + how + "." +
+                        explainCrash(how, request.message) + " The next run starts a fresh worker.",
+                    arrived};
+        }
+        auto reply = worker::decode(std::move(frame));
+        auto* progress = std::get_if<SweepProgress>(&reply);
+        if (!progress) return {std::move(reply), Outcome::Ok, {}, arrived};
+        if (!answers<SweepRequest>(request.message))
+            throw WorkerBroken("the worker sent a sweep row for a request that is not a sweep");
+        if (request.onSweepRow) request.onSweepRow(progress->row, progress->done, progress->total);
+    }
+}
+
+void WorkerClient::decode(const Request& request, Message reply, WorkerResult& result) {
+    const auto wrongAnswer = [&] {
+        return WorkerBroken("the worker answered with a message of type \"" +
+                            std::string(name(typeOf(reply))) + "\"");
+    };
+    if (auto* failure = std::get_if<Failure>(&reply)) {
+        if (failure->fatal) reap(); // its CUDA context is gone: the next run gets a new one
+        result.outcome = outcomeOf(failure->kind);
+        result.message = std::move(failure->message);
+        result.diagnostics = std::move(failure->diagnostics);
+        return;
+    }
+    result.outcome = Outcome::Ok;
+    if (auto* ran = std::get_if<RunReply>(&reply); ran && answers<RunRequest>(request)) {
+        result.report = std::move(ran->report);
+        result.timings = std::move(ran->timings);
+        result.execution = std::move(ran->execution);
+        result.outputs = std::move(ran->outputs);
+        result.referenceOutputs = std::move(ran->referenceOutputs);
+    } else if (auto* inspection = std::get_if<run::Inspection>(&reply);
+               inspection && answers<InspectRequest>(request)) {
+        result.diagnostics = inspection->diagnostics;
+        result.inspection = std::move(*inspection);
+    } else if (auto* sweep = std::get_if<run::SweepResult>(&reply); sweep && answers<SweepRequest>(request)) {
+        if (sweep->gpuFaulted) reap(); // as for a fatal failure
+        result.sweep = std::move(*sweep);
+    } else if (auto* code = std::get_if<run::CompiledCode>(&reply);
+               code && answers<DisassembleRequest>(request)) {
+        result.diagnostics = code->diagnostics;
+        result.compiledCode = std::move(*code);
+    } else {
+        throw wrongAnswer();
+    }
+}
+
 WorkerResult WorkerClient::run(const WorkerRequest& request) {
     const std::lock_guard lock(runMutex_);
     const auto started = Clock::now();
     WorkerResult result;
-    const auto finish = [&](Outcome outcome, std::string message) {
-        result.outcome = outcome;
-        result.message = std::move(message);
-        result.seconds = millisecondsSince(started) / 1000;
-        result.output = takeOutput();
-        stopRequested_ = false; // a stop() is for the run it met; the next run starts afresh
-        return std::move(result);
-    };
     try {
-        if (socket_ < 0) start();
-        const char* kind = request.kind == WorkerRequest::Kind::Inspect       ? "inspect"
-                           : request.kind == WorkerRequest::Kind::Sweep       ? "sweep"
-                           : request.kind == WorkerRequest::Kind::Disassemble ? "disassemble"
-                                                                              : "run";
-        nlohmann::json header = {{"type", kind},
-                                 {"playground", request.playground},
-                                 {"path", request.path},
-                                 {"backend", request.backend},
-                                 {"repeat", request.repeat},
-                                 {"warmup", request.warmup},
-                                 {"check_bounds", request.checkBounds},
-                                 {"trusted", request.trusted}};
-        if (request.kind == WorkerRequest::Kind::Sweep) header["sweep"] = request.sweep;
-        if (request.kind == WorkerRequest::Kind::Disassemble) {
-            header["arch"] = request.arch;
-            header["line_info"] = request.lineInfo;
+        send(request.message);
+        auto awaited = await(request, started);
+        if (awaited.reply) {
+            decode(request.message, std::move(*awaited.reply), result);
+            result.receiveMs = millisecondsSince(awaited.arrived);
+        } else {
+            result.outcome = awaited.outcome;
+            result.message = std::move(awaited.message);
         }
-        send(socket_, {std::move(header), {}});
-        Frame reply;
-        for (;;) { // sweep rows come before the answer
-            // Wait in short slices so that stop() and the time limit are noticed quickly.
-            for (;;) {
-                pollfd p{socket_, POLLIN, 0};
-                const int ready = ::poll(&p, 1, 20);
-                if (ready < 0 && errno != EINTR) throw SystemError("poll", errno, "the worker's socket");
-                if (ready > 0) break;
-                const double elapsed = millisecondsSince(started) / 1000;
-                if (stopRequested_) {
-                    kill();
-                    return finish(Outcome::Stopped,
-                                  "Stopped after " + seconds(elapsed) +
-                                      ", as you asked; the next run starts a fresh worker.");
-                }
-                if (request.timeLimitSeconds > 0 && elapsed > request.timeLimitSeconds) {
-                    kill();
-                    return finish(
-                        Outcome::TimedOut,
-                        "Stopped after " + seconds(elapsed) +
-                            ": the run took longer than its time limit of " +
-                            seconds(request.timeLimitSeconds) +
-                            ". A kernel that never ends (a loop whose condition never changes) looks like "
-                            "this; the next run starts a fresh worker.");
-                }
-            }
-            if (!receive(socket_, reply)) {
-                const std::string how = reap();
-                std::string message = "The worker running the kernel ended abnormally: " + how + ".";
-                if (request.backend == "cpu") {
-                    if (how.find("SIGSEGV") != std::string::npos || how.find("SIGBUS") != std::string::npos)
-                        message += request.checkBounds ? " With bounds checking on, that points at a stack "
-                                                         "overflow (deep or endless recursion) or a "
-                                                         "pointer the kernel made itself."
-                                                       : " A kernel reading or writing outside its arrays "
-                                                         "shows like this on the CPU (so does deep "
-                                                         "recursion): run again with bounds checking on to "
-                                                         "see the array, the index, the thread and the line.";
-                    else if (how.find("SIGFPE") != std::string::npos)
-                        message +=
-                            " On the CPU that is an integer division (or remainder) by zero in the kernel.";
-                    else if (how.find("SIGABRT") != std::string::npos)
-                        message += " An assert() in the kernel that failed shows like this.";
-                }
-                return finish(Outcome::Crash, message + " The next run starts a fresh worker.");
-            }
-            if (reply.header.value("type", std::string()) != "sweep_row") break;
-            // A sweep's row: passed on, then back to waiting for the next frame.
-            closeAll(reply.fds);
-            try {
-                const auto row = run::sweepRowFromJson(reply.header.at("row"));
-                if (request.onSweepRow)
-                    request.onSweepRow(row, reply.header.at("done").get<std::size_t>(),
-                                       reply.header.at("total").get<std::size_t>());
-            } catch (const std::exception& e) {
-                throw WorkerBroken(std::string("the worker's sweep row is malformed: ") + e.what());
-            }
-        }
-        const auto answered = Clock::now();
-        const auto type = reply.header.value("type", std::string());
-        if (type == "sweep_result") {
-            closeAll(reply.fds);
-            try {
-                result.sweep = run::SweepResult::fromJson(reply.header.at("result"));
-            } catch (const std::exception& e) {
-                throw WorkerBroken(std::string("the worker's sweep result is malformed: ") + e.what());
-            }
-            return finish(Outcome::Ok, {});
-        }
-        if (type == "inspection") {
-            closeAll(reply.fds);
-            try {
-                result.inspection = run::Inspection::fromJson(reply.header.at("inspection"));
-            } catch (const std::exception& e) {
-                throw WorkerBroken(std::string("the worker's inspection is malformed: ") + e.what());
-            }
-            result.diagnostics = result.inspection->diagnostics;
-            return finish(Outcome::Ok, {});
-        }
-        if (type == "compiled_code") {
-            closeAll(reply.fds);
-            try {
-                result.compiledCode = run::CompiledCode::fromJson(reply.header.at("compiled_code"));
-            } catch (const std::exception& e) {
-                throw WorkerBroken(std::string("the worker's compiled code is malformed: ") + e.what());
-            }
-            result.diagnostics = result.compiledCode->diagnostics;
-            return finish(Outcome::Ok, {});
-        }
-        if (type == "result") {
-            result.report = reply.header.value("report", nlohmann::json::object());
-            result.execution = reply.header.value("execution", std::string());
-            try {
-                result.outputs = adoptArrays(reply.header.at("outputs"), reply.fds);
-                result.referenceOutputs = adoptArrays(reply.header.at("reference_outputs"), reply.fds);
-            } catch (...) {
-                closeAll(reply.fds);
-                throw;
-            }
-            closeAll(reply.fds);
-            result.receiveMs = millisecondsSince(answered);
-            return finish(Outcome::Ok, {});
-        }
-        closeAll(reply.fds);
-        if (type != "error")
-            throw WorkerBroken("the worker answered with a message of type \"" + type + "\"");
-        for (const auto& d : reply.header.value("diagnostics", nlohmann::json::array()))
-            result.diagnostics.push_back(model::diagnosticFromJson(d));
-        if (reply.header.value("fatal", false))
-            reap(); // its CUDA context is gone: the next run gets a new one
-        return finish(outcomeOf(reply.header.value("kind", std::string())),
-                      reply.header.value("message", std::string()));
     } catch (const WorkerBroken& e) {
-        return finish(Outcome::Worker, e.what());
+        result.outcome = Outcome::Worker;
+        result.message = e.what();
     } catch (const std::exception& e) {
         kill();
-        return finish(Outcome::Worker, std::string("Talking to the worker failed: ") + e.what() +
-                                           ". The next run starts a fresh worker.");
+        result.outcome = Outcome::Worker;
+        result.message = std::string("Talking to the worker failed: ") + e.what() +
+                         ". The next run starts a fresh worker.";
     }
+    result.seconds = millisecondsSince(started) / 1000;
+    result.output = takeOutput();
+    stopRequested_ = false; // a stop() is for the run it met; the next run starts afresh
+    return result;
 }
 
 } // namespace kp::worker

@@ -4,8 +4,10 @@
 // thread of its own and stop() from the GUI thread.
 #pragma once
 
+#include "Channel.h"
 #include "core/run/Inspect.h"
-#include "Protocol.h"
+#include "Messages.h"
+#include "core/UniqueFd.h"
 #include "core/model/Diagnostic.h"
 #include "core/run/CompiledCode.h"
 #include "core/run/SweepResult.h"
@@ -14,6 +16,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -23,27 +26,10 @@
 
 namespace kp::worker {
 
+// One request and how the client watches it.
 struct WorkerRequest {
-    std::string playground; // the playground's JSON text
-    std::string path;       // its file: relative .npy/.csv/reference paths resolve against its folder
-    std::string backend = "cpu";
-    int repeat = 1;
-    int warmup = 0;
-    bool checkBounds = false;
-    // The user trusts this file: where this machine has no sandbox, its host code (CPU kernels, the
-    // reference) may run unconfined instead of ending in Outcome::NoSandbox. Where there is a sandbox,
-    // runs are confined whatever this says.
-    bool trusted = false;
+    Request message = RunRequest{};
     double timeLimitSeconds = 0; // 0: none
-    // Inspect: compile only, for diagnostics and kernel attributes. Sweep: the playground over `sweep`'s
-    // range on its backends (run/SweepRunner.h); `backend`, `repeat`, `warmup` and `checkBounds` are not
-    // used. Disassemble: compile only, for `arch` (empty: run::CompiledCode::defaultArch) and with -lineinfo
-    // when `lineInfo`, and show the code (run/CompiledCode.h); `backend` and the run's settings are not used.
-    enum class Kind { Run, Inspect, Sweep, Disassemble };
-    Kind kind = Kind::Run;
-    std::string arch = {};          // Disassemble
-    bool lineInfo = true;           // Disassemble
-    nlohmann::json sweep = nullptr; // Sweep: the SweepSpec (SweepSpec::toJson)
     // Sweep: called on run()'s thread with each row as the worker measures it, so that a sweep shows its
     // progress, and its rows so far survive a stop or a crash.
     std::function<void(const run::SweepRow& row, std::size_t done, std::size_t total)> onSweepRow = nullptr;
@@ -68,7 +54,8 @@ struct WorkerResult {
     Outcome outcome = Outcome::Worker;
     std::string message;                        // what happened, for the user (empty for Ok)
     std::vector<model::Diagnostic> diagnostics; // Compile
-    nlohmann::json report;                      // Ok: the timings.json object (project-format.md)
+    nlohmann::json report;                      // Ok, for a Run: the timings.json object (project-format.md)
+    run::RunTimings timings;                    // Ok, for a Run: the same report, typed
     std::string execution;                      // Ok: how the backend ran the threads
     launch::NamedArrays outputs;                   // Ok: out and inout arrays (shared memory, mapped)
     launch::NamedArrays referenceOutputs;          // Ok: the reference's (or the CPU backend's), if any
@@ -76,7 +63,7 @@ struct WorkerResult {
     // What the kernel (printf), the compiler or the runtime printed during the request, on either stream,
     // even when the worker died (an assert's text comes before its SIGABRT). At most kMaxOutputBytes.
     std::string output;
-    double receiveMs = 0;                          // Ok: reading the result and mapping its arrays
+    double receiveMs = 0;                          // Ok: reading the answer and mapping its arrays
     std::optional<run::Inspection> inspection;          // Ok, for an Inspect request
     std::optional<run::SweepResult> sweep;         // Ok, for a Sweep request
     std::optional<run::CompiledCode> compiledCode; // Ok, for a Disassemble request
@@ -106,7 +93,22 @@ public:
     static std::filesystem::path defaultExecutable();
 
 private:
+    using Clock = std::chrono::steady_clock;
+    // The worker's answer, or how waiting for it ended without one (Stopped, TimedOut, Crash).
+    struct Awaited {
+        std::optional<Message> reply;
+        Outcome outcome = Outcome::Ok;
+        std::string message;
+        Clock::time_point arrived; // when the answer began to come: receiving it and mapping its arrays
+    };
+
     void start();
+    void send(const Request& request); // starts a worker first where none runs
+    // Waits for the answer in short slices, so that stop() and the time limit are noticed quickly; sweep
+    // rows that come before it go to onSweepRow.
+    Awaited await(const WorkerRequest& request, Clock::time_point started);
+    // The answer into `result`: an Outcome::Worker failure for one that does not answer the request.
+    void decode(const Request& request, Message reply, WorkerResult& result);
     // Closes the socket and waits for the worker: `grace` to end by itself, then SIGKILL. Its wait
     // status, or -1 when none was running.
     int end(std::chrono::milliseconds grace) noexcept;
@@ -116,8 +118,8 @@ private:
     std::filesystem::path executable_;
     std::mutex runMutex_;
     std::string takeOutput(); // what the worker printed since the last call
-    int socket_ = -1;
-    int output_ = -1; // the worker's stdout and stderr: a memory file the client reads after each request
+    std::unique_ptr<Channel> channel_; // to the worker, while one runs
+    UniqueFd output_; // the worker's stdout and stderr: a memory file the client reads after each request
     off_t outputRead_ = 0;
     std::atomic<pid_t> pid_{-1};
     std::atomic<bool> stopRequested_{false};

@@ -82,8 +82,7 @@ private slots:
         QVERIFY(view.statusText().contains(QStringLiteral("sm_90")));
 
         WorkerTask task(KP_WORKER_PATH);
-        kp::worker::WorkerRequest request;
-        request.kind = kp::worker::WorkerRequest::Kind::Disassemble;
+        kp::worker::DisassembleRequest request;
         request.playground =
             nlohmann::json{{"format", "kernelpad/1"}, {"source", "kernel.cu"}, {"kernel", "scale_add"}}
                 .dump();
@@ -98,7 +97,7 @@ private slots:
             else
                 view.showError(QString::fromStdString(result->message));
         });
-        task.submit(request);
+        task.submit({request});
         QTRY_VERIFY_WITH_TIMEOUT(answer != nullptr, 60000);
         QVERIFY2(answer->compiledCode, answer->message.c_str());
         code_ = *answer->compiledCode;

@@ -35,13 +35,15 @@ int main(int argc, char** argv) {
     const auto parsed = io::parsePlayground(playground, path);
     (void)run::execute(parsed, {}); // compile once, so both sides use the cache
     const double inProcess = bench::medianMs(7, [&] { (void)run::execute(io::parsePlayground(playground, path), {}); });
-    const auto first = client.run({playground, path, "cpu"});
+    const auto first = client.run({worker::RunRequest{playground, path}});
     if (!first.ok()) {
         std::fprintf(stderr, "bench_worker: the worker run failed: %s\n", first.message.c_str());
         return 1;
     }
     std::vector<double> receive;
-    const double throughWorker = bench::medianMs(7, [&] { receive.push_back(client.run({playground, path, "cpu"}).receiveMs); });
+    const double throughWorker = bench::medianMs(7, [&] {
+        receive.push_back(client.run({worker::RunRequest{playground, path}}).receiveMs);
+    });
     std::vector<float> from(std::size_t{1} << 26, 1.0f), to(std::size_t{1} << 26);
     const double memcpyMs = bench::medianMs(7, [&] {
         std::memcpy(to.data(), from.data(), from.size() * sizeof(float));
@@ -54,7 +56,7 @@ int main(int argc, char** argv) {
     table.add({"the same run in the worker vs in this process", "ms", throughWorker, inProcess, "(information)"});
     const double restart = bench::medianMs(5, [&] {
         worker::WorkerClient fresh;
-        (void)fresh.run({playground, path, "cpu"});
+        (void)fresh.run({worker::RunRequest{playground, path}});
     });
     table.add({"a run on a fresh worker (start + run) vs on a running one", "ms", restart, throughWorker, "(information)"});
     table.print();

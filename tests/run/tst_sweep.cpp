@@ -150,16 +150,15 @@ private slots:
     }
 
     void backendIds() {
-        QCOMPARE(run::parseSweepBackend("cuda").id, std::string("cuda:0"));
-        QCOMPARE(run::parseSweepBackend("cuda:1").ordinal, 1);
-        QVERIFY(run::parseSweepBackend("cpu").kind == run::SweepBackend::Kind::Cpu);
-        QCOMPARE(run::parseSweepBackend("cpu").threads, 0u);
-        QCOMPARE(run::parseSweepBackend("cpu:1").threads, 1u);
-        QVERIFY(run::parseSweepBackend("reference").kind == run::SweepBackend::Kind::Reference);
+        QCOMPARE(run::parseBackend("cuda").id(), std::string("cuda:0"));
+        QCOMPARE(run::parseBackend("cuda:1").ordinal, 1);
+        QVERIFY(run::parseBackend("cpu").kind == run::Backend::Kind::Cpu);
+        QCOMPARE(run::parseBackend("cpu").threads, 0u);
+        QCOMPARE(run::parseBackend("cpu:1").threads, 1u);
+        QVERIFY(run::parseBackend("reference").kind == run::Backend::Kind::Reference);
         for (const char* bad : {"cpu:0", "cuda:-1", "cuda:x", "gpu", "cpu:", ""})
-            QVERIFY2(test::inputErrorOf([&] {
-                         (void)run::parseSweepBackend(bad);
-                     }).find("cpu:1 for one core") != std::string::npos,
+            QVERIFY2(test::inputErrorOf([&] { (void)run::parseBackend(bad); }).find("cpu:1 for one core") !=
+                         std::string::npos,
                      bad);
     }
 

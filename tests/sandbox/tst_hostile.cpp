@@ -306,11 +306,10 @@ private slots:
         for (const std::string name : {"ctor_system", "global_object"}) {
             const fs::path folder = prepare(name);
             const fs::path file = folder / (name + ".kpad.json");
-            worker::WorkerRequest request;
-            request.kind = worker::WorkerRequest::Kind::Inspect;
+            worker::InspectRequest request;
             request.playground = readAll(file);
             request.path = file.string();
-            const auto result = client.run(request);
+            const auto result = client.run({request});
             QVERIFY2(result.ok(), result.message.c_str());
             QVERIFY(!fs::exists(home() / "pwned-ctor"));
             QVERIFY(!fs::exists(home() / "pwned-global"));
@@ -322,10 +321,10 @@ private slots:
         worker::WorkerClient client(KP_WORKER_PATH);
         const fs::path folder = prepare("forge_socket");
         const fs::path file = folder / "forge_socket.kpad.json";
-        worker::WorkerRequest request;
+        worker::RunRequest request;
         request.playground = readAll(file);
         request.path = file.string();
-        const auto result = client.run(request);
+        const auto result = client.run({request});
         QVERIFY2(result.ok(), result.message.c_str());
         QCOMPARE(result.outputs.size(), std::size_t{1});
         QCOMPARE(result.outputs.front().second.value(63), 63.0);
@@ -333,7 +332,7 @@ private slots:
         const fs::path exitFolder = prepare("exit_zero");
         request.playground = readAll(exitFolder / "exit_zero.kpad.json");
         request.path = (exitFolder / "exit_zero.kpad.json").string();
-        const auto exited = client.run(request);
+        const auto exited = client.run({request});
         QCOMPARE(exited.outcome, worker::Outcome::Fault);
         QVERIFY2(exited.message.find("must not call exit()") != std::string::npos, exited.message.c_str());
     }
@@ -356,19 +355,18 @@ private slots:
         QVERIFY2(trusted.exitCode == 0, trusted.output.c_str());
 
         worker::WorkerClient client(KP_WORKER_PATH);
-        worker::WorkerRequest request;
+        worker::RunRequest request;
         const fs::path file =
             fs::path(KP_SOURCE_DIR) / "samples" / "multiply_them" / "multiply_them.kpad.json";
         request.playground = readAll(file);
         request.path = file.string();
-        const auto asked = client.run(request);
+        const auto asked = client.run({request});
         QCOMPARE(asked.outcome, worker::Outcome::NoSandbox);
         request.trusted = true;
-        const auto ran = client.run(request);
+        const auto ran = client.run({request});
         QVERIFY2(ran.ok(), ran.message.c_str());
-        request.kind = worker::WorkerRequest::Kind::Inspect;
-        request.trusted = false;
-        QVERIFY(client.run(request).ok());
+        const worker::InspectRequest inspect{request.playground, request.path};
+        QVERIFY(client.run({inspect}).ok());
         qunsetenv("KERNELPAD_TEST_NO_SANDBOX");
     }
 };

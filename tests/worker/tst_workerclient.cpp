@@ -5,6 +5,7 @@
 // goes on, and that a valid run right after it succeeds. CPU entries run in CI; CUDA entries need the
 // GPU machine and skip elsewhere.
 #include "core/Bytes.h"
+#include "core/Error.h"
 #include "core/cuda/Driver.h"
 #include "core/cuda/Nvrtc.h"
 #include "core/worker/WorkerClient.h"
@@ -45,13 +46,14 @@ class TestWorkerClient : public QObject {
     worker::WorkerClient client_{KP_WORKER_PATH};
 
     void validRunSucceeds(const std::string& backend) {
-        const auto result = client_.run({validPlayground(), kFaults + "valid.kpad.json", backend});
+        const auto result = client_.run({worker::RunRequest{validPlayground(), kFaults + "valid.kpad.json",
+                                                            run::parseRunBackend(backend)}});
         QVERIFY2(result.ok(), result.message.c_str());
         const auto* d = launch::find(result.outputs, "d");
         QVERIFY(d);
         QCOMPARE(d->size(), std::size_t{1000});
         QCOMPARE(d->value(999), 2997.0);
-        QCOMPARE(result.report.value("backend", std::string()).substr(0, backend.size()), backend);
+        QCOMPARE(result.timings.backend.substr(0, backend.size()), backend);
     }
 
 private slots:
@@ -73,19 +75,26 @@ private slots:
         if (const double above = e.value("unless_memory_above", 0.0);
             above > 0 && static_cast<double>(availableMemoryBytes()) >= above)
             QSKIP("this machine has the memory for it: the refusal needs a smaller one");
-        worker::WorkerRequest request;
-        request.playground = e.contains("raw") ? e.at("raw").get<std::string>() : e.at("playground").dump();
-        request.path = kFaults + "fault.kpad.json";
-        request.backend = backend;
-        request.checkBounds = e.value("check_bounds", false);
-        request.timeLimitSeconds = e.value("time_limit", 0.0);
+        worker::RunRequest run;
+        run.playground = e.contains("raw") ? e.at("raw").get<std::string>() : e.at("playground").dump();
+        run.path = kFaults + "fault.kpad.json";
+        run.checkBounds = e.value("check_bounds", false);
+        worker::WorkerRequest request{run, e.value("time_limit", 0.0)};
         std::thread stopper;
         if (const double after = e.value("stop_after", 0.0); after > 0)
             stopper = std::thread([this, after] {
                 std::this_thread::sleep_for(std::chrono::duration<double>(after));
                 client_.stop();
             });
-        const auto result = client_.run(request);
+        // An unknown backend is refused where its text becomes a run::Backend, before any worker.
+        worker::WorkerResult result;
+        try {
+            std::get<worker::RunRequest>(request.message).backend = run::parseRunBackend(backend);
+            result = client_.run(request);
+        } catch (const InputError& error) {
+            result.outcome = worker::Outcome::Input;
+            result.message = error.what();
+        }
         if (stopper.joinable()) stopper.join();
         const auto expected = e.at("expect").get<std::string>();
         QVERIFY2(worker::name(result.outcome) == expected,
@@ -116,7 +125,7 @@ private slots:
                                                   {"array", {{"dtype", "float32"}, {"shape", {256}}}},
                                                   {"direction", "inout"},
                                                   {"init", "ones"}}}}};
-        const auto result = client_.run({playground.dump(), kFaults + "big.kpad.json", "cpu"});
+        const auto result = client_.run({worker::RunRequest{playground.dump(), kFaults + "big.kpad.json"}});
         QVERIFY2(result.ok(), result.message.c_str());
         QCOMPARE(launch::find(result.outputs, "x")->value(255), 5.0);
     }
@@ -133,7 +142,7 @@ private slots:
              {{{"name", "x"},
                {"array", {{"dtype", "float32"}, {"shape", {1 << 26}}}},
                {"direction", "out"}}}}};
-        const auto result = client_.run({playground.dump(), kFaults + "large.kpad.json", "cpu"});
+        const auto result = client_.run({worker::RunRequest{playground.dump(), kFaults + "large.kpad.json"}});
         QVERIFY2(result.ok(), result.message.c_str());
         const auto* x = launch::find(result.outputs, "x");
         QCOMPARE(x->bytes(), std::size_t{256} << 20);
@@ -163,10 +172,9 @@ private slots:
                                     "    x[threadIdx.x] = tile[255 - threadIdx.x] * n;\n}\n"},
                            {"kernel", "k"},
                            {"args", nlohmann::json::array()}};
-        worker::WorkerRequest request{playground.dump(), kFaults + "inspect.kpad.json",
-                                      backend.toStdString()};
-        request.kind = worker::WorkerRequest::Kind::Inspect;
-        const auto result = client_.run(request);
+        const worker::InspectRequest request{playground.dump(), kFaults + "inspect.kpad.json",
+                                             run::parseRunBackend(backend.toStdString())};
+        const auto result = client_.run({request});
         QVERIFY2(result.ok(), result.message.c_str());
         QVERIFY(result.inspection);
         QVERIFY(result.outputs.empty());
@@ -196,10 +204,9 @@ private slots:
                                     "    x[i] = undeclared_thing;\n}\n"},
                            {"kernel", "k"},
                            {"args", nlohmann::json::array()}};
-        worker::WorkerRequest request{playground.dump(), kFaults + "inspect.kpad.json",
-                                      backend.toStdString()};
-        request.kind = worker::WorkerRequest::Kind::Inspect;
-        const auto result = client_.run(request);
+        const worker::InspectRequest request{playground.dump(), kFaults + "inspect.kpad.json",
+                                             run::parseRunBackend(backend.toStdString())};
+        const auto result = client_.run({request});
         QCOMPARE(result.outcome, worker::Outcome::Compile);
         QVERIFY(!result.diagnostics.empty());
         QCOMPARE(result.diagnostics.front().line, 3);
@@ -212,11 +219,10 @@ private slots:
     // the kernels' resources and the SASS (or why there is none), all of which survive the trip.
     void disassembleSendsTheCompiledCode() {
         if (!cuda::Nvrtc::available()) QSKIP(cuda::Nvrtc::unavailableReason().c_str());
-        worker::WorkerRequest request{validPlayground(), kFaults + "valid.kpad.json"};
-        request.kind = worker::WorkerRequest::Kind::Disassemble;
+        worker::DisassembleRequest request{validPlayground(), kFaults + "valid.kpad.json"};
         request.arch = "sm_80";
         request.lineInfo = true;
-        const auto result = client_.run(request);
+        const auto result = client_.run({request});
         QVERIFY2(result.ok(), result.message.c_str());
         QVERIFY(result.compiledCode);
         const auto& code = *result.compiledCode;
@@ -231,7 +237,7 @@ private slots:
         // Without line info, and with the worker's default architecture.
         request.arch.clear();
         request.lineInfo = false;
-        const auto plain = client_.run(request);
+        const auto plain = client_.run({request});
         QVERIFY2(plain.ok(), plain.message.c_str());
         QVERIFY(plain.compiledCode && !plain.compiledCode->ptx.hasSourceLines());
         QVERIFY(plain.compiledCode->arch.starts_with("sm_"));
@@ -244,17 +250,16 @@ private slots:
                            {"code", "__global__ void k(float* x) {\n    x[0] = undeclared_thing;\n}\n"},
                            {"kernel", "k"},
                            {"args", nlohmann::json::array()}};
-        worker::WorkerRequest request{broken.dump(), kFaults + "inspect.kpad.json"};
-        request.kind = worker::WorkerRequest::Kind::Disassemble;
+        worker::DisassembleRequest request{broken.dump(), kFaults + "inspect.kpad.json"};
         request.arch = "sm_90";
-        const auto compile = client_.run(request);
+        const auto compile = client_.run({request});
         QCOMPARE(compile.outcome, worker::Outcome::Compile);
         QVERIFY(!compile.compiledCode);
         QVERIFY(!compile.diagnostics.empty());
         QCOMPARE(compile.diagnostics.front().line, 2);
         request.playground = validPlayground();
         request.arch = "compute_90";
-        const auto arch = client_.run(request);
+        const auto arch = client_.run({request});
         QCOMPARE(arch.outcome, worker::Outcome::Input);
         QVERIFY2(arch.message.find("arch: \"compute_90\" is not a real GPU architecture") !=
                      std::string::npos,
@@ -266,10 +271,10 @@ private slots:
     // dies of it.
     // A sweep runs in the worker and sends each row as it is measured, then the whole result.
     void sweepSendsItsRowsAsTheyCome() {
-        worker::WorkerRequest request{validPlayground(), kFaults + "valid.kpad.json"};
-        request.kind = worker::WorkerRequest::Kind::Sweep;
-        request.sweep = {
-            {"from", 1000}, {"to", 100000}, {"steps", 3}, {"backends", {"cpu", "cpu:1"}}, {"repeat", 2}};
+        worker::SweepRequest sweep{validPlayground(), kFaults + "valid.kpad.json"};
+        sweep.spec = run::SweepSpec::fromJson(
+            {{"from", 1000}, {"to", 100000}, {"steps", 3}, {"backends", {"cpu", "cpu:1"}}, {"repeat", 2}});
+        worker::WorkerRequest request{sweep};
         std::vector<run::SweepRow> rows;
         std::size_t lastTotal = 0;
         request.onSweepRow = [&](const run::SweepRow& row, std::size_t done, std::size_t total) {
@@ -287,17 +292,24 @@ private slots:
         for (const auto& row : rows)
             QVERIFY2(row.ran() && row.kernelMs.size() == 2, row.error.c_str());
         // A bad spec is the user's input, said with its path.
-        request.sweep = {{"from", 10}, {"to", 1}};
+        auto& backwards = std::get<worker::SweepRequest>(request.message).spec;
+        backwards = {};
+        backwards.from = 10;
+        backwards.to = 1;
         const auto bad = client_.run(request);
         QCOMPARE(int(bad.outcome), int(worker::Outcome::Input));
         QVERIFY2(bad.message.starts_with("sweep.to:"), bad.message.c_str());
     }
 
     void stoppingASweepKeepsTheRowsSoFar() {
-        worker::WorkerRequest request{validPlayground(), kFaults + "valid.kpad.json"};
-        request.kind = worker::WorkerRequest::Kind::Sweep;
-        request.sweep = {{"scale", "linear"}, {"from", 1000},          {"to", 2000000},
-                         {"steps", 200},      {"backends", {"cpu:1"}}, {"repeat", 20}};
+        worker::SweepRequest sweep{validPlayground(), kFaults + "valid.kpad.json"};
+        sweep.spec = run::SweepSpec::fromJson({{"scale", "linear"},
+                                               {"from", 1000},
+                                               {"to", 2000000},
+                                               {"steps", 200},
+                                               {"backends", {"cpu:1"}},
+                                               {"repeat", 20}});
+        worker::WorkerRequest request{sweep};
         std::vector<run::SweepRow> rows;
         request.onSweepRow = [&](const run::SweepRow& row, std::size_t done, std::size_t) {
             rows.push_back(row);
@@ -321,15 +333,14 @@ private slots:
                  {{{"name", "x"}, {"array", {{"dtype", "int32"}, {"shape", {2}}}}, {"direction", "inout"}}}}}
                 .dump();
         };
-        const auto printed =
-            client_.run({playground("printf(\"hello from thread %d\\n\", (int)threadIdx.x);"),
-                         kFaults + "p.kpad.json", "cpu"});
+        const auto printed = client_.run({worker::RunRequest{
+            playground("printf(\"hello from thread %d\\n\", (int)threadIdx.x);"), kFaults + "p.kpad.json"}});
         QVERIFY2(printed.ok(), printed.message.c_str());
         QVERIFY2(printed.output.find("hello from thread 0") != std::string::npos, printed.output.c_str());
         QVERIFY2(printed.output.find("hello from thread 1") != std::string::npos, printed.output.c_str());
 
-        const auto failed =
-            client_.run({playground("assert(x[threadIdx.x] == 42);"), kFaults + "a.kpad.json", "cpu"});
+        const auto failed = client_.run(
+            {worker::RunRequest{playground("assert(x[threadIdx.x] == 42);"), kFaults + "a.kpad.json"}});
         // The kernel's process ends; the worker reports it as the kernel's fault and stays.
         QCOMPARE(failed.outcome, worker::Outcome::Fault);
         QVERIFY2(failed.message.find("the kernel k crashed with SIGABRT") != std::string::npos,
@@ -340,7 +351,7 @@ private slots:
                      failed.output.find("== 42") != std::string::npos,
                  failed.output.c_str());
         // The next request prints only its own output.
-        const auto quiet = client_.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
+        const auto quiet = client_.run({worker::RunRequest{validPlayground(), kFaults + "valid.kpad.json"}});
         QVERIFY2(quiet.ok(), quiet.message.c_str());
         QVERIFY2(quiet.output.find("hello") == std::string::npos &&
                      quiet.output.find("42") == std::string::npos,
@@ -349,7 +360,7 @@ private slots:
 
     void missingWorkerIsNamed() {
         worker::WorkerClient missing("/nonexistent/kernelpad-worker");
-        const auto result = missing.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
+        const auto result = missing.run({worker::RunRequest{validPlayground(), kFaults + "valid.kpad.json"}});
         QCOMPARE(result.outcome, worker::Outcome::Worker);
         QVERIFY2(result.message.find("/nonexistent/kernelpad-worker is missing") != std::string::npos,
                  result.message.c_str());
@@ -368,7 +379,7 @@ private slots:
         }
         std::filesystem::permissions(script, std::filesystem::perms::owner_all);
         worker::WorkerClient other(script);
-        const auto result = other.run({validPlayground(), kFaults + "valid.kpad.json", "cpu"});
+        const auto result = other.run({worker::RunRequest{validPlayground(), kFaults + "valid.kpad.json"}});
         QCOMPARE(result.outcome, worker::Outcome::Worker);
         QVERIFY2(result.message.find("protocol 99") != std::string::npos &&
                      result.message.find("9.9") != std::string::npos,
