@@ -49,6 +49,24 @@ std::optional<double> flopsOf(const model::Playground& playground) {
     return std::nullopt;
 }
 
+// What the plots need before a sweep's first row besides its spec and backends: the swept array, the kernel.
+void completeHeader(run::SweepResult& header, const model::Playground& playground) {
+    header.title = playground.title;
+    header.kernel = playground.kernel;
+    for (const auto& arg : playground.args)
+        if (arg.isArray() && (header.spec.array.empty() || arg.name == header.spec.array)) {
+            header.array = arg.name;
+            return;
+        }
+}
+
+std::string joined(const std::vector<std::string>& ids) {
+    std::string text;
+    for (const auto& id : ids)
+        text += (text.empty() ? "" : ", ") + id;
+    return text;
+}
+
 run::RunTimings timingsOf(const nlohmann::json& report) {
     try {
         return run::RunTimings::fromReport(report);
@@ -335,23 +353,13 @@ bool RunController::startSweep(run::SweepResult header, const QString& from, con
             },
             Qt::QueuedConnection);
     };
-    // What the plots need before the first row: the swept array, the kernel.
-    header.title = playground.title;
-    header.kernel = playground.kernel;
-    for (const auto& arg : playground.args)
-        if (arg.isArray() && (spec.array.empty() || arg.name == spec.array)) {
-            header.array = arg.name;
-            break;
-        }
+    completeHeader(header, playground);
     emit sweepStarted(header, run::sweepValues(spec).size() * spec.backends.size());
     sweepId_ = sweepTask_.submit(std::move(request));
     emit sweepingChanged(true);
-    std::string ids;
-    for (const auto& id : spec.backends)
-        ids += (ids.empty() ? "" : ", ") + id;
     emit logged(tr("Sweep of %1: %2 from %3 to %4 on %5")
                     .arg(fromUtf8(playground.kernel), fromUtf8(header.parameterLabel()))
-                    .arg(from, to, fromUtf8(ids)));
+                    .arg(from, to, fromUtf8(joined(spec.backends))));
     return true;
 }
 
