@@ -14,6 +14,8 @@
 namespace {
 
 constexpr const char* kTone = "kpTone";
+constexpr const char* kBanner = "kpBanner";
+constexpr const char* kBannerPadding = "kpBannerPadding";
 constexpr const char* kDesignFont = "kpDesignFont";
 constexpr const char* kAppliedFont = "kpAppliedFont";
 
@@ -83,6 +85,44 @@ void applyTone(QWidget* widget, Tone tone) {
     widget->setPalette(palette);
 }
 
+// Background and text as drawn for the light theme.
+std::pair<QColor, QColor> bannerColours(Banner banner) {
+    switch (banner) {
+    case Banner::Warning:
+        return {QColor(0xff, 0xf4, 0xce), QColor(0x3b, 0x2f, 0x00)};
+    case Banner::Passed:
+        return {QColor(0xe6, 0xf4, 0xea), QColor(0x0d, 0x65, 0x2d)};
+    case Banner::Failed:
+        return {QColor(0xfc, 0xe8, 0xe6), QColor(0xa5, 0x0e, 0x0e)};
+    case Banner::Problem:
+        return {QColor(0xfd, 0xec, 0xec), QColor(0x3b, 0x00, 0x00)};
+    default:
+        return {QColor(0xf1, 0xf3, 0xf4), QColor(0x3c, 0x40, 0x43)};
+    }
+}
+
+QString bannerStyle(Banner banner, int padding, const Appearance& appearance) {
+    if (banner == Banner::None) return {};
+    if (banner == Banner::Plain) return QStringLiteral("QLabel { padding: %1px; }").arg(padding);
+    const auto [designedBackground, designedText] = bannerColours(banner);
+    const QColor background = adaptBackground(designedBackground, appearance);
+    const QColor text = adaptForeground(designedText, background, appearance);
+    if (banner == Banner::Problem) {
+        const QColor frame = adaptForeground(QColor(0xd0, 0x21, 0x21), background, appearance);
+        return QStringLiteral("border: 1px solid %1; background: %2; color: %3;")
+            .arg(frame.name(), background.name(), text.name());
+    }
+    return QStringLiteral("QLabel { background: %1; color: %2; padding: %3px; }")
+        .arg(background.name(), text.name())
+        .arg(padding);
+}
+
+void applyBanner(QWidget* widget, const Appearance& appearance) {
+    const auto banner = static_cast<Banner>(widget->property(kBanner).toInt());
+    const QString style = bannerStyle(banner, widget->property(kBannerPadding).toInt(), appearance);
+    if (widget->styleSheet() != style) widget->setStyleSheet(style);
+}
+
 QFont scaledFont(const QFont& designed, double scale) {
     QFont font = designed;
     if (designed.pointSizeF() > 0)
@@ -118,8 +158,10 @@ void refresh(QWidget* window, const Appearance& appearance) {
     for (auto* editor : window->findChildren<KernelEditor*>()) editor->applyAppearance(appearance);
     QList<QWidget*> widgets = window->findChildren<QWidget*>();
     widgets.prepend(window);
-    for (QWidget* widget : widgets)
+    for (QWidget* widget : widgets) {
         if (const QVariant tone = widget->property(kTone); tone.isValid()) applyTone(widget, static_cast<Tone>(tone.toInt()));
+        if (widget->property(kBanner).isValid()) applyBanner(widget, appearance);
+    }
     for (auto* plot : window->findChildren<QCustomPlot*>()) plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -228,6 +270,12 @@ Theme themeFromName(const QString& name) {
 void setTone(QWidget* widget, Tone tone) {
     widget->setProperty(kTone, static_cast<int>(tone));
     applyTone(widget, tone);
+}
+
+void setBanner(QWidget* widget, Banner banner, int padding) {
+    widget->setProperty(kBanner, static_cast<int>(banner));
+    widget->setProperty(kBannerPadding, padding);
+    applyBanner(widget, currentAppearance());
 }
 
 const Appearance& currentAppearance() {

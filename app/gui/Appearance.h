@@ -53,6 +53,21 @@ enum class Tone { Normal, Error, Muted };
 // Marks a label's text as an error or as muted: the application's style sheet colours it for the theme.
 void setTone(QWidget* widget, Tone tone);
 
+// A status line (or a field with a problem) in the colours of a state: drawn for the light theme and
+// adapted, like the plots, for the dark one and for high contrast. None removes them.
+enum class Banner {
+    None,
+    Plain,   // the theme's own colours, only the padding
+    Notice,  // nothing right or wrong: grey
+    Warning, // worth knowing before a run: yellow
+    Passed,  // green
+    Failed,  // red
+    Problem, // a field whose value is wrong: a red frame (no padding)
+};
+// Colours `widget` as `banner`, with `padding` pixels around a label's text; kept up to date when the
+// appearance changes.
+void setBanner(QWidget* widget, Banner banner, int padding = 6);
+
 const Appearance& currentAppearance();
 // The application's font without presentation's scaling: the size fonts are designed against.
 QFont baseFont();

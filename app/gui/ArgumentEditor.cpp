@@ -195,7 +195,7 @@ void ArgumentEditor::setProblem(QWidget* field, const QString& key, const QStrin
         problems_.remove(key);
     else
         problems_.insert(key, problem);
-    field->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("border: 1px solid #d02121; background: #fdecec; color: #3b0000;"));
+    setBanner(field, problem.isEmpty() ? Banner::None : Banner::Problem);
     field->setToolTip(problem);
 }
 

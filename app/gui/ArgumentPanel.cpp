@@ -72,6 +72,12 @@ std::vector<ArgumentSpec> ArgumentPanel::arguments() const {
     return args;
 }
 
+kp::model::Shape ArgumentPanel::firstArrayShape() const {
+    for (const auto& arg : arguments())
+        if (arg.isArray()) return arg.array().shape;
+    return {};
+}
+
 QStringList ArgumentPanel::problems() const {
     QStringList list;
     for (std::size_t i = 0; i < editors_.size(); ++i)

@@ -1,6 +1,6 @@
 // The argument panel: one ArgumentEditor per parameter of the kernel, rebuilt from its signature after
 // each successful parse (core/model/ArgumentFit keeps what the user set when the change is compatible).
-// MainWindow reads arguments() into the playground before a run.
+// PlaygroundDocument reads arguments() into the playground before a run.
 #pragma once
 
 #include "ArgumentEditor.h"
@@ -28,6 +28,7 @@ public:
     void setUnavailable(const QString& why);
 
     std::vector<kp::model::ArgumentSpec> arguments() const;
+    kp::model::Shape firstArrayShape() const; // the first array argument's, the launch's data; empty: none
     // Every field's problem, "args[1] a: shape: ..."; empty when the arguments can be run.
     QStringList problems() const;
     ArgumentEditor* editorFor(const QString& name) const;

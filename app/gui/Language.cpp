@@ -1,5 +1,7 @@
 #include "Language.h"
 
+#include "Settings.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QLibraryInfo>
@@ -7,7 +9,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPointer>
-#include <QSettings>
 #include <QTranslator>
 #include <algorithm>
 #include <optional>
@@ -97,8 +98,7 @@ QString Language::fromPreferences(const QStringList& preferred) {
 }
 
 QString Language::chosen() {
-    for (const QString& asked : {qEnvironmentVariable("KERNELPAD_LANGUAGE"),
-                                 QSettings().value(QStringLiteral("language")).toString()})
+    for (const QString& asked : {qEnvironmentVariable("KERNELPAD_LANGUAGE"), Settings::language()})
         if (const auto code = spoken(asked)) return *code;
     return fromPreferences(QLocale::system().uiLanguages());
 }
@@ -136,7 +136,7 @@ QString Language::current() {
 }
 
 void Language::choose(const QString& code) {
-    QSettings().setValue(QStringLiteral("language"), code);
+    Settings::setLanguage(code);
 }
 
 QMenu* Language::menu(QWidget* parent) {

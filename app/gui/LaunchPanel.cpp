@@ -119,6 +119,17 @@ kp::launch::LaunchGeometry LaunchPanel::geometry() const {
     return geometry;
 }
 
+QString LaunchPanel::summary() const {
+    const auto g = geometry();
+    return tr("grid %1×%2×%3, block %4×%5×%6")
+        .arg(g.grid[0])
+        .arg(g.grid[1])
+        .arg(g.grid[2])
+        .arg(g.block[0])
+        .arg(g.block[1])
+        .arg(g.block[2]);
+}
+
 void LaunchPanel::setLimits(const kp::launch::LaunchLimits& limits) {
     limits_ = limits;
     refresh();

@@ -29,6 +29,7 @@ public:
     kp::model::LaunchSpec launch() const;
     // The grid and block that run, with "auto" worked out from the data shape.
     kp::launch::LaunchGeometry geometry() const;
+    QString summary() const; // "grid 4×1×1, block 256×1×1": what a student usually changes between runs
 
     // What the launch is checked against: LaunchLimits::of(device) or LaunchLimits::cpu().
     void setLimits(const kp::launch::LaunchLimits& limits);

@@ -1,5 +1,6 @@
 #include "OutputPane.h"
 
+#include "Appearance.h"
 #include "ArrayPlot.h"
 #include "ArrayTableModel.h"
 #include "PlotExport.h"
@@ -27,16 +28,16 @@
 
 namespace {
 
-QString styleOf(CheckSummary::State state) {
+Banner bannerOf(CheckSummary::State state) {
     switch (state) {
     case CheckSummary::State::Passed:
-        return QStringLiteral("QLabel { background: #e6f4ea; color: #0d652d; padding: 6px; }");
+        return Banner::Passed;
     case CheckSummary::State::Failed:
-        return QStringLiteral("QLabel { background: #fce8e6; color: #a50e0e; padding: 6px; }");
+        return Banner::Failed;
     case CheckSummary::State::NotChecked:
         break;
     }
-    return QStringLiteral("QLabel { background: #f1f3f4; color: #3c4043; padding: 6px; }");
+    return Banner::Notice;
 }
 
 std::filesystem::path filePath(const QString& path) {
@@ -56,7 +57,7 @@ OutputPane::OutputPane(const QString& name, std::shared_ptr<const kp::model::Arr
       windowLabel_(new QLabel(this)), goTo_(new QLineEdit(this)), model_(new ArrayTableModel(this)),
       table_(new QTableView(this)), plot_(new ArrayPlot(this)) {
     summaryLabel_->setWordWrap(true);
-    summaryLabel_->setStyleSheet(styleOf(summary.state));
+    setBanner(summaryLabel_, bannerOf(summary.state));
     summaryLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* saveArray = new QPushButton(tr("Save array…"), this);
     saveArray->setToolTip(tr("Save this output as .npy or .csv"));

@@ -2,7 +2,7 @@
 // code) and the files it belongs to are saved atomically every few seconds into a recovery folder, one
 // file per window. A session that ends normally removes its file; one that crashed or was killed
 // (kill -9) leaves it behind with a stale lock, and the next start offers it back, losing at most the
-// last few seconds. MainWindow autosaves and restores; the store only keeps the files.
+// last few seconds. PlaygroundDocument autosaves and restores; the store only keeps the files.
 #pragma once
 
 #include <QDateTime>

@@ -14,9 +14,6 @@
 
 namespace {
 
-const QString kErrorStyle = QStringLiteral("QLabel { background: #fce8e6; color: #a50e0e; padding: 6px; }");
-const QString kNoticeStyle = QStringLiteral("QLabel { padding: 6px; }");
-
 // Names the reference arrays of the outputs the report checked: the others are shown, not compared.
 bool wasChecked(const nlohmann::json& report, const std::string& output) {
     const auto check = report.find("check");
@@ -115,7 +112,7 @@ ArrayPlot* ResultsView::plot(const QString& output) const {
 
 bool ResultsView::report(bool ok, const QString& text, QString* error) {
     message_->setText(text);
-    message_->setStyleSheet(ok ? kNoticeStyle : kErrorStyle);
+    setBanner(message_, ok ? Banner::Plain : Banner::Failed);
     message_->show();
     if (!ok && error) *error = text;
     return ok;

@@ -248,6 +248,65 @@ void SweepView::finish(const kp::run::SweepResult& result, const QString& messag
     showStatus(summary);
 }
 
+void SweepView::cutShort(const QString& message) {
+    auto partial = result_;
+    partial.cancelled = !partial.rows.empty();
+    finish(partial, message);
+}
+
+QString SweepView::showStored(const kp::model::Playground& playground, const QComboBox& chooser) {
+    // Ticked at first: the devices, all cores and the reference.
+    std::vector<std::pair<std::string, QString>> offered;
+    std::vector<std::string> ticked;
+    for (int i = 0; i < chooser.count(); ++i) {
+        const QString id = chooser.itemData(i).toString();
+        if (!id.startsWith(QStringLiteral("cuda:"))) continue;
+        offered.emplace_back(id.toStdString(), chooser.itemText(i));
+        ticked.push_back(id.toStdString());
+    }
+    offered.emplace_back("cpu", tr("CPU backend, all cores"));
+    offered.emplace_back("cpu:1", tr("CPU backend, one core"));
+    ticked.push_back("cpu");
+    if (playground.reference) {
+        offered.emplace_back("reference", tr("C++ reference"));
+        ticked.push_back("reference");
+    }
+    setBackends(offered, ticked);
+    try {
+        setSpec(kp::run::storedSweepSpec(playground).value_or(kp::run::SweepSpec{}));
+        if (const auto stored = kp::run::storedSweepResult(playground))
+            showResult(*stored);
+        else
+            clearResult();
+    } catch (const kp::InputError& e) {
+        // A hand-edited "sweep" that does not read: the defaults shown; the file keeps it until the
+        // settings are changed here.
+        setSpec(kp::run::SweepSpec{});
+        clearResult();
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+kp::run::SweepResult SweepView::header(const kp::run::SweepSpec& spec) const {
+    kp::run::SweepResult header;
+    header.spec = spec;
+    for (int i = 0; i < backends_->count(); ++i) {
+        const auto* item = backends_->item(i);
+        const auto id = item->data(Qt::UserRole).toString().toStdString();
+        if (std::find(spec.backends.begin(), spec.backends.end(), id) != spec.backends.end())
+            header.backends.push_back({id, item->text().toStdString(), {}});
+    }
+    return header;
+}
+
+QString SweepView::fromText() const {
+    return from_->text();
+}
+QString SweepView::toText() const {
+    return to_->text();
+}
+
 void SweepView::setRunning(bool running) {
     running_ = running;
     run_->setText(running ? tr("Stop Sweep") : tr("Run Sweep"));

@@ -1,10 +1,11 @@
 // The Sweep dock: what to sweep (problem size or block size, from, to, steps, log or linear, repeats,
 // the kernel's FLOPs as a formula of n) and on which backends, a Run/Stop button with progress, the
-// plots (SweepPlots) drawn as the rows arrive, and the exports. The main window runs the sweep through
-// the worker and keeps the settings and the results with the playground.
+// plots (SweepPlots) drawn as the rows arrive, and the exports. RunController runs the sweep through
+// the worker; MainWindow keeps the settings and the results with the playground.
 #pragma once
 
 #include "SweepPlots.h"
+#include "core/model/Playground.h"
 #include "core/run/Sweep.h"
 #include "core/run/SweepResult.h"
 
@@ -32,6 +33,11 @@ public:
     void setBackends(const std::vector<std::pair<std::string, QString>>& backends, const std::vector<std::string>& checked);
     std::vector<std::string> checkedBackends() const;
 
+    // The playground's stored sweep settings and results; the backends offered: each CUDA device the
+    // toolbar's `chooser` offers, the CPU backend on all cores and on one, and the playground's reference.
+    // Returns why the stored sweep did not read (the defaults are shown then), empty when it did.
+    QString showStored(const kp::model::Playground& playground, const QComboBox& chooser);
+
     // Shows a spec's settings. Its backends, when it names any, are the ones ticked.
     void setSpec(const kp::run::SweepSpec& spec);
     // The settings as a spec; none, with the reason in `error` ("To: 10 is below From"), when they are wrong.
@@ -42,8 +48,15 @@ public:
     void addRow(const kp::run::SweepRow& row, std::size_t done, std::size_t total);
     // The sweep ended: with its whole result, or with what happened (`message`) and the rows so far.
     void finish(const kp::run::SweepResult& result, const QString& message = {});
+    // Stopped, crashed or refused: the rows so far stay, marked as cut short.
+    void cutShort(const QString& message);
     void setRunning(bool running);
     bool running() const { return running_; }
+
+    // What the plots need before a sweep's first row: its spec and the backends by name.
+    kp::run::SweepResult header(const kp::run::SweepSpec& spec) const;
+    QString fromText() const; // From and To as typed
+    QString toText() const;
 
     // The results as they are now (the rows so far during a sweep).
     const kp::run::SweepResult& result() const { return result_; }

@@ -1,5 +1,6 @@
 #include "TimingsView.h"
 
+#include "Appearance.h"
 #include "PlotAppearance.h"
 #include "PlotExport.h"
 
@@ -105,7 +106,7 @@ TimingsView::TimingsView(QWidget* parent)
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setText(tr("No runs yet: the timings of each run appear here."));
-    summary_->setStyleSheet(QStringLiteral("QLabel { padding: 4px; }"));
+    setBanner(summary_, Banner::Plain, 4);
 
     bars_->plotLayout()->insertRow(0);
     bars_->plotLayout()->addElement(
@@ -199,7 +200,7 @@ void TimingsView::clearHistory() {
     clearBars();
     drawHistory();
     applyScale();
-    summary_->setStyleSheet(QStringLiteral("QLabel { padding: 4px; }"));
+    setBanner(summary_, Banner::Plain, 4);
     summary_->setText(tr("No runs yet: the timings of each run appear here."));
 }
 
@@ -232,7 +233,7 @@ void TimingsView::showLatest() {
     const std::string throughput = kp::run::describe(kp::run::throughputOf(t, latestFlops_, peak_), peak_);
     if (!throughput.empty()) lines << QString::fromStdString(throughput);
     if (!run.change.isEmpty()) lines << tr("Against the previous run of %1: %2").arg(name, run.change);
-    summary_->setStyleSheet(QStringLiteral("QLabel { padding: 4px; }"));
+    setBanner(summary_, Banner::Plain, 4);
     summary_->setText(lines.join(QLatin1Char('\n')));
 }
 
@@ -247,7 +248,7 @@ void TimingsView::clearBars() {
 void TimingsView::showRejected(const QString& reason) {
     clearBars();
     bars_->replot();
-    summary_->setStyleSheet(QStringLiteral("QLabel { color: #7a1010; background: #fde7e7; padding: 4px; }"));
+    setBanner(summary_, Banner::Failed, 4);
     summary_->setText(
         tr("The timings of this run cannot be shown: %1\nThe history keeps the earlier runs.").arg(reason));
 }

@@ -292,6 +292,13 @@
     </message>
 </context>
 <context>
+    <name>CompileNotice</name>
+    <message>
+        <source>This playground compiles its kernel with options it chose: %1. They take effect when you run it.</source>
+        <translation>Este banco de pruebas compila su kernel con opciones propias: %1. Se aplican al ejecutarlo.</translation>
+    </message>
+</context>
+<context>
     <name>CompiledCodeView</name>
     <message>
         <source>Source lines (-lineinfo)</source>
@@ -457,6 +464,92 @@
     </message>
 </context>
 <context>
+    <name>FileMenu</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Nuevo</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>&amp;Abrir...</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Abrir</translation>
+    </message>
+    <message>
+        <source>Playgrounds and CUDA sources (*.kpad.json *.cu);;All files (*)</source>
+        <translation>Bancos de pruebas y código CUDA (*.kpad.json *.cu);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>Abrir &amp;reciente</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Guardar</translation>
+    </message>
+    <message>
+        <source>Save &amp;As...</source>
+        <translation>Guardar &amp;como...</translation>
+    </message>
+    <message>
+        <source>Save As</source>
+        <translation>Guardar como</translation>
+    </message>
+    <message>
+        <source>Playgrounds (*.kpad.json);;CUDA source (*.cu)</source>
+        <translation>Bancos de pruebas (*.kpad.json);;Código CUDA (*.cu)</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportar</translation>
+    </message>
+    <message>
+        <source>Timings &amp;Plot...</source>
+        <translation>&amp;Gráfico de tiempos...</translation>
+    </message>
+    <message>
+        <source>Export timings plot</source>
+        <translation>Exportar el gráfico de tiempos</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.svg *.pdf)</source>
+        <translation>Imágenes (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>Run &amp;History (CSV)...</source>
+        <translation>&amp;Historial de ejecuciones (CSV)...</translation>
+    </message>
+    <message>
+        <source>Export run history</source>
+        <translation>Exportar el historial de ejecuciones</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Salir</translation>
+    </message>
+</context>
+<context>
+    <name>FindBar</name>
+    <message>
+        <source>Find (Enter: next, Esc: close)</source>
+        <translation>Buscar (Intro: siguiente, Esc: cerrar)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not in the text</source>
+        <translation>«%1» no aparece en el texto</translation>
+    </message>
+</context>
+<context>
     <name>GridDrawing</name>
     <message>
         <source>No array argument: nothing to lay the grid over</source>
@@ -516,6 +609,37 @@
     <message>
         <source>Keys</source>
         <translation>Teclas</translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>Ay&amp;uda</translation>
+    </message>
+    <message>
+        <source>Kernelpad &amp;Guide</source>
+        <translation>&amp;Guía de Kernelpad</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>Atajos de &amp;teclado</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>&amp;Lecciones</translation>
+    </message>
+    <message>
+        <source>&amp;About Kernelpad</source>
+        <translation>&amp;Acerca de Kernelpad</translation>
+    </message>
+    <message>
+        <source>About Kernelpad</source>
+        <translation>Acerca de Kernelpad</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Kernelpad %1&lt;/h3&gt;&lt;p&gt;A desktop playground for CUDA kernels: write a kernel, run it on a GPU or on the CPU, check it against a CPU reference and compare the timings.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Kernelpad %1&lt;/h3&gt;&lt;p&gt;Un banco de pruebas de escritorio para kernels CUDA: escribe un kernel, ejecútalo en una GPU o en la CPU, compruébalo con una referencia en CPU y compara los tiempos.&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -647,6 +771,10 @@
         <source>; %1 (%2) past the grid: no thread reaches them</source>
         <translation>; %1 (%2) fuera del grid: ningún hilo llega a ellos</translation>
     </message>
+    <message>
+        <source>grid %1×%2×%3, block %4×%5×%6</source>
+        <translation>grid %1×%2×%3, bloque %4×%5×%6</translation>
+    </message>
 </context>
 <context>
     <name>LessonView</name>
@@ -666,88 +794,8 @@
         <translation>Kernelpad</translation>
     </message>
     <message>
-        <source>Find (Enter: next, Esc: close)</source>
-        <translation>Buscar (Intro: siguiente, Esc: cerrar)</translation>
-    </message>
-    <message>
-        <source>repeat </source>
-        <translation>repetir </translation>
-    </message>
-    <message>
-        <source>Timed runs: the timings show their spread</source>
-        <translation>Ejecuciones cronometradas: los tiempos muestran su dispersión</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>&amp;Archivo</translation>
-    </message>
-    <message>
-        <source>&amp;New</source>
-        <translation>&amp;Nuevo</translation>
-    </message>
-    <message>
-        <source>&amp;Open...</source>
-        <translation>&amp;Abrir...</translation>
-    </message>
-    <message>
         <source>Open</source>
         <translation>Abrir</translation>
-    </message>
-    <message>
-        <source>Playgrounds and CUDA sources (*.kpad.json *.cu);;All files (*)</source>
-        <translation>Bancos de pruebas y código CUDA (*.kpad.json *.cu);;Todos los archivos (*)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>Abrir &amp;reciente</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>&amp;Guardar</translation>
-    </message>
-    <message>
-        <source>Save &amp;As...</source>
-        <translation>Guardar &amp;como...</translation>
-    </message>
-    <message>
-        <source>Save As</source>
-        <translation>Guardar como</translation>
-    </message>
-    <message>
-        <source>Playgrounds (*.kpad.json);;CUDA source (*.cu)</source>
-        <translation>Bancos de pruebas (*.kpad.json);;Código CUDA (*.cu)</translation>
-    </message>
-    <message>
-        <source>&amp;Export</source>
-        <translation>&amp;Exportar</translation>
-    </message>
-    <message>
-        <source>Timings &amp;Plot...</source>
-        <translation>&amp;Gráfico de tiempos...</translation>
-    </message>
-    <message>
-        <source>Export timings plot</source>
-        <translation>Exportar el gráfico de tiempos</translation>
-    </message>
-    <message>
-        <source>Images (*.png *.svg *.pdf)</source>
-        <translation>Imágenes (*.png *.svg *.pdf)</translation>
-    </message>
-    <message>
-        <source>Run &amp;History (CSV)...</source>
-        <translation>&amp;Historial de ejecuciones (CSV)...</translation>
-    </message>
-    <message>
-        <source>Export run history</source>
-        <translation>Exportar el historial de ejecuciones</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>&amp;Salir</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
@@ -780,62 +828,6 @@
     <message>
         <source>&amp;Reset Zoom</source>
         <translation>Restablecer &amp;zoom</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>E&amp;jecutar</translation>
-    </message>
-    <message>
-        <source>Run the kernel (F5, Ctrl+R)</source>
-        <translation>Ejecutar el kernel (F5, Ctrl+R)</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>&amp;Detener</translation>
-    </message>
-    <message>
-        <source>Stop the run (Esc, Shift+F5)</source>
-        <translation>Detener la ejecución (Esc, Shift+F5)</translation>
-    </message>
-    <message>
-        <source>&amp;Compile</source>
-        <translation>&amp;Compilar</translation>
-    </message>
-    <message>
-        <source>Compile now (Ctrl+B); it also compiles when you pause typing</source>
-        <translation>Compilar ahora (Ctrl+B); también se compila cuando dejas de escribir</translation>
-    </message>
-    <message>
-        <source>S&amp;weep</source>
-        <translation>&amp;Barrido</translation>
-    </message>
-    <message>
-        <source>Run the kernel over a range of sizes on each backend and plot GPU against CPU (F6)</source>
-        <translation>Ejecutar el kernel con un rango de tamaños en cada backend y comparar GPU y CPU en un gráfico (F6)</translation>
-    </message>
-    <message>
-        <source>Check &amp;Bounds on the CPU</source>
-        <translation>Comprobar &amp;límites en la CPU</translation>
-    </message>
-    <message>
-        <source>The CPU backend checks every array index and names the thread and line of the first out-of-bounds access</source>
-        <translation>El backend de CPU comprueba cada índice de array e indica el hilo y la línea del primer acceso fuera de límites</translation>
-    </message>
-    <message>
-        <source>&amp;Time Limit...</source>
-        <translation>&amp;Tiempo límite...</translation>
-    </message>
-    <message>
-        <source>Time limit</source>
-        <translation>Tiempo límite</translation>
-    </message>
-    <message>
-        <source>Stop a run after this many seconds:</source>
-        <translation>Detener una ejecución después de estos segundos:</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>Ejecutar</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -878,34 +870,6 @@
         <translation>Barrido</translation>
     </message>
     <message>
-        <source>&amp;Help</source>
-        <translation>Ay&amp;uda</translation>
-    </message>
-    <message>
-        <source>Kernelpad &amp;Guide</source>
-        <translation>&amp;Guía de Kernelpad</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation>Atajos de &amp;teclado</translation>
-    </message>
-    <message>
-        <source>&amp;Lessons</source>
-        <translation>&amp;Lecciones</translation>
-    </message>
-    <message>
-        <source>&amp;About Kernelpad</source>
-        <translation>&amp;Acerca de Kernelpad</translation>
-    </message>
-    <message>
-        <source>About Kernelpad</source>
-        <translation>Acerca de Kernelpad</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Kernelpad %1&lt;/h3&gt;&lt;p&gt;A desktop playground for CUDA kernels: write a kernel, run it on a GPU or on the CPU, check it against a CPU reference and compare the timings.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Kernelpad %1&lt;/h3&gt;&lt;p&gt;Un banco de pruebas de escritorio para kernels CUDA: escribe un kernel, ejecútalo en una GPU o en la CPU, compruébalo con una referencia en CPU y compara los tiempos.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>untitled</source>
         <translation>sin título</translation>
     </message>
@@ -914,138 +878,12 @@
         <translation>%1%2 — Kernelpad</translation>
     </message>
     <message>
-        <source>Opened %1</source>
-        <translation>Se abrió %1</translation>
-    </message>
-    <message>
-        <source>This playground compiles its kernel with options it chose: %1. They take effect when you run it.</source>
-        <translation>Este banco de pruebas compila su kernel con opciones propias: %1. Se aplican al ejecutarlo.</translation>
-    </message>
-    <message>
-        <source>Could not save %1: %2. The file on disk is unchanged.</source>
-        <translation>No se pudo guardar %1: %2. El archivo en disco no ha cambiado.</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>Se guardó %1</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>Cambios sin guardar</translation>
-    </message>
-    <message>
-        <source>%1 has changes that are not saved. Save them?</source>
-        <translation>%1 tiene cambios sin guardar. ¿Quieres guardarlos?</translation>
-    </message>
-    <message>
-        <source>The playground</source>
-        <translation>El banco de pruebas</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not in the text</source>
-        <translation>«%1» no aparece en el texto</translation>
-    </message>
-    <message>
-        <source>No __global__ function in the text yet.</source>
-        <translation>Todavía no hay ninguna función __global__ en el texto.</translation>
-    </message>
-    <message>
-        <source>The playground runs &quot;%1&quot;, which the text no longer declares (it declares %2).</source>
-        <translation>El banco de pruebas ejecuta «%1», que el texto ya no declara (declara %2).</translation>
-    </message>
-    <message>
-        <source>Compiling...</source>
-        <translation>Compilando...</translation>
-    </message>
-    <message>
         <source>Problems (%1)</source>
         <translation>Problemas (%1)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n error(s)</source>
-        <translation>
-            <numerusform>%n error</numerusform>
-            <numerusform>%n errores</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Compiled, %n warning(s)</source>
-        <translation>
-            <numerusform>Compilado, %n advertencia</numerusform>
-            <numerusform>Compilado, %n advertencias</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Compiled</source>
-        <translation>Compilado</translation>
     </message>
     <message>
         <source>Not run: %1</source>
         <translation>No se ejecutó: %1</translation>
-    </message>
-    <message>
-        <source>Running on %1...</source>
-        <translation>Ejecutando en %1...</translation>
-    </message>
-    <message>
-        <source>Run %1 on %2, %3 repeat(s), %4</source>
-        <translation>Ejecución de %1 en %2, %3 repetición(es), %4</translation>
-    </message>
-    <message>
-        <source>Stopping...</source>
-        <translation>Deteniendo...</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
-    </message>
-    <message>
-        <source>Run failed</source>
-        <translation>La ejecución falló</translation>
-    </message>
-    <message>
-        <source>grid %1×%2×%3, block %4×%5×%6</source>
-        <translation>grid %1×%2×%3, bloque %4×%5×%6</translation>
-    </message>
-    <message>
-        <source>not checked: the playground has no reference function, and the CPU backend is what a GPU run is compared with</source>
-        <translation>sin comprobar: el banco de pruebas no tiene función de referencia, y una ejecución en GPU se compara con el backend de CPU</translation>
-    </message>
-    <message>
-        <source>check passed</source>
-        <translation>comprobación superada</translation>
-    </message>
-    <message>
-        <source>CHECK FAILED</source>
-        <translation>COMPROBACIÓN FALLIDA</translation>
-    </message>
-    <message>
-        <source>not checked: %1</source>
-        <translation>sin comprobar: %1</translation>
-    </message>
-    <message>
-        <source>%1: kernel %2 ms (median of %3), %4. %5</source>
-        <translation>%1: kernel %2 ms (mediana de %3), %4. %5</translation>
-    </message>
-    <message>
-        <source>Ran in %1 s, %2</source>
-        <translation>Ejecutado en %1 s, %2</translation>
-    </message>
-    <message>
-        <source>not checked</source>
-        <translation>sin comprobar</translation>
-    </message>
-    <message>
-        <source>CPU backend, all cores</source>
-        <translation>Backend de CPU, todos los núcleos</translation>
-    </message>
-    <message>
-        <source>CPU backend, one core</source>
-        <translation>Backend de CPU, un núcleo</translation>
-    </message>
-    <message>
-        <source>C++ reference</source>
-        <translation>Referencia en C++</translation>
     </message>
     <message>
         <source>The playground&apos;s sweep settings were not read: %1</source>
@@ -1056,168 +894,12 @@
         <translation>Sin barrido: %1</translation>
     </message>
     <message>
-        <source>Stop S&amp;weep</source>
-        <translation>Detener &amp;barrido</translation>
-    </message>
-    <message>
-        <source>Sweep of %1: %2 from %3 to %4 on %5</source>
-        <translation>Barrido de %1: %2 de %3 a %4 en %5</translation>
-    </message>
-    <message>
-        <source>Sweep finished: %1 rows in %2 s</source>
-        <translation>Barrido terminado: %1 filas en %2 s</translation>
-    </message>
-    <message>
-        <source>Not swept: the kernel does not compile (see Problems).</source>
-        <translation>Sin barrido: el kernel no compila (ver Problemas).</translation>
-    </message>
-    <message>
-        <source>Sweep: %1</source>
-        <translation>Barrido: %1</translation>
-    </message>
-    <message>
-        <source>Autosave failed: %1</source>
-        <translation>Falló el guardado automático: %1</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>Restaurar</translation>
-    </message>
-    <message>
-        <source> in %1</source>
-        <translation> en %1</translation>
-    </message>
-    <message>
-        <source>&amp;Theme</source>
-        <translation>&amp;Tema</translation>
-    </message>
-    <message>
-        <source>&amp;Light</source>
-        <translation>&amp;Claro</translation>
-    </message>
-    <message>
-        <source>&amp;Dark</source>
-        <translation>&amp;Oscuro</translation>
-    </message>
-    <message>
-        <source>&amp;Presentation Mode</source>
-        <translation>Modo &amp;presentación</translation>
-    </message>
-    <message>
-        <source>Large fonts, high contrast and full screen, for a classroom (F11)</source>
-        <translation>Letra grande, alto contraste y pantalla completa, para el aula (F11)</translation>
-    </message>
-    <message>
-        <source>Presentation mode: F11 leaves it</source>
-        <translation>Modo presentación: F11 para salir</translation>
-    </message>
-    <message>
-        <source>Check Bounds on the CPU</source>
-        <translation>Comprobar límites en la CPU</translation>
-    </message>
-    <message>
-        <source>Show Compiled &amp;Code</source>
-        <translation>Mostrar el código &amp;compilado</translation>
-    </message>
-    <message>
-        <source>The PTX and SASS the kernel compiles to, with each kernel&apos;s registers and spills (F7)</source>
-        <translation>El PTX y el SASS en que se compila el kernel, con los registros y los desbordamientos de cada kernel (F7)</translation>
-    </message>
-    <message>
         <source>Compiled Code</source>
         <translation>Código compilado</translation>
     </message>
     <message>
-        <source>The kernel does not compile: %1 (the Problems list has them all)</source>
-        <translation>El kernel no compila: %1 (la lista de Problemas los tiene todos)</translation>
-    </message>
-    <message>
-        <source>The kernel does not compile (the Problems list says why)</source>
-        <translation>El kernel no compila (la lista de Problemas dice por qué)</translation>
-    </message>
-    <message>
-        <source>Not saved: %1 was kept as it is. Save under another name.</source>
-        <translation>No se guardó: %1 se dejó como estaba. Guarda con otro nombre.</translation>
-    </message>
-    <message>
-        <source>Could not save the playground %1: %2. The file on disk is unchanged.</source>
-        <translation>No se pudo guardar el banco de pruebas %1: %2. El archivo en disco no ha cambiado.</translation>
-    </message>
-    <message>
-        <source>Could not save the playground %1 with its kernel source %2: %3. Both files on disk are unchanged.</source>
-        <translation>No se pudo guardar el banco de pruebas %1 con el código de su kernel %2: %3. Ninguno de los dos archivos en disco ha cambiado.</translation>
-    </message>
-    <message>
-        <source>Saved the playground as %1: a playground&apos;s name ends in .kpad.json</source>
-        <translation>Se guardó el banco de pruebas como %1: el nombre de un banco de pruebas termina en .kpad.json</translation>
-    </message>
-    <message>
-        <source> (the arguments and launch are not in a .cu file: save as .kpad.json to keep them)</source>
-        <translation> (los argumentos y el lanzamiento no van en un archivo .cu: guarda como .kpad.json para conservarlos)</translation>
-    </message>
-    <message>
-        <source>Replace file</source>
-        <translation>Reemplazar archivo</translation>
-    </message>
-    <message>
-        <source>%1 already exists, and this playground was not opened from it. Replace it?</source>
-        <translation>%1 ya existe y este banco de pruebas no se abrió desde él. ¿Reemplazarlo?</translation>
-    </message>
-    <message>
-        <source>Kernelpad did not close properly. Restore the playground you were editing%1, saved at %2?</source>
-        <translation>Kernelpad no se cerró correctamente. ¿Restaurar el banco de pruebas que estabas editando%1, guardado a las %2?</translation>
-    </message>
-    <message>
-        <source>Keep for Later</source>
-        <translation>Guardar para después</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>Descartar</translation>
-    </message>
-    <message>
-        <source>The restored playground did not read (%1): only its text is restored.</source>
-        <translation>El banco de pruebas restaurado no se pudo leer (%1): solo se restaura su texto.</translation>
-    </message>
-    <message>
-        <source>%1 cannot be opened (%2): the restored text is untitled, save it under a name.</source>
-        <translation>No se puede abrir %1 (%2): el texto restaurado queda sin título; guárdalo con un nombre.</translation>
-    </message>
-    <message>
-        <source>it is not there</source>
-        <translation>no existe</translation>
-    </message>
-    <message>
-        <source>Restored the playground %1 saved at %2</source>
-        <translation>Se restauró el banco de pruebas %1 guardado a las %2</translation>
-    </message>
-    <message>
         <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
         <translation>Este equipo no tiene entorno aislado para el código de los playgrounds (%1): Kernelpad pregunta antes de ejecutar un archivo que no escribió usted.</translation>
-    </message>
-    <message>
-        <source>No sandbox on this machine</source>
-        <translation>Sin entorno aislado en este equipo</translation>
-    </message>
-    <message>
-        <source>%1 did not run: %2
-
-Run it anyway, with access to your files and the network?</source>
-        <translation>%1 no se ejecutó: %2
-
-¿Ejecutarlo de todos modos, con acceso a sus archivos y a la red?</translation>
-    </message>
-    <message>
-        <source>Run Anyway</source>
-        <translation>Ejecutar de todos modos</translation>
-    </message>
-    <message>
-        <source>Always Run This File</source>
-        <translation>Ejecutar siempre este archivo</translation>
-    </message>
-    <message>
-        <source>Not run without the sandbox, as you chose.</source>
-        <translation>No se ejecutó sin el entorno aislado, como eligió.</translation>
     </message>
 </context>
 <context>
@@ -1280,6 +962,93 @@ Run it anyway, with access to your files and the network?</source>
     </message>
 </context>
 <context>
+    <name>PlaygroundDocument</name>
+    <message>
+        <source>Save As</source>
+        <translation>Guardar como</translation>
+    </message>
+    <message>
+        <source>Playgrounds (*.kpad.json);;CUDA source (*.cu)</source>
+        <translation>Bancos de pruebas (*.kpad.json);;Código CUDA (*.cu)</translation>
+    </message>
+    <message>
+        <source>untitled</source>
+        <translation>sin título</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>Se abrió %1</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2. The file on disk is unchanged.</source>
+        <translation>No se pudo guardar %1: %2. El archivo en disco no ha cambiado.</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Se guardó %1</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Cambios sin guardar</translation>
+    </message>
+    <message>
+        <source>%1 has changes that are not saved. Save them?</source>
+        <translation>%1 tiene cambios sin guardar. ¿Quieres guardarlos?</translation>
+    </message>
+    <message>
+        <source>The playground</source>
+        <translation>El banco de pruebas</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>Falló el guardado automático: %1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1 was kept as it is. Save under another name.</source>
+        <translation>No se guardó: %1 se dejó como estaba. Guarda con otro nombre.</translation>
+    </message>
+    <message>
+        <source>Could not save the playground %1: %2. The file on disk is unchanged.</source>
+        <translation>No se pudo guardar el banco de pruebas %1: %2. El archivo en disco no ha cambiado.</translation>
+    </message>
+    <message>
+        <source>Could not save the playground %1 with its kernel source %2: %3. Both files on disk are unchanged.</source>
+        <translation>No se pudo guardar el banco de pruebas %1 con el código de su kernel %2: %3. Ninguno de los dos archivos en disco ha cambiado.</translation>
+    </message>
+    <message>
+        <source>Saved the playground as %1: a playground&apos;s name ends in .kpad.json</source>
+        <translation>Se guardó el banco de pruebas como %1: el nombre de un banco de pruebas termina en .kpad.json</translation>
+    </message>
+    <message>
+        <source> (the arguments and launch are not in a .cu file: save as .kpad.json to keep them)</source>
+        <translation> (los argumentos y el lanzamiento no van en un archivo .cu: guarda como .kpad.json para conservarlos)</translation>
+    </message>
+    <message>
+        <source>Replace file</source>
+        <translation>Reemplazar archivo</translation>
+    </message>
+    <message>
+        <source>%1 already exists, and this playground was not opened from it. Replace it?</source>
+        <translation>%1 ya existe y este banco de pruebas no se abrió desde él. ¿Reemplazarlo?</translation>
+    </message>
+    <message>
+        <source>The restored playground did not read (%1): only its text is restored.</source>
+        <translation>El banco de pruebas restaurado no se pudo leer (%1): solo se restaura su texto.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened (%2): the restored text is untitled, save it under a name.</source>
+        <translation>No se puede abrir %1 (%2): el texto restaurado queda sin título; guárdalo con un nombre.</translation>
+    </message>
+    <message>
+        <source>it is not there</source>
+        <translation>no existe</translation>
+    </message>
+    <message>
+        <source>Restored the playground %1 saved at %2</source>
+        <translation>Se restauró el banco de pruebas %1 guardado a las %2</translation>
+    </message>
+</context>
+<context>
     <name>PlotExport</name>
     <message>
         <source>Cannot export to %1: it has no extension; choose a file name ending in .png, .svg or .pdf</source>
@@ -1296,6 +1065,21 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>Could not write %1: %2</source>
         <translation>No se pudo escribir %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>PresentationMode</name>
+    <message>
+        <source>&amp;Presentation Mode</source>
+        <translation>Modo &amp;presentación</translation>
+    </message>
+    <message>
+        <source>Large fonts, high contrast and full screen, for a classroom (F11)</source>
+        <translation>Letra grande, alto contraste y pantalla completa, para el aula (F11)</translation>
+    </message>
+    <message>
+        <source>Presentation mode: F11 leaves it</source>
+        <translation>Modo presentación: F11 para salir</translation>
     </message>
 </context>
 <context>
@@ -1413,6 +1197,29 @@ Run it anyway, with access to your files and the network?</source>
     </message>
 </context>
 <context>
+    <name>RecoveryOffer</name>
+    <message>
+        <source>Restore</source>
+        <translation>Restaurar</translation>
+    </message>
+    <message>
+        <source> in %1</source>
+        <translation> en %1</translation>
+    </message>
+    <message>
+        <source>Kernelpad did not close properly. Restore the playground you were editing%1, saved at %2?</source>
+        <translation>Kernelpad no se cerró correctamente. ¿Restaurar el banco de pruebas que estabas editando%1, guardado a las %2?</translation>
+    </message>
+    <message>
+        <source>Keep for Later</source>
+        <translation>Guardar para después</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Descartar</translation>
+    </message>
+</context>
+<context>
     <name>ResultsView</name>
     <message>
         <source>Run a kernel to see its outputs here.</source>
@@ -1457,6 +1264,222 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
         <translation>Imagen PNG (*.png);;Dibujo SVG (*.svg);;Documento PDF (*.pdf)</translation>
+    </message>
+</context>
+<context>
+    <name>RunActions</name>
+    <message>
+        <source>repeat </source>
+        <translation>repetir </translation>
+    </message>
+    <message>
+        <source>Timed runs: the timings show their spread</source>
+        <translation>Ejecuciones cronometradas: los tiempos muestran su dispersión</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>E&amp;jecutar</translation>
+    </message>
+    <message>
+        <source>Run the kernel (F5, Ctrl+R)</source>
+        <translation>Ejecutar el kernel (F5, Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>&amp;Detener</translation>
+    </message>
+    <message>
+        <source>Stop the run (Esc, Shift+F5)</source>
+        <translation>Detener la ejecución (Esc, Shift+F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Compile</source>
+        <translation>&amp;Compilar</translation>
+    </message>
+    <message>
+        <source>Compile now (Ctrl+B); it also compiles when you pause typing</source>
+        <translation>Compilar ahora (Ctrl+B); también se compila cuando dejas de escribir</translation>
+    </message>
+    <message>
+        <source>S&amp;weep</source>
+        <translation>&amp;Barrido</translation>
+    </message>
+    <message>
+        <source>Run the kernel over a range of sizes on each backend and plot GPU against CPU (F6)</source>
+        <translation>Ejecutar el kernel con un rango de tamaños en cada backend y comparar GPU y CPU en un gráfico (F6)</translation>
+    </message>
+    <message>
+        <source>Check &amp;Bounds on the CPU</source>
+        <translation>Comprobar &amp;límites en la CPU</translation>
+    </message>
+    <message>
+        <source>The CPU backend checks every array index and names the thread and line of the first out-of-bounds access</source>
+        <translation>El backend de CPU comprueba cada índice de array e indica el hilo y la línea del primer acceso fuera de límites</translation>
+    </message>
+    <message>
+        <source>&amp;Time Limit...</source>
+        <translation>&amp;Tiempo límite...</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>Tiempo límite</translation>
+    </message>
+    <message>
+        <source>Stop a run after this many seconds:</source>
+        <translation>Detener una ejecución después de estos segundos:</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ejecutar</translation>
+    </message>
+    <message>
+        <source>Stop S&amp;weep</source>
+        <translation>Detener &amp;barrido</translation>
+    </message>
+    <message>
+        <source>Check Bounds on the CPU</source>
+        <translation>Comprobar límites en la CPU</translation>
+    </message>
+    <message>
+        <source>Show Compiled &amp;Code</source>
+        <translation>Mostrar el código &amp;compilado</translation>
+    </message>
+    <message>
+        <source>The PTX and SASS the kernel compiles to, with each kernel&apos;s registers and spills (F7)</source>
+        <translation>El PTX y el SASS en que se compila el kernel, con los registros y los desbordamientos de cada kernel (F7)</translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message>
+        <source>The playground</source>
+        <translation>El banco de pruebas</translation>
+    </message>
+    <message>
+        <source>No __global__ function in the text yet.</source>
+        <translation>Todavía no hay ninguna función __global__ en el texto.</translation>
+    </message>
+    <message>
+        <source>The playground runs &quot;%1&quot;, which the text no longer declares (it declares %2).</source>
+        <translation>El banco de pruebas ejecuta «%1», que el texto ya no declara (declara %2).</translation>
+    </message>
+    <message>
+        <source>Compiling...</source>
+        <translation>Compilando...</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n error</numerusform>
+            <numerusform>%n errores</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Compiled, %n warning(s)</source>
+        <translation>
+            <numerusform>Compilado, %n advertencia</numerusform>
+            <numerusform>Compilado, %n advertencias</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>Compilado</translation>
+    </message>
+    <message>
+        <source>Running on %1...</source>
+        <translation>Ejecutando en %1...</translation>
+    </message>
+    <message>
+        <source>Run %1 on %2, %3 repeat(s), %4</source>
+        <translation>Ejecución de %1 en %2, %3 repetición(es), %4</translation>
+    </message>
+    <message>
+        <source>Stopping...</source>
+        <translation>Deteniendo...</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Run failed</source>
+        <translation>La ejecución falló</translation>
+    </message>
+    <message>
+        <source>not checked: the playground has no reference function, and the CPU backend is what a GPU run is compared with</source>
+        <translation>sin comprobar: el banco de pruebas no tiene función de referencia, y una ejecución en GPU se compara con el backend de CPU</translation>
+    </message>
+    <message>
+        <source>check passed</source>
+        <translation>comprobación superada</translation>
+    </message>
+    <message>
+        <source>CHECK FAILED</source>
+        <translation>COMPROBACIÓN FALLIDA</translation>
+    </message>
+    <message>
+        <source>not checked: %1</source>
+        <translation>sin comprobar: %1</translation>
+    </message>
+    <message>
+        <source>%1: kernel %2 ms (median of %3), %4. %5</source>
+        <translation>%1: kernel %2 ms (mediana de %3), %4. %5</translation>
+    </message>
+    <message>
+        <source>Ran in %1 s, %2</source>
+        <translation>Ejecutado en %1 s, %2</translation>
+    </message>
+    <message>
+        <source>not checked</source>
+        <translation>sin comprobar</translation>
+    </message>
+    <message>
+        <source>Sweep of %1: %2 from %3 to %4 on %5</source>
+        <translation>Barrido de %1: %2 de %3 a %4 en %5</translation>
+    </message>
+    <message>
+        <source>Sweep finished: %1 rows in %2 s</source>
+        <translation>Barrido terminado: %1 filas en %2 s</translation>
+    </message>
+    <message>
+        <source>Not swept: the kernel does not compile (see Problems).</source>
+        <translation>Sin barrido: el kernel no compila (ver Problemas).</translation>
+    </message>
+    <message>
+        <source>Sweep: %1</source>
+        <translation>Barrido: %1</translation>
+    </message>
+    <message>
+        <source>The kernel does not compile: %1 (the Problems list has them all)</source>
+        <translation>El kernel no compila: %1 (la lista de Problemas los tiene todos)</translation>
+    </message>
+    <message>
+        <source>The kernel does not compile (the Problems list says why)</source>
+        <translation>El kernel no compila (la lista de Problemas dice por qué)</translation>
+    </message>
+    <message>
+        <source>No sandbox on this machine</source>
+        <translation>Sin entorno aislado en este equipo</translation>
+    </message>
+    <message>
+        <source>%1 did not run: %2
+
+Run it anyway, with access to your files and the network?</source>
+        <translation>%1 no se ejecutó: %2
+
+¿Ejecutarlo de todos modos, con acceso a sus archivos y a la red?</translation>
+    </message>
+    <message>
+        <source>Run Anyway</source>
+        <translation>Ejecutar de todos modos</translation>
+    </message>
+    <message>
+        <source>Always Run This File</source>
+        <translation>Ejecutar siempre este archivo</translation>
+    </message>
+    <message>
+        <source>Not run without the sandbox, as you chose.</source>
+        <translation>No se ejecutó sin el entorno aislado, como eligió.</translation>
     </message>
 </context>
 <context>
@@ -1809,6 +1832,33 @@ limitado por memoria ←   → limitado por cómputo</translation>
     <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>CPU backend, all cores</source>
+        <translation>Backend de CPU, todos los núcleos</translation>
+    </message>
+    <message>
+        <source>CPU backend, one core</source>
+        <translation>Backend de CPU, un núcleo</translation>
+    </message>
+    <message>
+        <source>C++ reference</source>
+        <translation>Referencia en C++</translation>
+    </message>
+</context>
+<context>
+    <name>ThemeMenu</name>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Tema</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Claro</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Oscuro</translation>
     </message>
 </context>
 <context>

@@ -292,6 +292,13 @@
     </message>
 </context>
 <context>
+    <name>CompileNotice</name>
+    <message>
+        <source>This playground compiles its kernel with options it chose: %1. They take effect when you run it.</source>
+        <translation>此演练场使用其自带的选项编译内核：%1。运行时生效。</translation>
+    </message>
+</context>
+<context>
     <name>CompiledCodeView</name>
     <message>
         <source>Source lines (-lineinfo)</source>
@@ -455,6 +462,92 @@
     </message>
 </context>
 <context>
+    <name>FileMenu</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>打开(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Playgrounds and CUDA sources (*.kpad.json *.cu);;All files (*)</source>
+        <translation>演练场和 CUDA 源文件 (*.kpad.json *.cu);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As...</source>
+        <translation>另存为(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>Save As</source>
+        <translation>另存为</translation>
+    </message>
+    <message>
+        <source>Playgrounds (*.kpad.json);;CUDA source (*.cu)</source>
+        <translation>演练场 (*.kpad.json);;CUDA 源文件 (*.cu)</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Timings &amp;Plot...</source>
+        <translation>计时图表(&amp;P)...</translation>
+    </message>
+    <message>
+        <source>Export timings plot</source>
+        <translation>导出计时图表</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.svg *.pdf)</source>
+        <translation>图像 (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>Run &amp;History (CSV)...</source>
+        <translation>运行历史 (CSV)(&amp;H)...</translation>
+    </message>
+    <message>
+        <source>Export run history</source>
+        <translation>导出运行历史</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>FindBar</name>
+    <message>
+        <source>Find (Enter: next, Esc: close)</source>
+        <translation>查找（Enter：下一个，Esc：关闭）</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not in the text</source>
+        <translation>文本中没有“%1”</translation>
+    </message>
+</context>
+<context>
     <name>GridDrawing</name>
     <message>
         <source>No array argument: nothing to lay the grid over</source>
@@ -514,6 +607,37 @@
     <message>
         <source>Keys</source>
         <translation>按键</translation>
+    </message>
+</context>
+<context>
+    <name>HelpMenu</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Kernelpad &amp;Guide</source>
+        <translation>Kernelpad 指南(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;About Kernelpad</source>
+        <translation>关于 Kernelpad(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Kernelpad</source>
+        <translation>关于 Kernelpad</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Kernelpad %1&lt;/h3&gt;&lt;p&gt;A desktop playground for CUDA kernels: write a kernel, run it on a GPU or on the CPU, check it against a CPU reference and compare the timings.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Kernelpad %1&lt;/h3&gt;&lt;p&gt;CUDA 内核的桌面演练场：编写内核，在 GPU 或 CPU 上运行，与 CPU 参考实现进行校验，并比较计时。&lt;/p&gt;</translation>
     </message>
 </context>
 <context>
@@ -645,6 +769,10 @@
         <source>; %1 (%2) past the grid: no thread reaches them</source>
         <translation>；%1（%2）超出网格：没有线程处理它们</translation>
     </message>
+    <message>
+        <source>grid %1×%2×%3, block %4×%5×%6</source>
+        <translation>网格 %1×%2×%3，线程块 %4×%5×%6</translation>
+    </message>
 </context>
 <context>
     <name>LessonView</name>
@@ -664,88 +792,8 @@
         <translation>Kernelpad</translation>
     </message>
     <message>
-        <source>Find (Enter: next, Esc: close)</source>
-        <translation>查找（Enter：下一个，Esc：关闭）</translation>
-    </message>
-    <message>
-        <source>repeat </source>
-        <translation>重复 </translation>
-    </message>
-    <message>
-        <source>Timed runs: the timings show their spread</source>
-        <translation>计时运行次数：计时会显示其离散程度</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;New</source>
-        <translation>新建(&amp;N)</translation>
-    </message>
-    <message>
-        <source>&amp;Open...</source>
-        <translation>打开(&amp;O)...</translation>
-    </message>
-    <message>
         <source>Open</source>
         <translation>打开</translation>
-    </message>
-    <message>
-        <source>Playgrounds and CUDA sources (*.kpad.json *.cu);;All files (*)</source>
-        <translation>演练场和 CUDA 源文件 (*.kpad.json *.cu);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save &amp;As...</source>
-        <translation>另存为(&amp;A)...</translation>
-    </message>
-    <message>
-        <source>Save As</source>
-        <translation>另存为</translation>
-    </message>
-    <message>
-        <source>Playgrounds (*.kpad.json);;CUDA source (*.cu)</source>
-        <translation>演练场 (*.kpad.json);;CUDA 源文件 (*.cu)</translation>
-    </message>
-    <message>
-        <source>&amp;Export</source>
-        <translation>导出(&amp;E)</translation>
-    </message>
-    <message>
-        <source>Timings &amp;Plot...</source>
-        <translation>计时图表(&amp;P)...</translation>
-    </message>
-    <message>
-        <source>Export timings plot</source>
-        <translation>导出计时图表</translation>
-    </message>
-    <message>
-        <source>Images (*.png *.svg *.pdf)</source>
-        <translation>图像 (*.png *.svg *.pdf)</translation>
-    </message>
-    <message>
-        <source>Run &amp;History (CSV)...</source>
-        <translation>运行历史 (CSV)(&amp;H)...</translation>
-    </message>
-    <message>
-        <source>Export run history</source>
-        <translation>导出运行历史</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
@@ -778,62 +826,6 @@
     <message>
         <source>&amp;Reset Zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
-    </message>
-    <message>
-        <source>&amp;Run</source>
-        <translation>运行(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Run the kernel (F5, Ctrl+R)</source>
-        <translation>运行内核（F5，Ctrl+R）</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>停止(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Stop the run (Esc, Shift+F5)</source>
-        <translation>停止运行（Esc，Shift+F5）</translation>
-    </message>
-    <message>
-        <source>&amp;Compile</source>
-        <translation>编译(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Compile now (Ctrl+B); it also compiles when you pause typing</source>
-        <translation>立即编译（Ctrl+B）；停止输入时也会自动编译</translation>
-    </message>
-    <message>
-        <source>S&amp;weep</source>
-        <translation>扫描(&amp;W)</translation>
-    </message>
-    <message>
-        <source>Run the kernel over a range of sizes on each backend and plot GPU against CPU (F6)</source>
-        <translation>在每个后端上以一系列规模运行内核，并绘制 GPU 与 CPU 的对比图（F6）</translation>
-    </message>
-    <message>
-        <source>Check &amp;Bounds on the CPU</source>
-        <translation>在 CPU 上检查越界(&amp;B)</translation>
-    </message>
-    <message>
-        <source>The CPU backend checks every array index and names the thread and line of the first out-of-bounds access</source>
-        <translation>CPU 后端会检查每个数组索引，并指出首次越界访问所在的线程和行</translation>
-    </message>
-    <message>
-        <source>&amp;Time Limit...</source>
-        <translation>时间限制(&amp;T)...</translation>
-    </message>
-    <message>
-        <source>Time limit</source>
-        <translation>时间限制</translation>
-    </message>
-    <message>
-        <source>Stop a run after this many seconds:</source>
-        <translation>运行超过此秒数后停止：</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>运行</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -876,34 +868,6 @@
         <translation>扫描</translation>
     </message>
     <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Kernelpad &amp;Guide</source>
-        <translation>Kernelpad 指南(&amp;G)</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard Shortcuts</source>
-        <translation>键盘快捷键(&amp;K)</translation>
-    </message>
-    <message>
-        <source>&amp;Lessons</source>
-        <translation>课程(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;About Kernelpad</source>
-        <translation>关于 Kernelpad(&amp;A)</translation>
-    </message>
-    <message>
-        <source>About Kernelpad</source>
-        <translation>关于 Kernelpad</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Kernelpad %1&lt;/h3&gt;&lt;p&gt;A desktop playground for CUDA kernels: write a kernel, run it on a GPU or on the CPU, check it against a CPU reference and compare the timings.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Kernelpad %1&lt;/h3&gt;&lt;p&gt;CUDA 内核的桌面演练场：编写内核，在 GPU 或 CPU 上运行，与 CPU 参考实现进行校验，并比较计时。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>untitled</source>
         <translation>未命名</translation>
     </message>
@@ -912,136 +876,12 @@
         <translation>%1%2 — Kernelpad</translation>
     </message>
     <message>
-        <source>Opened %1</source>
-        <translation>已打开 %1</translation>
-    </message>
-    <message>
-        <source>This playground compiles its kernel with options it chose: %1. They take effect when you run it.</source>
-        <translation>此演练场使用其自带的选项编译内核：%1。运行时生效。</translation>
-    </message>
-    <message>
-        <source>Could not save %1: %2. The file on disk is unchanged.</source>
-        <translation>无法保存 %1：%2。磁盘上的文件未被更改。</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
-    </message>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>未保存的更改</translation>
-    </message>
-    <message>
-        <source>%1 has changes that are not saved. Save them?</source>
-        <translation>%1 有尚未保存的更改。是否保存？</translation>
-    </message>
-    <message>
-        <source>The playground</source>
-        <translation>此演练场</translation>
-    </message>
-    <message>
-        <source>&quot;%1&quot; is not in the text</source>
-        <translation>文本中没有“%1”</translation>
-    </message>
-    <message>
-        <source>No __global__ function in the text yet.</source>
-        <translation>文本中尚无 __global__ 函数。</translation>
-    </message>
-    <message>
-        <source>The playground runs &quot;%1&quot;, which the text no longer declares (it declares %2).</source>
-        <translation>演练场运行的是“%1”，但文本中已不再声明它（声明的是 %2）。</translation>
-    </message>
-    <message>
-        <source>Compiling...</source>
-        <translation>正在编译...</translation>
-    </message>
-    <message>
         <source>Problems (%1)</source>
         <translation>问题 (%1)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n error(s)</source>
-        <translation>
-            <numerusform>%n 个错误</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Compiled, %n warning(s)</source>
-        <translation>
-            <numerusform>已编译，%n 个警告</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Compiled</source>
-        <translation>已编译</translation>
     </message>
     <message>
         <source>Not run: %1</source>
         <translation>未运行：%1</translation>
-    </message>
-    <message>
-        <source>Running on %1...</source>
-        <translation>正在 %1 上运行...</translation>
-    </message>
-    <message>
-        <source>Run %1 on %2, %3 repeat(s), %4</source>
-        <translation>在 %2 上运行 %1，重复 %3 次，%4</translation>
-    </message>
-    <message>
-        <source>Stopping...</source>
-        <translation>正在停止...</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>Run failed</source>
-        <translation>运行失败</translation>
-    </message>
-    <message>
-        <source>grid %1×%2×%3, block %4×%5×%6</source>
-        <translation>网格 %1×%2×%3，线程块 %4×%5×%6</translation>
-    </message>
-    <message>
-        <source>not checked: the playground has no reference function, and the CPU backend is what a GPU run is compared with</source>
-        <translation>未校验：演练场没有参考函数，而 GPU 运行的结果需要与 CPU 后端进行比较</translation>
-    </message>
-    <message>
-        <source>check passed</source>
-        <translation>校验通过</translation>
-    </message>
-    <message>
-        <source>CHECK FAILED</source>
-        <translation>校验失败</translation>
-    </message>
-    <message>
-        <source>not checked: %1</source>
-        <translation>未校验：%1</translation>
-    </message>
-    <message>
-        <source>%1: kernel %2 ms (median of %3), %4. %5</source>
-        <translation>%1：内核 %2 ms（%3 次的中位数），%4。%5</translation>
-    </message>
-    <message>
-        <source>Ran in %1 s, %2</source>
-        <translation>运行用时 %1 s，%2</translation>
-    </message>
-    <message>
-        <source>not checked</source>
-        <translation>未校验</translation>
-    </message>
-    <message>
-        <source>CPU backend, all cores</source>
-        <translation>CPU 后端，全部核心</translation>
-    </message>
-    <message>
-        <source>CPU backend, one core</source>
-        <translation>CPU 后端，单个核心</translation>
-    </message>
-    <message>
-        <source>C++ reference</source>
-        <translation>C++ 参考实现</translation>
     </message>
     <message>
         <source>The playground&apos;s sweep settings were not read: %1</source>
@@ -1052,168 +892,12 @@
         <translation>未扫描：%1</translation>
     </message>
     <message>
-        <source>Stop S&amp;weep</source>
-        <translation>停止扫描(&amp;W)</translation>
-    </message>
-    <message>
-        <source>Sweep of %1: %2 from %3 to %4 on %5</source>
-        <translation>扫描 %1：%2 从 %3 到 %4，后端 %5</translation>
-    </message>
-    <message>
-        <source>Sweep finished: %1 rows in %2 s</source>
-        <translation>扫描完成：%1 行，用时 %2 s</translation>
-    </message>
-    <message>
-        <source>Not swept: the kernel does not compile (see Problems).</source>
-        <translation>未扫描：内核无法编译（请查看“问题”）。</translation>
-    </message>
-    <message>
-        <source>Sweep: %1</source>
-        <translation>扫描：%1</translation>
-    </message>
-    <message>
-        <source>Autosave failed: %1</source>
-        <translation>自动保存失败：%1</translation>
-    </message>
-    <message>
-        <source>Restore</source>
-        <translation>恢复</translation>
-    </message>
-    <message>
-        <source> in %1</source>
-        <translation>（位于 %1）</translation>
-    </message>
-    <message>
-        <source>&amp;Theme</source>
-        <translation>主题(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Light</source>
-        <translation>浅色(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Dark</source>
-        <translation>深色(&amp;D)</translation>
-    </message>
-    <message>
-        <source>&amp;Presentation Mode</source>
-        <translation>演示模式(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Large fonts, high contrast and full screen, for a classroom (F11)</source>
-        <translation>大字体、高对比度、全屏显示，适合课堂（F11）</translation>
-    </message>
-    <message>
-        <source>Presentation mode: F11 leaves it</source>
-        <translation>演示模式：按 F11 退出</translation>
-    </message>
-    <message>
-        <source>Check Bounds on the CPU</source>
-        <translation>在 CPU 上检查越界</translation>
-    </message>
-    <message>
-        <source>Show Compiled &amp;Code</source>
-        <translation>显示编译后的代码(&amp;C)</translation>
-    </message>
-    <message>
-        <source>The PTX and SASS the kernel compiles to, with each kernel&apos;s registers and spills (F7)</source>
-        <translation>内核编译生成的 PTX 和 SASS，以及每个内核的寄存器和溢出 (F7)</translation>
-    </message>
-    <message>
         <source>Compiled Code</source>
         <translation>编译后的代码</translation>
     </message>
     <message>
-        <source>The kernel does not compile: %1 (the Problems list has them all)</source>
-        <translation>内核无法编译：%1（问题列表中列出了全部）</translation>
-    </message>
-    <message>
-        <source>The kernel does not compile (the Problems list says why)</source>
-        <translation>内核无法编译（原因见问题列表）</translation>
-    </message>
-    <message>
-        <source>Not saved: %1 was kept as it is. Save under another name.</source>
-        <translation>未保存：%1 保持原样。请用其他名称保存。</translation>
-    </message>
-    <message>
-        <source>Could not save the playground %1: %2. The file on disk is unchanged.</source>
-        <translation>无法保存演练场 %1：%2。磁盘上的文件未被更改。</translation>
-    </message>
-    <message>
-        <source>Could not save the playground %1 with its kernel source %2: %3. Both files on disk are unchanged.</source>
-        <translation>无法保存演练场 %1 及其内核源文件 %2：%3。磁盘上的两个文件都未被更改。</translation>
-    </message>
-    <message>
-        <source>Saved the playground as %1: a playground&apos;s name ends in .kpad.json</source>
-        <translation>已将演练场保存为 %1：演练场的文件名以 .kpad.json 结尾</translation>
-    </message>
-    <message>
-        <source> (the arguments and launch are not in a .cu file: save as .kpad.json to keep them)</source>
-        <translation>（参数和启动配置不会保存在 .cu 文件中：另存为 .kpad.json 以保留它们）</translation>
-    </message>
-    <message>
-        <source>Replace file</source>
-        <translation>替换文件</translation>
-    </message>
-    <message>
-        <source>%1 already exists, and this playground was not opened from it. Replace it?</source>
-        <translation>%1 已存在，且此演练场不是从它打开的。是否替换？</translation>
-    </message>
-    <message>
-        <source>Kernelpad did not close properly. Restore the playground you were editing%1, saved at %2?</source>
-        <translation>Kernelpad 未正常关闭。是否恢复您正在编辑的演练场%1（保存于 %2）？</translation>
-    </message>
-    <message>
-        <source>Keep for Later</source>
-        <translation>留待以后</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>丢弃</translation>
-    </message>
-    <message>
-        <source>The restored playground did not read (%1): only its text is restored.</source>
-        <translation>恢复的演练场无法读取（%1）：只恢复了它的文本。</translation>
-    </message>
-    <message>
-        <source>%1 cannot be opened (%2): the restored text is untitled, save it under a name.</source>
-        <translation>无法打开 %1（%2）：恢复的文本未命名，请用一个名称保存。</translation>
-    </message>
-    <message>
-        <source>it is not there</source>
-        <translation>它不存在</translation>
-    </message>
-    <message>
-        <source>Restored the playground %1 saved at %2</source>
-        <translation>已恢复保存于 %2 的演练场 %1</translation>
-    </message>
-    <message>
         <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
         <translation>本机没有用于运行 playground 代码的沙箱（%1）：运行不是您编写的文件之前，Kernelpad 会先询问您。</translation>
-    </message>
-    <message>
-        <source>No sandbox on this machine</source>
-        <translation>本机没有沙箱</translation>
-    </message>
-    <message>
-        <source>%1 did not run: %2
-
-Run it anyway, with access to your files and the network?</source>
-        <translation>%1 未运行：%2
-
-仍要运行它吗？它将能访问您的文件和网络。</translation>
-    </message>
-    <message>
-        <source>Run Anyway</source>
-        <translation>仍然运行</translation>
-    </message>
-    <message>
-        <source>Always Run This File</source>
-        <translation>始终运行此文件</translation>
-    </message>
-    <message>
-        <source>Not run without the sandbox, as you chose.</source>
-        <translation>已按您的选择，未在没有沙箱的情况下运行。</translation>
     </message>
 </context>
 <context>
@@ -1276,6 +960,93 @@ Run it anyway, with access to your files and the network?</source>
     </message>
 </context>
 <context>
+    <name>PlaygroundDocument</name>
+    <message>
+        <source>Save As</source>
+        <translation>另存为</translation>
+    </message>
+    <message>
+        <source>Playgrounds (*.kpad.json);;CUDA source (*.cu)</source>
+        <translation>演练场 (*.kpad.json);;CUDA 源文件 (*.cu)</translation>
+    </message>
+    <message>
+        <source>untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2. The file on disk is unchanged.</source>
+        <translation>无法保存 %1：%2。磁盘上的文件未被更改。</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>%1 has changes that are not saved. Save them?</source>
+        <translation>%1 有尚未保存的更改。是否保存？</translation>
+    </message>
+    <message>
+        <source>The playground</source>
+        <translation>此演练场</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation>自动保存失败：%1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1 was kept as it is. Save under another name.</source>
+        <translation>未保存：%1 保持原样。请用其他名称保存。</translation>
+    </message>
+    <message>
+        <source>Could not save the playground %1: %2. The file on disk is unchanged.</source>
+        <translation>无法保存演练场 %1：%2。磁盘上的文件未被更改。</translation>
+    </message>
+    <message>
+        <source>Could not save the playground %1 with its kernel source %2: %3. Both files on disk are unchanged.</source>
+        <translation>无法保存演练场 %1 及其内核源文件 %2：%3。磁盘上的两个文件都未被更改。</translation>
+    </message>
+    <message>
+        <source>Saved the playground as %1: a playground&apos;s name ends in .kpad.json</source>
+        <translation>已将演练场保存为 %1：演练场的文件名以 .kpad.json 结尾</translation>
+    </message>
+    <message>
+        <source> (the arguments and launch are not in a .cu file: save as .kpad.json to keep them)</source>
+        <translation>（参数和启动配置不会保存在 .cu 文件中：另存为 .kpad.json 以保留它们）</translation>
+    </message>
+    <message>
+        <source>Replace file</source>
+        <translation>替换文件</translation>
+    </message>
+    <message>
+        <source>%1 already exists, and this playground was not opened from it. Replace it?</source>
+        <translation>%1 已存在，且此演练场不是从它打开的。是否替换？</translation>
+    </message>
+    <message>
+        <source>The restored playground did not read (%1): only its text is restored.</source>
+        <translation>恢复的演练场无法读取（%1）：只恢复了它的文本。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened (%2): the restored text is untitled, save it under a name.</source>
+        <translation>无法打开 %1（%2）：恢复的文本未命名，请用一个名称保存。</translation>
+    </message>
+    <message>
+        <source>it is not there</source>
+        <translation>它不存在</translation>
+    </message>
+    <message>
+        <source>Restored the playground %1 saved at %2</source>
+        <translation>已恢复保存于 %2 的演练场 %1</translation>
+    </message>
+</context>
+<context>
     <name>PlotExport</name>
     <message>
         <source>Cannot export to %1: it has no extension; choose a file name ending in .png, .svg or .pdf</source>
@@ -1292,6 +1063,21 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>PresentationMode</name>
+    <message>
+        <source>&amp;Presentation Mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Large fonts, high contrast and full screen, for a classroom (F11)</source>
+        <translation>大字体、高对比度、全屏显示，适合课堂（F11）</translation>
+    </message>
+    <message>
+        <source>Presentation mode: F11 leaves it</source>
+        <translation>演示模式：按 F11 退出</translation>
     </message>
 </context>
 <context>
@@ -1409,6 +1195,29 @@ Run it anyway, with access to your files and the network?</source>
     </message>
 </context>
 <context>
+    <name>RecoveryOffer</name>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source> in %1</source>
+        <translation>（位于 %1）</translation>
+    </message>
+    <message>
+        <source>Kernelpad did not close properly. Restore the playground you were editing%1, saved at %2?</source>
+        <translation>Kernelpad 未正常关闭。是否恢复您正在编辑的演练场%1（保存于 %2）？</translation>
+    </message>
+    <message>
+        <source>Keep for Later</source>
+        <translation>留待以后</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+</context>
+<context>
     <name>ResultsView</name>
     <message>
         <source>Run a kernel to see its outputs here.</source>
@@ -1453,6 +1262,220 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
         <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+</context>
+<context>
+    <name>RunActions</name>
+    <message>
+        <source>repeat </source>
+        <translation>重复 </translation>
+    </message>
+    <message>
+        <source>Timed runs: the timings show their spread</source>
+        <translation>计时运行次数：计时会显示其离散程度</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Run the kernel (F5, Ctrl+R)</source>
+        <translation>运行内核（F5，Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Stop the run (Esc, Shift+F5)</source>
+        <translation>停止运行（Esc，Shift+F5）</translation>
+    </message>
+    <message>
+        <source>&amp;Compile</source>
+        <translation>编译(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compile now (Ctrl+B); it also compiles when you pause typing</source>
+        <translation>立即编译（Ctrl+B）；停止输入时也会自动编译</translation>
+    </message>
+    <message>
+        <source>S&amp;weep</source>
+        <translation>扫描(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Run the kernel over a range of sizes on each backend and plot GPU against CPU (F6)</source>
+        <translation>在每个后端上以一系列规模运行内核，并绘制 GPU 与 CPU 的对比图（F6）</translation>
+    </message>
+    <message>
+        <source>Check &amp;Bounds on the CPU</source>
+        <translation>在 CPU 上检查越界(&amp;B)</translation>
+    </message>
+    <message>
+        <source>The CPU backend checks every array index and names the thread and line of the first out-of-bounds access</source>
+        <translation>CPU 后端会检查每个数组索引，并指出首次越界访问所在的线程和行</translation>
+    </message>
+    <message>
+        <source>&amp;Time Limit...</source>
+        <translation>时间限制(&amp;T)...</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <source>Stop a run after this many seconds:</source>
+        <translation>运行超过此秒数后停止：</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Stop S&amp;weep</source>
+        <translation>停止扫描(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Check Bounds on the CPU</source>
+        <translation>在 CPU 上检查越界</translation>
+    </message>
+    <message>
+        <source>Show Compiled &amp;Code</source>
+        <translation>显示编译后的代码(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The PTX and SASS the kernel compiles to, with each kernel&apos;s registers and spills (F7)</source>
+        <translation>内核编译生成的 PTX 和 SASS，以及每个内核的寄存器和溢出 (F7)</translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message>
+        <source>The playground</source>
+        <translation>此演练场</translation>
+    </message>
+    <message>
+        <source>No __global__ function in the text yet.</source>
+        <translation>文本中尚无 __global__ 函数。</translation>
+    </message>
+    <message>
+        <source>The playground runs &quot;%1&quot;, which the text no longer declares (it declares %2).</source>
+        <translation>演练场运行的是“%1”，但文本中已不再声明它（声明的是 %2）。</translation>
+    </message>
+    <message>
+        <source>Compiling...</source>
+        <translation>正在编译...</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n 个错误</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Compiled, %n warning(s)</source>
+        <translation>
+            <numerusform>已编译，%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>已编译</translation>
+    </message>
+    <message>
+        <source>Running on %1...</source>
+        <translation>正在 %1 上运行...</translation>
+    </message>
+    <message>
+        <source>Run %1 on %2, %3 repeat(s), %4</source>
+        <translation>在 %2 上运行 %1，重复 %3 次，%4</translation>
+    </message>
+    <message>
+        <source>Stopping...</source>
+        <translation>正在停止...</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Run failed</source>
+        <translation>运行失败</translation>
+    </message>
+    <message>
+        <source>not checked: the playground has no reference function, and the CPU backend is what a GPU run is compared with</source>
+        <translation>未校验：演练场没有参考函数，而 GPU 运行的结果需要与 CPU 后端进行比较</translation>
+    </message>
+    <message>
+        <source>check passed</source>
+        <translation>校验通过</translation>
+    </message>
+    <message>
+        <source>CHECK FAILED</source>
+        <translation>校验失败</translation>
+    </message>
+    <message>
+        <source>not checked: %1</source>
+        <translation>未校验：%1</translation>
+    </message>
+    <message>
+        <source>%1: kernel %2 ms (median of %3), %4. %5</source>
+        <translation>%1：内核 %2 ms（%3 次的中位数），%4。%5</translation>
+    </message>
+    <message>
+        <source>Ran in %1 s, %2</source>
+        <translation>运行用时 %1 s，%2</translation>
+    </message>
+    <message>
+        <source>not checked</source>
+        <translation>未校验</translation>
+    </message>
+    <message>
+        <source>Sweep of %1: %2 from %3 to %4 on %5</source>
+        <translation>扫描 %1：%2 从 %3 到 %4，后端 %5</translation>
+    </message>
+    <message>
+        <source>Sweep finished: %1 rows in %2 s</source>
+        <translation>扫描完成：%1 行，用时 %2 s</translation>
+    </message>
+    <message>
+        <source>Not swept: the kernel does not compile (see Problems).</source>
+        <translation>未扫描：内核无法编译（请查看“问题”）。</translation>
+    </message>
+    <message>
+        <source>Sweep: %1</source>
+        <translation>扫描：%1</translation>
+    </message>
+    <message>
+        <source>The kernel does not compile: %1 (the Problems list has them all)</source>
+        <translation>内核无法编译：%1（问题列表中列出了全部）</translation>
+    </message>
+    <message>
+        <source>The kernel does not compile (the Problems list says why)</source>
+        <translation>内核无法编译（原因见问题列表）</translation>
+    </message>
+    <message>
+        <source>No sandbox on this machine</source>
+        <translation>本机没有沙箱</translation>
+    </message>
+    <message>
+        <source>%1 did not run: %2
+
+Run it anyway, with access to your files and the network?</source>
+        <translation>%1 未运行：%2
+
+仍要运行它吗？它将能访问您的文件和网络。</translation>
+    </message>
+    <message>
+        <source>Run Anyway</source>
+        <translation>仍然运行</translation>
+    </message>
+    <message>
+        <source>Always Run This File</source>
+        <translation>始终运行此文件</translation>
+    </message>
+    <message>
+        <source>Not run without the sandbox, as you chose.</source>
+        <translation>已按您的选择，未在没有沙箱的情况下运行。</translation>
     </message>
 </context>
 <context>
@@ -1805,6 +1828,33 @@ memory-bound ←   → compute-bound</source>
     <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>CPU backend, all cores</source>
+        <translation>CPU 后端，全部核心</translation>
+    </message>
+    <message>
+        <source>CPU backend, one core</source>
+        <translation>CPU 后端，单个核心</translation>
+    </message>
+    <message>
+        <source>C++ reference</source>
+        <translation>C++ 参考实现</translation>
+    </message>
+</context>
+<context>
+    <name>ThemeMenu</name>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
     </message>
 </context>
 <context>

@@ -160,34 +160,34 @@ private slots:
         QTest::addColumn<int>("count");
         QTest::addColumn<QString>("expected");
         QTest::newRow("es File") << "es"
-                                 << "MainWindow"
+                                 << "FileMenu"
                                  << "&File" << -1 << "&Archivo";
         QTest::newRow("es Run") << "es"
-                                << "MainWindow"
+                                << "RunActions"
                                 << "&Run" << -1 << "E&jecutar";
         QTest::newRow("es Arguments") << "es"
                                       << "MainWindow"
                                       << "Arguments" << -1 << "Argumentos";
         QTest::newRow("es one error") << "es"
-                                      << "MainWindow"
+                                      << "RunController"
                                       << "%n error(s)" << 1 << "1 error";
         QTest::newRow("es errors") << "es"
-                                   << "MainWindow"
+                                   << "RunController"
                                    << "%n error(s)" << 3 << "3 errores";
         QTest::newRow("es Language") << "es"
                                      << "Language"
                                      << "&Language" << -1 << "&Idioma";
         QTest::newRow("zh File") << "zh_CN"
-                                 << "MainWindow"
+                                 << "FileMenu"
                                  << "&File" << -1 << "文件(&F)";
         QTest::newRow("zh Run") << "zh_CN"
-                                << "MainWindow"
+                                << "RunActions"
                                 << "&Run" << -1 << "运行(&R)";
         QTest::newRow("zh Arguments") << "zh_CN"
                                       << "MainWindow"
                                       << "Arguments" << -1 << "参数";
         QTest::newRow("zh errors") << "zh_CN"
-                                   << "MainWindow"
+                                   << "RunController"
                                    << "%n error(s)" << 3 << "3 个错误";
         QTest::newRow("zh Language") << "zh_CN"
                                      << "Language"

@@ -1,0 +1,380 @@
+#include "RunController.h"
+
+#include "BackendChooser.h"
+#include "PlaygroundDocument.h"
+#include "core/io/PlaygroundFile.h"
+#include "core/model/SignatureParser.h"
+#include "core/run/GridCoverage.h"
+#include "core/run/Timing.h"
+
+#include <QCoreApplication>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <algorithm>
+
+using namespace kp;
+
+namespace {
+
+// The file a request names for a playground that has none (new, or a lone .cu file): its relative
+// paths resolve in its folder.
+constexpr const char* kUntitled = "untitled.kpad.json";
+constexpr double kCompileSeconds = 60; // compiling as you type and the compiled code: a compiler that hangs
+
+QString fromUtf8(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+// The kernel the playground names, by its base name ("scale" for "scale<float>"), else the only one.
+const model::KernelSignature* chooseKernel(const model::ParseResult& parsed, const std::string& name) {
+    const std::string base = name.substr(0, name.find('<'));
+    if (const auto* kernel = model::findKernel(parsed, base)) return kernel;
+    return parsed.kernels.size() == 1 ? &parsed.kernels.front() : nullptr;
+}
+
+// A run's floating-point operations: the sweep's FLOPs formula at the swept array's size, when the
+// playground gives one; then the timings show its GFLOP/s against the device's peak.
+std::optional<double> flopsOf(const model::Playground& playground) {
+    try {
+        const auto spec = run::storedSweepSpec(playground);
+        if (!spec || spec->flops.empty()) return std::nullopt;
+        for (const auto& arg : playground.args)
+            if (arg.isArray() && (spec->array.empty() || arg.name == spec->array))
+                return run::evaluateFlops(spec->flops,
+                                          static_cast<double>(model::elementCount(arg.array().shape)));
+    } catch (const InputError&) {
+        // A formula that does not evaluate is said where it is edited (the Sweep dock); a run shows no
+        // GFLOP/s.
+    }
+    return std::nullopt;
+}
+
+// What the plots need before a sweep's first row besides its spec and backends: the swept array, the kernel.
+void completeHeader(run::SweepResult& header, const model::Playground& playground) {
+    header.title = playground.title;
+    header.kernel = playground.kernel;
+    for (const auto& arg : playground.args)
+        if (arg.isArray() && (header.spec.array.empty() || arg.name == header.spec.array)) {
+            header.array = arg.name;
+            return;
+        }
+}
+
+std::string joined(const std::vector<std::string>& ids) {
+    std::string text;
+    for (const auto& id : ids)
+        text += (text.empty() ? "" : ", ") + id;
+    return text;
+}
+
+} // namespace
+
+RunController::RunController(PlaygroundDocument* document, const BackendChooser* backends, QWidget* window)
+    : QObject(window), document_(document), backends_(backends), window_(window) {
+    connect(&runTask_, &WorkerTask::finished, this, &RunController::runDone);
+    connect(&inspectTask_, &WorkerTask::finished, this, &RunController::inspected);
+    connect(&sweepTask_, &WorkerTask::finished, this, &RunController::sweepDone);
+    connect(&codeTask_, &WorkerTask::finished, this, &RunController::codeDone);
+}
+
+// ---- requests
+
+RunController::Source RunController::source(const model::Playground& playground) const {
+    // Relative .npy files and the reference resolve beside the playground file.
+    return {io::serializePlayground(playground), document_->playgroundPath().isEmpty()
+                                                     ? (playground.folder / kUntitled).string()
+                                                     : document_->playgroundPath().toStdString()};
+}
+
+worker::InspectRequest RunController::compileRequest() const {
+    auto playground = document_->current();
+    // Only the kernel is compiled: arguments the user is still typing (and what refers to them) do not
+    // matter.
+    playground.args.clear();
+    playground.check.reset();
+    playground.reference.reset();
+    Source from = source(playground);
+    return {std::move(from.playground), std::move(from.path), backends_->backend()};
+}
+
+bool RunController::trusted() const {
+    return runUnsandboxedOnce_ || document_->isTrusted();
+}
+
+bool RunController::allowUnsandboxed(const QString& why) {
+    const QString file = document_->currentFile();
+    const auto answer = [&] {
+        if (askUnsandboxed_) return askUnsandboxed_(why);
+        QMessageBox box(QMessageBox::Warning, tr("No sandbox on this machine"),
+                        tr("%1 did not run: %2\n\nRun it anyway, with access to your files and the network?")
+                            .arg(file.isEmpty() ? tr("The playground") : file, why),
+                        QMessageBox::Cancel, window_);
+        auto* once = box.addButton(tr("Run Anyway"), QMessageBox::AcceptRole);
+        auto* always = box.addButton(tr("Always Run This File"), QMessageBox::AcceptRole);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        return box.clickedButton() == always ? UnsandboxedAnswer::RunAndRemember
+               : box.clickedButton() == once ? UnsandboxedAnswer::RunOnce
+                                             : UnsandboxedAnswer::Cancel;
+    }();
+    if (answer == UnsandboxedAnswer::Cancel) {
+        emit logged(tr("Not run without the sandbox, as you chose."));
+        return false;
+    }
+    if (answer == UnsandboxedAnswer::RunAndRemember) document_->trust();
+    runUnsandboxedOnce_ = true;
+    return true;
+}
+
+// ---- compiling as you type
+
+void RunController::parse(const std::vector<model::ArgumentSpec>& arguments) {
+    const std::string text = document_->current().code.value_or(std::string());
+    const auto parsed = model::parseKernels(text, "kernel.cu");
+    parseProblems_ = parsed.problems;
+    const std::string& name = document_->playground().kernel;
+    const auto* kernel = chooseKernel(parsed, name);
+    if (!kernel) {
+        QString known;
+        for (const auto& k : parsed.kernels)
+            known += (known.isEmpty() ? "" : ", ") + fromUtf8(k.name);
+        const QString why =
+            parsed.kernels.empty()
+                ? tr("No __global__ function in the text yet.")
+                : tr("The playground runs \"%1\", which the text no longer declares (it declares %2).")
+                      .arg(fromUtf8(name), known);
+        emit kernelMissing(why);
+        parseProblems_.push_back({"kernel.cu", 0, 0, model::Diagnostic::Severity::Error, why.toStdString()});
+        return;
+    }
+    if (name.substr(0, name.find('<')) != kernel->name) document_->renameKernel(kernel->name);
+    emit kernelFound(*kernel, arguments, run::readsGridDim(text, kernel->line));
+}
+
+void RunController::compile(const std::optional<CodeSettings>& code) {
+    parse();
+    emit kernelAttributesKnown(std::nullopt); // stale until the compile answers
+    worker::InspectRequest request = compileRequest();
+    // The compiled code in view follows the text.
+    if (code) submitCode(request, *code);
+    inspectId_ = inspectTask_.submit({std::move(request), kCompileSeconds}, true);
+    emit stateChanged(tr("Compiling..."));
+}
+
+void RunController::inspected(quint64 id, const WorkerResultPtr& result) {
+    if (id != inspectId_) return; // an older text's answer
+    inspectId_ = 0;
+    std::vector<model::Diagnostic> all = parseProblems_;
+    all.insert(all.end(), result->diagnostics.begin(), result->diagnostics.end());
+    if (!result->ok() && result->outcome != worker::Outcome::Compile && !result->message.empty())
+        all.push_back({"kernel.cu", 0, 0, model::Diagnostic::Severity::Error, result->message});
+    emit problemsFound(all);
+    if (const auto& inspection = result->inspection) {
+        emit limitsKnown(inspection->limits);
+        emit deviceKnown(inspection->device);
+        emit kernelAttributesKnown(inspection->attributes);
+        if (inspection->device)
+            emit devicePeakKnown(inspection->device->peakBandwidthGBs(), inspection->device->peakGflops());
+    }
+    using Severity = model::Diagnostic::Severity;
+    const int errors = static_cast<int>(
+        std::count_if(all.begin(), all.end(), [](const auto& d) { return d.severity == Severity::Error; }));
+    const int notes = static_cast<int>(
+        std::count_if(all.begin(), all.end(), [](const auto& d) { return d.severity == Severity::Note; }));
+    const int warnings = static_cast<int>(all.size()) - errors - notes; // as the Problems list counts them
+    emit stateChanged(errors     ? tr("%n error(s)", nullptr, errors)
+                      : warnings ? tr("Compiled, %n warning(s)", nullptr, warnings)
+                                 : tr("Compiled"));
+    emit compiled(errors + warnings);
+}
+
+void RunController::compileCode(const CodeSettings& code) {
+    submitCode(compileRequest(), code);
+}
+
+void RunController::submitCode(worker::InspectRequest request, const CodeSettings& code) {
+    // arch empty: the GPU's own, or sm_90 without one
+    worker::DisassembleRequest disassemble{std::move(request.playground), std::move(request.path),
+                                           code.arch.toStdString(), code.lineInfo};
+    codeId_ = codeTask_.submit({std::move(disassemble), kCompileSeconds}, true);
+}
+
+void RunController::codeDone(quint64 id, const WorkerResultPtr& result) {
+    if (id != codeId_) return; // an older text's answer
+    codeId_ = 0;
+    const auto error =
+        std::find_if(result->diagnostics.begin(), result->diagnostics.end(), [](const model::Diagnostic& d) {
+            return d.severity == model::Diagnostic::Severity::Error;
+        });
+    if (result->compiledCode)
+        emit compiledCode(*result->compiledCode);
+    else if (!result->message.empty())
+        emit compiledCodeFailed(fromUtf8(result->message));
+    else if (error != result->diagnostics.end())
+        emit compiledCodeFailed(tr("The kernel does not compile: %1 (the Problems list has them all)")
+                                    .arg(fromUtf8(error->message)));
+    else
+        emit compiledCodeFailed(tr("The kernel does not compile (the Problems list says why)"));
+    emit compiledCodeShown(result->compiledCode.has_value());
+}
+
+void RunController::backendChanged() {
+    if (const auto device = backends_->device()) {
+        emit limitsKnown(launch::LaunchLimits::of(*device));
+        emit deviceKnown(device);
+        emit devicePeakKnown(device->peakBandwidthGBs(), device->peakGflops());
+    } else {
+        emit limitsKnown(launch::LaunchLimits::cpu());
+        emit deviceKnown(std::nullopt);
+        emit devicePeakKnown(0, 0);
+    }
+    emit kernelAttributesKnown(std::nullopt);
+}
+
+// ---- runs
+
+bool RunController::startRun(const RunSettings& settings) {
+    if (runId_ != 0) return false;
+    lastRun_ = settings;
+    Source from = source(document_->current());
+    worker::RunRequest request{std::move(from.playground), std::move(from.path), backends_->backend()};
+    request.trusted = trusted();
+    request.repeat = settings.repeat;
+    request.warmup = request.backend.isCpu() ? 0 : 1;
+    request.checkBounds = settings.checkBounds && request.backend.isCpu();
+    runUnsandboxedOnce_ = false;
+    runId_ = runTask_.submit({request, timeLimitSeconds_});
+    emit stateChanged(tr("Running on %1...").arg(backends_->currentText()));
+    emit logged(tr("Run %1 on %2, %3 repeat(s), %4")
+                    .arg(fromUtf8(document_->playground().kernel), backends_->currentText())
+                    .arg(request.repeat)
+                    .arg(fromUtf8(launch::toString(settings.geometry))));
+    emit runningChanged(true);
+    return true;
+}
+
+void RunController::stopRun() {
+    if (runId_ == 0) return;
+    runTask_.stop();
+    emit stateChanged(tr("Stopping..."));
+}
+
+void RunController::stopAll() {
+    runTask_.stop();
+}
+
+void RunController::runDone(quint64 id, const WorkerResultPtr& result) {
+    if (id != runId_) return;
+    runId_ = 0;
+    emit runningChanged(false);
+    if (!result->output.empty()) emit printed(fromUtf8(result->output).trimmed());
+    if (result->outcome == worker::Outcome::NoSandbox && allowUnsandboxed(fromUtf8(result->message))) {
+        startRun(lastRun_);
+        return;
+    }
+    if (result->ok()) {
+        ranWell(result);
+        return;
+    }
+    const QString message = fromUtf8(result->message);
+    emit logged(tr("%1: %2").arg(fromUtf8(std::string(worker::name(result->outcome))), message));
+    emit stateChanged(tr("Run failed"));
+    emit this->message(message.section(QLatin1Char('\n'), 0, 0), 10000);
+    const bool compileError = result->outcome == worker::Outcome::Compile;
+    if (compileError) {
+        auto all = parseProblems_;
+        all.insert(all.end(), result->diagnostics.begin(), result->diagnostics.end());
+        emit problemsFound(all);
+    }
+    emit runFailed(compileError);
+    emit runFinished(false);
+}
+
+void RunController::ranWell(const WorkerResultPtr& result) {
+    const auto& report = result->report;
+    const auto playground = document_->current();
+    const auto checkSpec = playground.check.value_or(model::CheckSpec{});
+    auto run = std::make_shared<Ran>(Ran{std::move(result->outputs), std::move(result->referenceOutputs),
+                                         run::Tolerance{checkSpec.rtol, checkSpec.atol}, report,
+                                         flopsOf(playground)});
+    emit ran(run);
+    const auto& timings = result->timings;
+    QString checkText = tr("not checked: the playground has no reference function, and the CPU backend is "
+                           "what a GPU run is compared with");
+    if (timings.checkPassed) checkText = *timings.checkPassed ? tr("check passed") : tr("CHECK FAILED");
+    if (!timings.uncheckedBecause.empty())
+        checkText = tr("not checked: %1").arg(fromUtf8(timings.uncheckedBecause));
+    emit logged(tr("%1: kernel %2 ms (median of %3), %4. %5")
+                    .arg(fromUtf8(timings.backend))
+                    .arg(launch::median(timings.kernelMs), 0, 'g', 4)
+                    .arg(timings.kernelMs.size())
+                    .arg(checkText, fromUtf8(result->execution)));
+    emit stateChanged(tr("Ran in %1 s, %2")
+                          .arg(result->seconds, 0, 'f', 2)
+                          .arg(timings.checkPassed ? checkText : tr("not checked")));
+    emit runFinished(true);
+}
+
+// ---- sweeps
+
+bool RunController::startSweep(run::SweepResult header, const QString& from, const QString& to) {
+    if (sweepId_ != 0) return false;
+    lastSweep_ = header;
+    lastSweepFrom_ = from;
+    lastSweepTo_ = to;
+    const auto playground = document_->current();
+    const auto& spec = header.spec;
+    Source from = source(playground);
+    worker::WorkerRequest request{worker::SweepRequest{std::move(from.playground), std::move(from.path), spec, trusted()}};
+    runUnsandboxedOnce_ = false;
+    // Rows come on the worker thread: handed on on the GUI thread, if this is still there.
+    QPointer<RunController> self = this;
+    request.onSweepRow = [self](const run::SweepRow& row, std::size_t done, std::size_t total) {
+        QMetaObject::invokeMethod(
+            self,
+            [self, row, done, total] {
+                if (self) emit self->sweepRow(row, done, total);
+            },
+            Qt::QueuedConnection);
+    };
+    completeHeader(header, playground);
+    emit sweepStarted(header, run::sweepValues(spec).size() * spec.backends.size());
+    sweepId_ = sweepTask_.submit(std::move(request));
+    emit sweepingChanged(true);
+    emit logged(tr("Sweep of %1: %2 from %3 to %4 on %5")
+                    .arg(fromUtf8(playground.kernel), fromUtf8(header.parameterLabel()))
+                    .arg(from, to, fromUtf8(joined(spec.backends))));
+    return true;
+}
+
+void RunController::stopSweep() {
+    if (sweepId_ != 0) sweepTask_.stop();
+}
+
+void RunController::sweepDone(quint64 id, const WorkerResultPtr& result) {
+    if (id != sweepId_) return;
+    sweepId_ = 0;
+    emit sweepingChanged(false);
+    // Rows still queued arrive before this (same queue), so the dock's result has them all.
+    QCoreApplication::sendPostedEvents(this);
+    if (result->outcome == worker::Outcome::NoSandbox && allowUnsandboxed(fromUtf8(result->message))) {
+        startSweep(lastSweep_, lastSweepFrom_, lastSweepTo_);
+        return;
+    }
+    if (result->ok() && result->sweep) {
+        emit sweepMeasured(*result->sweep);
+        for (const auto& c : run::crossovers(*result->sweep))
+            emit logged(fromUtf8(run::describe(c, *result->sweep)));
+        emit logged(tr("Sweep finished: %1 rows in %2 s")
+                        .arg(result->sweep->rows.size())
+                        .arg(result->seconds, 0, 'f', 1));
+    } else {
+        QString message = fromUtf8(result->message);
+        if (result->outcome == worker::Outcome::Compile)
+            message = tr("Not swept: the kernel does not compile (see Problems).");
+        emit sweepCutShort(message);
+        emit logged(tr("Sweep: %1").arg(fromUtf8(result->message)));
+    }
+    emit sweepFinished(result->ok());
+}
