@@ -1,6 +1,7 @@
 // Sends requests to one worker process (core/worker/WorkerClient.h) from a thread of its own, so that
 // the GUI thread never waits for a compile or a run: submit() returns at once, finished() arrives on the
-// GUI thread with the request's id. RunController keeps one each for runs, sweeps, compiling as you type and the compiled code.
+// GUI thread with the request's id. RunController keeps one each for runs, sweeps, compiling as you type
+// and the compiled code.
 #pragma once
 
 #include "core/worker/WorkerClient.h"
