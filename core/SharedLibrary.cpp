@@ -39,6 +39,8 @@ SharedLibrary::~SharedLibrary() {
     if (handle_) dlclose(handle_);
 }
 
-void* SharedLibrary::symbol(const char* name) const noexcept { return handle_ ? dlsym(handle_, name) : nullptr; }
+void* SharedLibrary::symbol(const char* name) const noexcept {
+    return handle_ ? dlsym(handle_, name) : nullptr;
+}
 
 } // namespace kp

@@ -5,14 +5,13 @@
 #include "core/Error.h"
 #include "core/cuda/Device.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/model/DType.h"
 #include "core/launch/RunSetup.h"
-
-#include <nlohmann/json.hpp>
+#include "core/model/DType.h"
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -53,18 +52,20 @@ inline void writeText(const std::filesystem::path& path, const std::string& text
 }
 
 // A playground with inline code, parsed as a file at `path` would be, and prepared for a run.
-inline launch::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
-                             const nlohmann::json& launch, const std::filesystem::path& path) {
-    nlohmann::json playground = {{"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
+inline launch::RunSetup setupOf(const std::string& code, const std::string& kernel,
+                                const std::vector<nlohmann::json>& args, const nlohmann::json& launch,
+                                const std::filesystem::path& path) {
+    nlohmann::json playground = {
+        {"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
     playground["args"] = args;
     return launch::prepare(io::parsePlayground(playground.dump(), path));
 }
 
 inline constexpr model::DType kAllTypes[] = {
-    model::DType::Int8,    model::DType::UInt8,  model::DType::Int16,  model::DType::UInt16,
-    model::DType::Int32,   model::DType::UInt32, model::DType::Int64,  model::DType::UInt64,
+    model::DType::Int8,    model::DType::UInt8,   model::DType::Int16,   model::DType::UInt16,
+    model::DType::Int32,   model::DType::UInt32,  model::DType::Int64,   model::DType::UInt64,
     model::DType::Float16, model::DType::Float32, model::DType::Float64, model::DType::Float2,
-    model::DType::Float4,  model::DType::Int2,   model::DType::Int4,
+    model::DType::Float4,  model::DType::Int2,    model::DType::Int4,
 };
 
 // The message of the InputError `action` throws; empty when it throws none.

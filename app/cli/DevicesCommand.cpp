@@ -16,16 +16,16 @@ namespace {
 void printDevice(const cuda::DeviceProperties& p) {
     const double gib = static_cast<double>(p.totalMemory) / (1024.0 * 1024.0 * 1024.0);
     std::cout << "cuda:" << p.ordinal << "  " << p.name << "\n"
-              << std::fixed << std::setprecision(1) << "  compute capability " << p.ccMajor << "." << p.ccMinor
-              << ", " << p.multiprocessors << " SMs at " << p.clockKHz / 1000 << " MHz, " << gib << " GiB, "
-              << p.peakBandwidthGBs() << " GB/s peak (" << p.memoryBusWidthBits << "-bit bus)\n"
+              << std::fixed << std::setprecision(1) << "  compute capability " << p.ccMajor << "."
+              << p.ccMinor << ", " << p.multiprocessors << " SMs at " << p.clockKHz / 1000 << " MHz, " << gib
+              << " GiB, " << p.peakBandwidthGBs() << " GB/s peak (" << p.memoryBusWidthBits << "-bit bus)\n"
               << "  block: at most " << p.maxThreadsPerBlock << " threads, dims " << p.maxBlockDim[0] << " x "
               << p.maxBlockDim[1] << " x " << p.maxBlockDim[2] << "; grid dims " << p.maxGridDim[0] << " x "
               << p.maxGridDim[1] << " x " << p.maxGridDim[2] << "\n"
-              << "  shared memory: " << p.sharedPerBlock / 1024 << " KiB per block (" << p.sharedPerBlockOptin / 1024
-              << " KiB opt-in), " << p.sharedPerMultiprocessor / 1024 << " KiB per SM; registers: "
-              << p.registersPerBlock << " per block, " << p.registersPerMultiprocessor << " per SM; warp size "
-              << p.warpSize << "\n";
+              << "  shared memory: " << p.sharedPerBlock / 1024 << " KiB per block ("
+              << p.sharedPerBlockOptin / 1024 << " KiB opt-in), " << p.sharedPerMultiprocessor / 1024
+              << " KiB per SM; registers: " << p.registersPerBlock << " per block, "
+              << p.registersPerMultiprocessor << " per SM; warp size " << p.warpSize << "\n";
 }
 
 } // namespace
@@ -37,15 +37,17 @@ CLI::App* addDevicesCommand(CLI::App& root, DevicesCommandOptions& options) {
 }
 
 int runDevicesCommand(const DevicesCommandOptions& options) {
-    nlohmann::json out = {{"cuda_available", cuda::Driver::available()}, {"devices", nlohmann::json::array()}};
+    nlohmann::json out = {{"cuda_available", cuda::Driver::available()},
+                          {"devices", nlohmann::json::array()}};
     if (!cuda::Driver::available()) {
         out["cuda_unavailable_reason"] = cuda::Driver::unavailableReason();
     } else {
         out["driver_version"] = cuda::Driver::version();
-        for (const auto& device : cuda::Device::all()) out["devices"].push_back(toJson(device.properties()));
+        for (const auto& device : cuda::Device::all())
+            out["devices"].push_back(toJson(device.properties()));
     }
     out["nvrtc"] = cuda::Nvrtc::available() ? nlohmann::json(cuda::Nvrtc::version())
-                                             : nlohmann::json(cuda::Nvrtc::unavailableReason());
+                                            : nlohmann::json(cuda::Nvrtc::unavailableReason());
     if (options.json) {
         std::cout << out.dump(2) << "\n";
     } else if (!cuda::Driver::available()) {
@@ -54,7 +56,8 @@ int runDevicesCommand(const DevicesCommandOptions& options) {
     } else {
         const int v = cuda::Driver::version();
         std::cout << "CUDA driver " << v / 1000 << "." << (v % 1000) / 10 << "\n";
-        for (const auto& device : cuda::Device::all()) printDevice(device.properties());
+        for (const auto& device : cuda::Device::all())
+            printDevice(device.properties());
     }
     if (!options.json)
         std::cout << "NVRTC: "

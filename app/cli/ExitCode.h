@@ -27,6 +27,7 @@ inline constexpr const char* kExitCodesHelp =
 // stderr: a compile error's diagnostics as they are, bad input (reworded by `describe` when given), a
 // faulted kernel, no CUDA backend here, a file that could not be written or another failed system call
 // (OutputError, SystemError, std::filesystem::filesystem_error).
-int exitCodeOf(const std::function<int()>& command, const std::function<std::string(const std::string&)>& describe = {});
+int exitCodeOf(const std::function<int()>& command,
+               const std::function<std::string(const std::string&)>& describe = {});
 
 } // namespace kp::cli

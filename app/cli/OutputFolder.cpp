@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <csignal>
-#include <cstdlib>
 #include <iostream>
 #include <sys/stat.h>
 #include <system_error>

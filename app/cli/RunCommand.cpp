@@ -3,17 +3,17 @@
 #include "ExitCode.h"
 #include "OutputFolder.h"
 #include "SamplesCommand.h"
+#include "core/cpu/CpuRunner.h"
 #include "core/cuda/CudaError.h"
 #include "core/io/FileBytes.h"
 #include "core/io/NpyFile.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/cpu/CpuRunner.h"
 #include "core/launch/CompileError.h"
-#include "core/run/CudaRunner.h"
 #include "core/launch/KernelFault.h"
+#include "core/run/CudaRunner.h"
+#include "core/run/Execute.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
-#include "core/run/Execute.h"
 
 #include <charconv>
 #include <chrono>
@@ -69,14 +69,17 @@ private:
 
 void printSummary(const launch::RunSetup& setup, const run::RunReport& report) {
     const auto& result = *report.result;
-    std::cout << setup.signature.name << " on " << result.backend << ", " << launch::toString(setup.launch) << "\n"
+    std::cout << setup.signature.name << " on " << result.backend << ", " << launch::toString(setup.launch)
+              << "\n"
               << std::fixed << std::setprecision(4);
-    std::cout << "  compile    " << result.compileMs << " ms" << (result.compileFromCache ? " (cached)" : "") << "\n";
+    std::cout << "  compile    " << result.compileMs << " ms" << (result.compileFromCache ? " (cached)" : "")
+              << "\n";
     const auto line = [](const char* what, const std::vector<double>& samples) {
         std::cout << "  " << what << launch::median(samples) << " ms";
         if (samples.size() > 1)
-            std::cout << " (median of " << samples.size() << ", min " << *std::min_element(samples.begin(), samples.end())
-                      << ", max " << *std::max_element(samples.begin(), samples.end()) << ")";
+            std::cout << " (median of " << samples.size() << ", min "
+                      << *std::min_element(samples.begin(), samples.end()) << ", max "
+                      << *std::max_element(samples.begin(), samples.end()) << ")";
         std::cout << "\n";
     };
     line("host->dev  ", result.h2dMs);
@@ -91,7 +94,8 @@ void printSummary(const launch::RunSetup& setup, const run::RunReport& report) {
                   << (report.uncheckedBecause.empty() ? "no reference, and no other backend to compare with"
                                                       : report.uncheckedBecause)
                   << ")\n";
-    for (const auto& check : report.checks) std::cout << "  check      " << run::describe(check) << "\n";
+    for (const auto& check : report.checks)
+        std::cout << "  check      " << run::describe(check) << "\n";
     if (result.cancelled) std::cout << "  cancelled after " << result.kernelMs.size() << " repeats\n";
 }
 
@@ -137,10 +141,13 @@ int execute(const RunCommandOptions& options) {
 } // namespace
 
 CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options) {
-    auto* cmd = root.add_subcommand("run", "Run a playground (*.kpad.json) and check it against its reference");
-    cmd->add_option("file", options.file, "The playground file, or a sample's name (kernelpad-cli samples)")->required();
+    auto* cmd =
+        root.add_subcommand("run", "Run a playground (*.kpad.json) and check it against its reference");
+    cmd->add_option("file", options.file, "The playground file, or a sample's name (kernelpad-cli samples)")
+        ->required();
     cmd->add_option("--backend", options.backend, "cuda, cuda:N or cpu")->capture_default_str();
-    cmd->add_option("--repeat", options.repeat, "Timed runs (each copies in, launches, copies back)")->capture_default_str();
+    cmd->add_option("--repeat", options.repeat, "Timed runs (each copies in, launches, copies back)")
+        ->capture_default_str();
     cmd->add_option("--warmup", options.warmup, "Untimed runs first")->capture_default_str();
     cmd->add_option("--out", options.outDir,
                     "Write NAME.npy for each out/inout array and timings.json here, as one set: the folder's "
@@ -149,8 +156,9 @@ CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options) {
     cmd->add_option("--timeout", options.timeoutSeconds,
                     "Stop the run after this many seconds, more than 0 and at most 86400 (exit 4)")
         ->check(CLI::Validator(timeoutProblem, "SECONDS"));
-    cmd->add_flag("--check-bounds", options.checkBounds,
-                  "CPU backend: check every index into an array argument; report the first one outside (exit 4)");
+    cmd->add_flag(
+        "--check-bounds", options.checkBounds,
+        "CPU backend: check every index into an array argument; report the first one outside (exit 4)");
     cmd->footer(kExitCodesHelp);
     return cmd;
 }

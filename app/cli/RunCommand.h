@@ -22,7 +22,7 @@ struct RunCommandOptions {
     std::string outDir;
     bool json = false;
     std::optional<double> timeoutSeconds; // none: no limit; else more than 0 and at most kMaxTimeoutSeconds
-    bool checkBounds = false;  // the CPU backend's bounds-checking mode
+    bool checkBounds = false;             // the CPU backend's bounds-checking mode
 };
 
 CLI::App* addRunCommand(CLI::App& root, RunCommandOptions& options);

@@ -29,33 +29,38 @@ nlohmann::json toJson(const io::Sample& sample) {
 
 void printList(const io::SampleCatalog& catalog) {
     std::size_t width = 0;
-    for (const auto& sample : catalog.samples) width = std::max(width, sample.name.size());
+    for (const auto& sample : catalog.samples)
+        width = std::max(width, sample.name.size());
     std::string group;
     for (const auto& sample : catalog.samples) {
         if (sample.group != group) {
             std::cout << (group.empty() ? "" : "\n") << sample.group << "\n";
             group = sample.group;
         }
-        std::cout << "  " << std::left << std::setw(static_cast<int>(width)) << sample.name << "  " << sample.title;
+        std::cout << "  " << std::left << std::setw(static_cast<int>(width)) << sample.name << "  "
+                  << sample.title;
         if (!sample.problem.empty()) std::cout << "  (" << sample.problem << ")";
         std::cout << "\n";
     }
-    std::cout << "\nRun one with `kernelpad-cli run NAME`; read its lesson with `kernelpad-cli samples NAME`.\n"
-              << "Samples folder: " << catalog.folder.string() << "\n";
+    std::cout
+        << "\nRun one with `kernelpad-cli run NAME`; read its lesson with `kernelpad-cli samples NAME`.\n"
+        << "Samples folder: " << catalog.folder.string() << "\n";
 }
 
 void printSample(const io::Sample& sample) {
     const auto lesson = sample.lesson.empty() ? std::nullopt : io::readFileIfPresent(sample.lesson);
-    if (lesson) std::cout << *lesson << (lesson->ends_with('\n') ? "" : "\n");
-    else std::cout << sample.title << "\n";
+    if (lesson)
+        std::cout << *lesson << (lesson->ends_with('\n') ? "" : "\n");
+    else
+        std::cout << sample.title << "\n";
     std::cout << "\nPlayground: " << sample.playground.string() << "\n"
               << "Run it with: kernelpad-cli run " << sample.name << " [--backend cpu]\n";
 }
 
 const io::Sample& findSample(const io::SampleCatalog& catalog, const std::string& name) {
     if (const auto* sample = catalog.find(name)) return *sample;
-    throw InputError("no sample named \"" + name + "\" in " + catalog.folder.string() + "; the samples are: " +
-                     catalog.names());
+    throw InputError("no sample named \"" + name + "\" in " + catalog.folder.string() +
+                     "; the samples are: " + catalog.names());
 }
 
 } // namespace
@@ -69,16 +74,20 @@ CLI::App* addSamplesCommand(CLI::App& root, SamplesCommandOptions& options) {
 
 int runSamplesCommand(const SamplesCommandOptions& options) {
     const auto catalog = io::readSampleCatalog(io::defaultSamplesFolder());
-    for (const auto& problem : catalog.problems) std::cerr << "kernelpad-cli: " << problem << "\n";
+    for (const auto& problem : catalog.problems)
+        std::cerr << "kernelpad-cli: " << problem << "\n";
     if (!options.name.empty()) {
         const auto& sample = findSample(catalog, options.name);
-        if (options.json) std::cout << toJson(sample).dump(2) << "\n";
-        else printSample(sample);
+        if (options.json)
+            std::cout << toJson(sample).dump(2) << "\n";
+        else
+            printSample(sample);
         return ExitCode::Ok;
     }
     if (options.json) {
         auto list = nlohmann::json::array();
-        for (const auto& sample : catalog.samples) list.push_back(toJson(sample));
+        for (const auto& sample : catalog.samples)
+            list.push_back(toJson(sample));
         std::cout << list.dump(2) << "\n";
     } else {
         printList(catalog);

@@ -93,8 +93,9 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
         // What the memory check before a run could not foresee: the playground asks for more than this
         // machine has, which is the input's to change, not the kernel's fault.
-        std::cerr << "kernelpad-cli: out of host memory: the playground's arrays do not fit in this machine's "
-                     "memory; make them smaller\n";
+        std::cerr
+            << "kernelpad-cli: out of host memory: the playground's arrays do not fit in this machine's "
+               "memory; make them smaller\n";
         return kp::cli::ExitCode::BadInput;
     } catch (const std::exception& e) {
         std::cerr << "kernelpad-cli: " << e.what() << "\n";

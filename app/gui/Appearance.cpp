@@ -7,9 +7,9 @@
 #include <QWidget>
 #include <algorithm>
 #include <cmath>
+#include <qcustomplot.h>
 #include <utility>
 #include <vector>
-#include <qcustomplot.h>
 
 namespace {
 
@@ -30,18 +30,37 @@ struct Initial {
 
 // The classes the desktop may give fonts of their own (menus, tool tips, item views...): the names Qt
 // files the platform theme's fonts under.
-constexpr const char* kFontClasses[] = {
-    "QMenu",          "QMenuBar",      "QMenuItem",      "QMessageBox",   "QLabel",         "QTipLabel",
-    "QStatusBar",     "QMdiSubWindowTitleBar",           "QDockWidgetTitle", "QPushButton", "QCheckBox",
-    "QRadioButton",   "QToolButton",   "QAbstractItemView", "QListViewFont", "QHeaderViewFont", "QListBox",
-    "QComboMenuItem", "QComboLineEdit", "QSmallFont",    "QMiniFont",     "QHeaderView",    "QTabBar",
-    "QGroupBox"};
+constexpr const char* kFontClasses[] = {"QMenu",
+                                        "QMenuBar",
+                                        "QMenuItem",
+                                        "QMessageBox",
+                                        "QLabel",
+                                        "QTipLabel",
+                                        "QStatusBar",
+                                        "QMdiSubWindowTitleBar",
+                                        "QDockWidgetTitle",
+                                        "QPushButton",
+                                        "QCheckBox",
+                                        "QRadioButton",
+                                        "QToolButton",
+                                        "QAbstractItemView",
+                                        "QListViewFont",
+                                        "QHeaderViewFont",
+                                        "QListBox",
+                                        "QComboMenuItem",
+                                        "QComboLineEdit",
+                                        "QSmallFont",
+                                        "QMiniFont",
+                                        "QHeaderView",
+                                        "QTabBar",
+                                        "QGroupBox"};
 
 Initial& initial() {
     static Initial saved = [] {
         Initial i{QApplication::font(), QApplication::palette(), QString(), {}};
         if (const QStyle* style = QApplication::style()) i.style = style->name();
-        for (const char* name : kFontClasses) i.classFonts.emplace_back(name, QApplication::font(name));
+        for (const char* name : kFontClasses)
+            i.classFonts.emplace_back(name, QApplication::font(name));
         return i;
     }();
     return saved;
@@ -53,8 +72,11 @@ Appearance& current() {
 }
 
 double relativeLuminance(const QColor& colour) {
-    const auto channel = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
-    return 0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF()) + 0.0722 * channel(colour.blueF());
+    const auto channel = [](double c) {
+        return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF()) +
+           0.0722 * channel(colour.blueF());
 }
 
 bool isGrey(const QColor& colour) {
@@ -62,12 +84,14 @@ bool isGrey(const QColor& colour) {
 }
 
 QColor withLightness(const QColor& colour, int lightness) {
-    QColor result = QColor::fromHsl(colour.hslHue(), colour.hslSaturation(), std::clamp(lightness, 0, 255)).toRgb();
+    QColor result =
+        QColor::fromHsl(colour.hslHue(), colour.hslSaturation(), std::clamp(lightness, 0, 255)).toRgb();
     result.setAlpha(colour.alpha());
     return result;
 }
 
-// The colour with its lightness turned over for the (dark) appearance: white becomes its base, black its text.
+// The colour with its lightness turned over for the (dark) appearance: white becomes its base, black its
+// text.
 QColor turnedOver(const QColor& colour, const Appearance& appearance) {
     const ThemeColors c = colorsOf(appearance);
     const int darkest = c.base.lightness(), lightest = c.text.lightness();
@@ -155,14 +179,17 @@ void scaleOwnFont(QWidget* widget, double scale) {
 
 void refresh(QWidget* window, const Appearance& appearance) {
     scaleOwnFonts(window, appearance.fontScale());
-    for (auto* editor : window->findChildren<KernelEditor*>()) editor->applyAppearance(appearance);
+    for (auto* editor : window->findChildren<KernelEditor*>())
+        editor->applyAppearance(appearance);
     QList<QWidget*> widgets = window->findChildren<QWidget*>();
     widgets.prepend(window);
     for (QWidget* widget : widgets) {
-        if (const QVariant tone = widget->property(kTone); tone.isValid()) applyTone(widget, static_cast<Tone>(tone.toInt()));
+        if (const QVariant tone = widget->property(kTone); tone.isValid())
+            applyTone(widget, static_cast<Tone>(tone.toInt()));
         if (widget->property(kBanner).isValid()) applyBanner(widget, appearance);
     }
-    for (auto* plot : window->findChildren<QCustomPlot*>()) plot->replot(QCustomPlot::rpQueuedReplot);
+    for (auto* plot : window->findChildren<QCustomPlot*>())
+        plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 // Widgets made after the appearance was applied (a dialog, a result's table) get its fonts when they
@@ -172,7 +199,8 @@ public:
     using QObject::QObject;
     bool eventFilter(QObject* watched, QEvent* event) override {
         if (event->type() == QEvent::Polish && currentAppearance().fontScale() != 1.0)
-            if (auto* widget = qobject_cast<QWidget*>(watched)) scaleOwnFont(widget, currentAppearance().fontScale());
+            if (auto* widget = qobject_cast<QWidget*>(watched))
+                scaleOwnFont(widget, currentAppearance().fontScale());
         return false;
     }
 };
@@ -181,31 +209,63 @@ public:
 
 ThemeColors colorsOf(const Appearance& appearance) {
     if (appearance.dark() && appearance.highContrast())
-        return {.window = QColor(0, 0, 0), .text = QColor(255, 255, 255), .base = QColor(0, 0, 0),
-                .alternateBase = QColor(0x16, 0x16, 0x16), .button = QColor(0x12, 0x12, 0x12),
-                .highlight = QColor(0xff, 0xd5, 0x4f), .highlightedText = QColor(0, 0, 0),
-                .mutedText = QColor(0xd8, 0xd8, 0xd8), .link = QColor(0x9e, 0xcb, 0xff), .error = QColor(0xff, 0xa0, 0xa0),
-                .caretLine = QColor(0x1c, 0x1c, 0x1c), .margin = QColor(0, 0, 0), .marginText = QColor(0xf0, 0xf0, 0xf0),
+        return {.window = QColor(0, 0, 0),
+                .text = QColor(255, 255, 255),
+                .base = QColor(0, 0, 0),
+                .alternateBase = QColor(0x16, 0x16, 0x16),
+                .button = QColor(0x12, 0x12, 0x12),
+                .highlight = QColor(0xff, 0xd5, 0x4f),
+                .highlightedText = QColor(0, 0, 0),
+                .mutedText = QColor(0xd8, 0xd8, 0xd8),
+                .link = QColor(0x9e, 0xcb, 0xff),
+                .error = QColor(0xff, 0xa0, 0xa0),
+                .caretLine = QColor(0x1c, 0x1c, 0x1c),
+                .margin = QColor(0, 0, 0),
+                .marginText = QColor(0xf0, 0xf0, 0xf0),
                 .selection = QColor(0x1d, 0x4f, 0x91)};
     if (appearance.dark())
-        return {.window = QColor(0x2d, 0x2d, 0x30), .text = QColor(0xe2, 0xe2, 0xe2), .base = QColor(0x1e, 0x1e, 0x1e),
-                .alternateBase = QColor(0x26, 0x26, 0x28), .button = QColor(0x38, 0x38, 0x3b),
-                .highlight = QColor(0x2f, 0x6f, 0xb8), .highlightedText = QColor(0xff, 0xff, 0xff),
-                .mutedText = QColor(0xa8, 0xa8, 0xa8), .link = QColor(0x80, 0xb4, 0xff), .error = QColor(0xff, 0x8a, 0x80),
-                .caretLine = QColor(0x2a, 0x2d, 0x33), .margin = QColor(0x25, 0x25, 0x26), .marginText = QColor(0x8e, 0x8e, 0x8e),
+        return {.window = QColor(0x2d, 0x2d, 0x30),
+                .text = QColor(0xe2, 0xe2, 0xe2),
+                .base = QColor(0x1e, 0x1e, 0x1e),
+                .alternateBase = QColor(0x26, 0x26, 0x28),
+                .button = QColor(0x38, 0x38, 0x3b),
+                .highlight = QColor(0x2f, 0x6f, 0xb8),
+                .highlightedText = QColor(0xff, 0xff, 0xff),
+                .mutedText = QColor(0xa8, 0xa8, 0xa8),
+                .link = QColor(0x80, 0xb4, 0xff),
+                .error = QColor(0xff, 0x8a, 0x80),
+                .caretLine = QColor(0x2a, 0x2d, 0x33),
+                .margin = QColor(0x25, 0x25, 0x26),
+                .marginText = QColor(0x8e, 0x8e, 0x8e),
                 .selection = QColor(0x26, 0x4f, 0x78)};
     if (appearance.highContrast())
-        return {.window = QColor(0xff, 0xff, 0xff), .text = QColor(0, 0, 0), .base = QColor(0xff, 0xff, 0xff),
-                .alternateBase = QColor(0xf0, 0xf0, 0xf0), .button = QColor(0xf4, 0xf4, 0xf4),
-                .highlight = QColor(0x00, 0x3c, 0xb4), .highlightedText = QColor(0xff, 0xff, 0xff),
-                .mutedText = QColor(0x30, 0x30, 0x30), .link = QColor(0x00, 0x00, 0xc0), .error = QColor(0x8b, 0x00, 0x00),
-                .caretLine = QColor(0xe8, 0xf0, 0xff), .margin = QColor(0xff, 0xff, 0xff), .marginText = QColor(0, 0, 0),
+        return {.window = QColor(0xff, 0xff, 0xff),
+                .text = QColor(0, 0, 0),
+                .base = QColor(0xff, 0xff, 0xff),
+                .alternateBase = QColor(0xf0, 0xf0, 0xf0),
+                .button = QColor(0xf4, 0xf4, 0xf4),
+                .highlight = QColor(0x00, 0x3c, 0xb4),
+                .highlightedText = QColor(0xff, 0xff, 0xff),
+                .mutedText = QColor(0x30, 0x30, 0x30),
+                .link = QColor(0x00, 0x00, 0xc0),
+                .error = QColor(0x8b, 0x00, 0x00),
+                .caretLine = QColor(0xe8, 0xf0, 0xff),
+                .margin = QColor(0xff, 0xff, 0xff),
+                .marginText = QColor(0, 0, 0),
                 .selection = QColor(0xa8, 0xc8, 0xff)};
-    return {.window = QColor(0xef, 0xef, 0xef), .text = QColor(0, 0, 0), .base = QColor(0xff, 0xff, 0xff),
-            .alternateBase = QColor(0xf7, 0xf7, 0xf7), .button = QColor(0xef, 0xef, 0xef),
-            .highlight = QColor(0x30, 0x8c, 0xc6), .highlightedText = QColor(0xff, 0xff, 0xff),
-            .mutedText = QColor(0x5f, 0x63, 0x68), .link = QColor(0x00, 0x00, 0xff), .error = QColor(0xb0, 0x00, 0x20),
-            .caretLine = QColor(0xf4, 0xf7, 0xfb), .margin = QColor(0xf0, 0xf0, 0xf0), .marginText = QColor(0x6e, 0x6e, 0x6e),
+    return {.window = QColor(0xef, 0xef, 0xef),
+            .text = QColor(0, 0, 0),
+            .base = QColor(0xff, 0xff, 0xff),
+            .alternateBase = QColor(0xf7, 0xf7, 0xf7),
+            .button = QColor(0xef, 0xef, 0xef),
+            .highlight = QColor(0x30, 0x8c, 0xc6),
+            .highlightedText = QColor(0xff, 0xff, 0xff),
+            .mutedText = QColor(0x5f, 0x63, 0x68),
+            .link = QColor(0x00, 0x00, 0xff),
+            .error = QColor(0xb0, 0x00, 0x20),
+            .caretLine = QColor(0xf4, 0xf7, 0xfb),
+            .margin = QColor(0xf0, 0xf0, 0xf0),
+            .marginText = QColor(0x6e, 0x6e, 0x6e),
             .selection = QColor(0xc8, 0xdc, 0xf0)};
 }
 
@@ -213,8 +273,9 @@ QPalette paletteOf(const Appearance& appearance) {
     // The plain light theme is the desktop's own palette.
     if (!appearance.dark() && !appearance.highContrast()) return initial().palette;
     const ThemeColors c = colorsOf(appearance);
-    QPalette palette(c.text, c.button, c.button.lighter(130), c.button.darker(160), c.button.darker(120), c.text,
-                     appearance.dark() ? QColor(0, 0, 0) : QColor(0xff, 0xff, 0xff), c.base, c.window);
+    QPalette palette(c.text, c.button, c.button.lighter(130), c.button.darker(160), c.button.darker(120),
+                     c.text, appearance.dark() ? QColor(0, 0, 0) : QColor(0xff, 0xff, 0xff), c.base,
+                     c.window);
     palette.setColor(QPalette::AlternateBase, c.alternateBase);
     palette.setColor(QPalette::ButtonText, c.text);
     palette.setColor(QPalette::Highlight, c.highlight);
@@ -227,7 +288,8 @@ QPalette paletteOf(const Appearance& appearance) {
     if (appearance.highContrast())
         palette.setColor(QPalette::Mid, c.text); // frames and separators drawn in the text's colour
     for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        palette.setColor(QPalette::Disabled, role, appearance.highContrast() ? c.mutedText : c.mutedText.darker(130));
+        palette.setColor(QPalette::Disabled, role,
+                         appearance.highContrast() ? c.mutedText : c.mutedText.darker(130));
     return palette;
 }
 
@@ -288,7 +350,8 @@ QFont baseFont() {
 
 void scaleOwnFonts(QWidget* root, double scale) {
     scaleOwnFont(root, scale);
-    for (QWidget* widget : root->findChildren<QWidget*>()) scaleOwnFont(widget, scale);
+    for (QWidget* widget : root->findChildren<QWidget*>())
+        scaleOwnFont(widget, scale);
 }
 
 void applyAppearance(const Appearance& appearance) {
@@ -307,6 +370,8 @@ void applyAppearance(const Appearance& appearance) {
         QApplication::setStyle(style);
     QApplication::setPalette(paletteOf(appearance));
     QApplication::setFont(scaledFont(baseFont(), appearance.fontScale()));
-    for (const auto& [name, font] : initial().classFonts) QApplication::setFont(scaledFont(font, appearance.fontScale()), name);
-    for (QWidget* window : QApplication::topLevelWidgets()) refresh(window, appearance);
+    for (const auto& [name, font] : initial().classFonts)
+        QApplication::setFont(scaledFont(font, appearance.fontScale()), name);
+    for (QWidget* window : QApplication::topLevelWidgets())
+        refresh(window, appearance);
 }

@@ -28,7 +28,7 @@ struct Appearance {
 // The colours of one appearance, by what they are for.
 struct ThemeColors {
     QColor window, text, base, alternateBase, button, highlight, highlightedText, mutedText, link;
-    QColor error;   // text that says something is wrong
+    QColor error; // text that says something is wrong
     QColor caretLine, margin, marginText, selection;
 };
 ThemeColors colorsOf(const Appearance& appearance);

@@ -26,15 +26,19 @@ namespace {
 
 constexpr std::size_t kPreviewLimit = 1u << 16; // generated in full up to this many elements
 // Shown translated (tr(n)); marked here so that lupdate finds them.
-const char* const kInitNames[] = {
-    QT_TRANSLATE_NOOP("ArgumentEditor", "zeros"),          QT_TRANSLATE_NOOP("ArgumentEditor", "ones"),
-    QT_TRANSLATE_NOOP("ArgumentEditor", "constant"),       QT_TRANSLATE_NOOP("ArgumentEditor", "range"),
-    QT_TRANSLATE_NOOP("ArgumentEditor", "uniform random"), QT_TRANSLATE_NOOP("ArgumentEditor", "normal random"),
-    QT_TRANSLATE_NOOP("ArgumentEditor", "formula"),        QT_TRANSLATE_NOOP("ArgumentEditor", "file")};
+const char* const kInitNames[] = {QT_TRANSLATE_NOOP("ArgumentEditor", "zeros"),
+                                  QT_TRANSLATE_NOOP("ArgumentEditor", "ones"),
+                                  QT_TRANSLATE_NOOP("ArgumentEditor", "constant"),
+                                  QT_TRANSLATE_NOOP("ArgumentEditor", "range"),
+                                  QT_TRANSLATE_NOOP("ArgumentEditor", "uniform random"),
+                                  QT_TRANSLATE_NOOP("ArgumentEditor", "normal random"),
+                                  QT_TRANSLATE_NOOP("ArgumentEditor", "formula"),
+                                  QT_TRANSLATE_NOOP("ArgumentEditor", "file")};
 
 QString shapeText(const Shape& shape) {
     QStringList parts;
-    for (auto d : shape) parts << QString::number(d);
+    for (auto d : shape)
+        parts << QString::number(d);
     return parts.join(QStringLiteral(", "));
 }
 
@@ -42,8 +46,10 @@ QString shapeText(const Shape& shape) {
 std::optional<Shape> parseShape(const QString& text, QString& problem) {
     // "4x4" and "4 × 4" too: an x only between numbers, so that "64, x" is an error, not a shape of 64.
     QString normalised = text;
-    normalised.replace(QRegularExpression(QStringLiteral("(\\d)\\s*[x×]\\s*(?=\\d)")), QStringLiteral("\\1,"));
-    const QStringList parts = normalised.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    normalised.replace(QRegularExpression(QStringLiteral("(\\d)\\s*[x×]\\s*(?=\\d)")),
+                       QStringLiteral("\\1,"));
+    const QStringList parts =
+        normalised.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
     if (parts.isEmpty() || parts.size() > 3) {
         problem = QObject::tr("give 1 to 3 dimensions, like 400 or 64, 64");
         return std::nullopt;
@@ -67,13 +73,17 @@ std::optional<double> parseNumber(const QString& text) {
     return ok && std::isfinite(value) ? std::optional(value) : std::nullopt;
 }
 
-QString numberText(double value) { return QString::number(value, 'g', 12); }
+QString numberText(double value) {
+    return QString::number(value, 'g', 12);
+}
 
 } // namespace
 
-ArgumentEditor::ArgumentEditor(const ArgumentSpec& spec, const Parameter& parameter, std::filesystem::path folder, QWidget* parent)
+ArgumentEditor::ArgumentEditor(const ArgumentSpec& spec, const Parameter& parameter,
+                               std::filesystem::path folder, QWidget* parent)
     : QGroupBox(parent), spec_(spec), parameter_(parameter), folder_(std::move(folder)) {
-    setTitle(QStringLiteral("%1  —  %2").arg(QString::fromStdString(spec.name), QString::fromStdString(parameter.typeText)));
+    setTitle(QStringLiteral("%1  —  %2")
+                 .arg(QString::fromStdString(spec.name), QString::fromStdString(parameter.typeText)));
     setObjectName(QStringLiteral("argument_%1").arg(QString::fromStdString(spec.name)));
     error_ = new QLabel(this);
     error_->setWordWrap(true);
@@ -91,17 +101,21 @@ ArgumentEditor::ArgumentEditor(const ArgumentSpec& spec, const Parameter& parame
 void ArgumentEditor::buildArray() {
     auto* form = new QFormLayout;
     dtype_ = new QComboBox(this);
-    for (int t = 0; t <= static_cast<int>(DType::Int4); ++t) dtype_->addItem(QString::fromUtf8(name(static_cast<DType>(t)).data()));
+    for (int t = 0; t <= static_cast<int>(DType::Int4); ++t)
+        dtype_->addItem(QString::fromUtf8(name(static_cast<DType>(t)).data()));
     dtype_->setCurrentText(QString::fromUtf8(name(spec_.array().dtype).data()));
-    // The kernel's element type decides when the signature names one: a mismatch would be refused at run time.
+    // The kernel's element type decides when the signature names one: a mismatch would be refused at run
+    // time.
     dtype_->setEnabled(!parameter_.dtype);
     shape_ = new QLineEdit(shapeText(spec_.array().shape), this);
     shape_->setPlaceholderText(tr("e.g. 400 or 64, 64"));
     direction_ = new QComboBox(this);
     direction_->addItems({QStringLiteral("in"), QStringLiteral("out"), QStringLiteral("inout")});
-    direction_->setCurrentText(QString::fromUtf8(name(spec_.direction.value_or(inferDirection(parameter_.isConst))).data()));
+    direction_->setCurrentText(
+        QString::fromUtf8(name(spec_.direction.value_or(inferDirection(parameter_.isConst))).data()));
     init_ = new QComboBox(this);
-    for (const char* n : kInitNames) init_->addItem(tr(n));
+    for (const char* n : kInitNames)
+        init_->addItem(tr(n));
     initPages_ = new QStackedWidget(this);
     const auto page = [&](std::initializer_list<std::pair<const char*, QString>> fields) {
         auto* w = new QWidget(initPages_);
@@ -126,8 +140,12 @@ void ArgumentEditor::buildArray() {
     page({});
     page({{"constant", numberText(init.constant)}});
     page({{QT_TR_NOOP("start"), numberText(init.start)}, {QT_TR_NOOP("step"), numberText(init.step)}});
-    page({{QT_TR_NOOP("low"), numberText(init.low)}, {QT_TR_NOOP("high"), numberText(init.high)}, {QT_TR_NOOP("seed"), QString::number(init.seed)}});
-    page({{QT_TR_NOOP("mean"), numberText(init.mean)}, {QT_TR_NOOP("stddev"), numberText(init.stddev)}, {"seed ", QString::number(init.seed)}});
+    page({{QT_TR_NOOP("low"), numberText(init.low)},
+          {QT_TR_NOOP("high"), numberText(init.high)},
+          {QT_TR_NOOP("seed"), QString::number(init.seed)}});
+    page({{QT_TR_NOOP("mean"), numberText(init.mean)},
+          {QT_TR_NOOP("stddev"), numberText(init.stddev)},
+          {"seed ", QString::number(init.seed)}});
     page({{"formula", QString::fromStdString(init.formula.empty() ? "sin(i*0.1)" : init.formula)}});
     page({{"file", QString::fromStdString(init.file)}});
     init_->setCurrentIndex(static_cast<int>(init.kind));
@@ -171,7 +189,8 @@ void ArgumentEditor::buildArray() {
 
 void ArgumentEditor::buildScalar() {
     auto* form = new QFormLayout;
-    value_ = new QLineEdit(spec_.value ? QString::fromStdString(toString(*spec_.value)) : QStringLiteral("0"), this);
+    value_ = new QLineEdit(spec_.value ? QString::fromStdString(toString(*spec_.value)) : QStringLiteral("0"),
+                           this);
     value_->setPlaceholderText(tr("a number, or size(x), rows(x), cols(x), depth(x)"));
     value_->setToolTip(value_->placeholderText());
     form->addRow(QString::fromUtf8(name(spec_.scalar().dtype).data()), value_);
@@ -209,10 +228,12 @@ void ArgumentEditor::readFields() {
             if (arrayNames_.contains(QString::fromStdString(binding->array)))
                 spec_.value = *binding;
             else
-                problem = tr("there is no array argument \"%1\" (arrays: %2)")
-                              .arg(QString::fromStdString(binding->array), arrayNames_.join(QStringLiteral(", ")));
+                problem =
+                    tr("there is no array argument \"%1\" (arrays: %2)")
+                        .arg(QString::fromStdString(binding->array), arrayNames_.join(QStringLiteral(", ")));
         } else {
-            problem = tr("\"%1\" is not a number, nor size(x), rows(x), cols(x) or depth(x) of an array x").arg(text);
+            problem = tr("\"%1\" is not a number, nor size(x), rows(x), cols(x) or depth(x) of an array x")
+                          .arg(text);
         }
         setProblem(value_, QStringLiteral("value"), problem);
         showProblems();
@@ -240,18 +261,23 @@ void ArgumentEditor::readFields() {
         const auto value = parseNumber(field->text());
         if (value) target = *value;
         const QString label = tr(key.trimmed().toUtf8().constData());
-        setProblem(field, key, value ? QString() : tr("%1: \"%2\" is not a number").arg(label, field->text()));
+        setProblem(field, key,
+                   value ? QString() : tr("%1: \"%2\" is not a number").arg(label, field->text()));
     };
     const auto seed = [&](const QString& key) {
         QLineEdit* field = initFields_.value(key);
         bool ok = false;
         const qulonglong value = field->text().trimmed().toULongLong(&ok);
         if (ok) init.seed = value;
-        setProblem(field, key, ok ? QString() : tr("seed: \"%1\" is not a whole number of 0 or more").arg(field->text()));
+        setProblem(field, key,
+                   ok ? QString() : tr("seed: \"%1\" is not a whole number of 0 or more").arg(field->text()));
     };
-    for (const auto& key : initFields_.keys()) setProblem(initFields_.value(key), key, {}); // only the visible page counts
+    for (const auto& key : initFields_.keys())
+        setProblem(initFields_.value(key), key, {}); // only the visible page counts
     switch (init.kind) {
-    case InitSpec::Kind::Constant: number(QStringLiteral("constant"), init.constant); break;
+    case InitSpec::Kind::Constant:
+        number(QStringLiteral("constant"), init.constant);
+        break;
     case InitSpec::Kind::Range:
         number(QStringLiteral("start"), init.start);
         number(QStringLiteral("step"), init.step);
@@ -280,13 +306,17 @@ void ArgumentEditor::readFields() {
     }
     case InitSpec::Kind::File: {
         QLineEdit* field = initFields_.value(QStringLiteral("file"));
-        const auto problemText = field->text().isEmpty() ? std::optional<std::string>(tr("give a .npy or .csv file beside the playground").toStdString())
-                                                         : pathProblem(folder_, field->text().toStdString());
+        const auto problemText = field->text().isEmpty()
+                                     ? std::optional<std::string>(
+                                           tr("give a .npy or .csv file beside the playground").toStdString())
+                                     : pathProblem(folder_, field->text().toStdString());
         if (!problemText) init.file = field->text().toStdString();
-        setProblem(field, QStringLiteral("file"), problemText ? QString::fromStdString(*problemText) : QString());
+        setProblem(field, QStringLiteral("file"),
+                   problemText ? QString::fromStdString(*problemText) : QString());
         break;
     }
-    default: break;
+    default:
+        break;
     }
     // An output is zero-filled: its init would be ignored, so it is not written.
     if (direction == Direction::Out)
@@ -301,7 +331,8 @@ void ArgumentEditor::readFields() {
 
 QStringList ArgumentEditor::problems() const {
     QStringList list;
-    for (auto it = problems_.begin(); it != problems_.end(); ++it) list << it.value();
+    for (auto it = problems_.begin(); it != problems_.end(); ++it)
+        list << it.value();
     return list;
 }
 
@@ -325,7 +356,9 @@ void ArgumentEditor::updatePreview() {
     const std::size_t count = elementCount(spec.shape);
     // Big arrays preview their first rows: the values of an element do not depend on the shape, except
     // through n (formula) or a file, which are previewed only when small.
-    const bool shapeMatters = init.kind == InitSpec::Kind::File || (init.kind == InitSpec::Kind::Formula && init.formula.find('n') != std::string::npos);
+    const bool shapeMatters =
+        init.kind == InitSpec::Kind::File ||
+        (init.kind == InitSpec::Kind::Formula && init.formula.find('n') != std::string::npos);
     if (count > kPreviewLimit) {
         if (shapeMatters) {
             previewTable_->clear();
@@ -334,8 +367,10 @@ void ArgumentEditor::updatePreview() {
             heatMap_->hide();
             return;
         }
-        spec.shape = spec.shape.size() == 1 ? Shape{256} : Shape{std::min<std::size_t>(spec.shape[spec.shape.size() - 2], 64),
-                                                                  std::min<std::size_t>(spec.shape.back(), 64)};
+        spec.shape = spec.shape.size() == 1
+                         ? Shape{256}
+                         : Shape{std::min<std::size_t>(spec.shape[spec.shape.size() - 2], 64),
+                                 std::min<std::size_t>(spec.shape.back(), 64)};
     }
     Array values;
     try {
@@ -354,18 +389,23 @@ void ArgumentEditor::updatePreview() {
     previewTable_->setColumnCount(static_cast<int>(std::min<std::size_t>(columns, 64)));
     // Row-major indices from 0, as the kernel and numpy count them.
     QStringList rowLabels, columnLabels;
-    for (std::size_t r = 0; r < rows; ++r) rowLabels << QString::number(r);
-    for (std::size_t c = 0; c < std::min<std::size_t>(columns, 64); ++c) columnLabels << QString::number(c);
+    for (std::size_t r = 0; r < rows; ++r)
+        rowLabels << QString::number(r);
+    for (std::size_t c = 0; c < std::min<std::size_t>(columns, 64); ++c)
+        columnLabels << QString::number(c);
     previewTable_->setVerticalHeaderLabels(rowLabels);
-    previewTable_->setHorizontalHeaderLabels(values.shape().size() == 1 ? QStringList{tr("value")} : columnLabels);
+    previewTable_->setHorizontalHeaderLabels(values.shape().size() == 1 ? QStringList{tr("value")}
+                                                                        : columnLabels);
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t c = 0; c < std::min<std::size_t>(columns, 64); ++c)
-            previewTable_->setItem(static_cast<int>(r), static_cast<int>(c),
-                                   new QTableWidgetItem(QString::number(values.value(r * columns + c), 'g', 6)));
+            previewTable_->setItem(
+                static_cast<int>(r), static_cast<int>(c),
+                new QTableWidgetItem(QString::number(values.value(r * columns + c), 'g', 6)));
     heatMap_->setVisible(values.shape().size() >= 2);
     if (values.shape().size() < 2) return;
     // A heat map of the first slice: blue (smallest) to red (largest).
-    const std::size_t h = std::min<std::size_t>(values.size() / columns, 256), w = std::min<std::size_t>(columns, 256);
+    const std::size_t h = std::min<std::size_t>(values.size() / columns, 256),
+                      w = std::min<std::size_t>(columns, 256);
     double low = INFINITY, high = -INFINITY;
     for (std::size_t r = 0; r < h; ++r)
         for (std::size_t c = 0; c < w; ++c) {
@@ -377,7 +417,8 @@ void ArgumentEditor::updatePreview() {
         for (std::size_t c = 0; c < w; ++c) {
             const double v = values.value(r * columns + c);
             const double t = high > low && std::isfinite(v) ? (v - low) / (high - low) : 0.5;
-            image.setPixelColor(static_cast<int>(c), static_cast<int>(r), QColor::fromHsvF(static_cast<float>(0.66 * (1 - t)), 0.85f, 0.95f));
+            image.setPixelColor(static_cast<int>(c), static_cast<int>(r),
+                                QColor::fromHsvF(static_cast<float>(0.66 * (1 - t)), 0.85f, 0.95f));
         }
     heatMap_->setPixmap(QPixmap::fromImage(image));
 }

@@ -20,8 +20,8 @@ class QTableWidget;
 class ArgumentEditor : public QGroupBox {
     Q_OBJECT
 public:
-    ArgumentEditor(const kp::model::ArgumentSpec& spec, const kp::model::Parameter& parameter, std::filesystem::path folder,
-                   QWidget* parent = nullptr);
+    ArgumentEditor(const kp::model::ArgumentSpec& spec, const kp::model::Parameter& parameter,
+                   std::filesystem::path folder, QWidget* parent = nullptr);
 
     const kp::model::ArgumentSpec& spec() const { return spec_; }
     // The problems of the fields, "shape: ..." one each; empty when every field is valid.

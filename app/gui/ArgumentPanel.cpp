@@ -38,9 +38,12 @@ ArgumentPanel::ArgumentPanel(QWidget* parent) : QWidget(parent) {
 void ArgumentPanel::setKernel(const KernelSignature& kernel, const std::vector<ArgumentSpec>& current,
                               const std::filesystem::path& folder) {
     // Given arguments (a playground opened) always show; otherwise an unchanged signature keeps the editors.
-    if (current.empty() && !editors_.empty() && sameParameters(kernel.parameters, parameters_) && status_->isHidden()) return;
+    if (current.empty() && !editors_.empty() && sameParameters(kernel.parameters, parameters_) &&
+        status_->isHidden())
+        return;
     const auto fitted = fitArguments(kernel, current.empty() ? arguments() : current);
-    for (auto* editor : editors_) editor->deleteLater();
+    for (auto* editor : editors_)
+        editor->deleteLater();
     editors_.clear();
     parameters_ = kernel.parameters;
     status_->setVisible(kernel.parameters.empty());
@@ -60,7 +63,8 @@ void ArgumentPanel::setKernel(const KernelSignature& kernel, const std::vector<A
 
 void ArgumentPanel::setUnavailable(const QString& why) {
     if (!editors_.empty()) kept_ = arguments();
-    for (auto* editor : editors_) editor->setEnabled(false);
+    for (auto* editor : editors_)
+        editor->setEnabled(false);
     status_->setText(why);
     status_->show();
 }
@@ -68,7 +72,8 @@ void ArgumentPanel::setUnavailable(const QString& why) {
 std::vector<ArgumentSpec> ArgumentPanel::arguments() const {
     if (!kept_.empty()) return kept_;
     std::vector<ArgumentSpec> args;
-    for (const auto* editor : editors_) args.push_back(editor->spec());
+    for (const auto* editor : editors_)
+        args.push_back(editor->spec());
     return args;
 }
 
@@ -82,7 +87,9 @@ QStringList ArgumentPanel::problems() const {
     QStringList list;
     for (std::size_t i = 0; i < editors_.size(); ++i)
         for (const QString& problem : editors_[i]->problems())
-            list << QStringLiteral("args[%1] %2: %3").arg(i).arg(QString::fromStdString(editors_[i]->spec().name), problem);
+            list << QStringLiteral("args[%1] %2: %3")
+                        .arg(i)
+                        .arg(QString::fromStdString(editors_[i]->spec().name), problem);
     return list;
 }
 

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "ArgumentEditor.h"
-
 #include "core/model/KernelSignature.h"
 #include "core/model/Playground.h"
 
@@ -22,8 +21,8 @@ public:
     // Fits `current` (the playground's arguments, or what the panel holds) to `kernel` and shows them.
     // With `current` empty, editors are rebuilt only when the parameters changed, so typing in the code
     // does not disturb them.
-    void setKernel(const kp::model::KernelSignature& kernel, const std::vector<kp::model::ArgumentSpec>& current,
-                   const std::filesystem::path& folder);
+    void setKernel(const kp::model::KernelSignature& kernel,
+                   const std::vector<kp::model::ArgumentSpec>& current, const std::filesystem::path& folder);
     // No kernel to show (none parsed yet): says why, keeps the last arguments for when it comes back.
     void setUnavailable(const QString& why);
 

@@ -27,7 +27,8 @@ class ArrayPlot : public QWidget {
     Q_OBJECT
 public:
     // Arrays with at least this many values (per slice for 3-D) are prepared in a background thread;
-    // smaller ones at once, within the GUI thread's ~50 ms (2^20 with a reference took 84 ms in a debug build).
+    // smaller ones at once, within the GUI thread's ~50 ms (2^20 with a reference took 84 ms in a debug
+    // build).
     static constexpr std::size_t kBackgroundFrom = std::size_t(1) << 18;
     static constexpr std::size_t kMaxCells = 1024; // colour map cells per direction
 

@@ -10,15 +10,19 @@ BackendChooser::BackendChooser(QWidget* parent) : QComboBox(parent) {
     setSizeAdjustPolicy(QComboBox::AdjustToContents);
     // Querying devices loads the driver but creates no context: cheap, and safe in the app's process.
     try {
-        if (!kp::cuda::Driver::available()) throw kp::cuda::Unavailable(kp::cuda::Driver::unavailableReason());
-        for (const auto& device : kp::cuda::Device::all()) devices_.push_back(device.properties());
+        if (!kp::cuda::Driver::available())
+            throw kp::cuda::Unavailable(kp::cuda::Driver::unavailableReason());
+        for (const auto& device : kp::cuda::Device::all())
+            devices_.push_back(device.properties());
         if (devices_.empty()) cudaUnavailable_ = tr("the driver reports no CUDA device");
     } catch (const std::exception& e) {
         cudaUnavailable_ = QString::fromUtf8(e.what());
     }
     for (const auto& d : devices_)
-        addItem(tr("CUDA %1: %2").arg(d.ordinal).arg(QString::fromStdString(d.name)), QStringLiteral("cuda:%1").arg(d.ordinal));
-    addItem(tr("CPU (%1 threads)").arg(std::max(1u, std::thread::hardware_concurrency())), QStringLiteral("cpu"));
+        addItem(tr("CUDA %1: %2").arg(d.ordinal).arg(QString::fromStdString(d.name)),
+                QStringLiteral("cuda:%1").arg(d.ordinal));
+    addItem(tr("CPU (%1 threads)").arg(std::max(1u, std::thread::hardware_concurrency())),
+            QStringLiteral("cpu"));
     if (!cudaUnavailable_.isEmpty()) {
         addItem(tr("CUDA unavailable"), QString());
         auto* items = qobject_cast<QStandardItemModel*>(model());
@@ -28,7 +32,8 @@ BackendChooser::BackendChooser(QWidget* parent) : QComboBox(parent) {
         setItemData(count() - 1, cudaUnavailable_, Qt::ToolTipRole);
     }
     setCurrentIndex(0);
-    setToolTip(cudaUnavailable_.isEmpty() ? tr("Where the kernel runs") : tr("CUDA is unavailable here: %1").arg(cudaUnavailable_));
+    setToolTip(cudaUnavailable_.isEmpty() ? tr("Where the kernel runs")
+                                          : tr("CUDA is unavailable here: %1").arg(cudaUnavailable_));
 }
 
 kp::run::Backend BackendChooser::backend() const {

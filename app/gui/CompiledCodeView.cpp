@@ -190,8 +190,8 @@ void CompiledCodeView::showResult(const kp::run::CompiledCode& code) {
                                .arg(arch)
                                .arg(code.compileMs, 0, 'f', 0);
     if (!code.lineInfo)
-        status +=
-            QStringLiteral(" — ") + tr("Tick Source lines to see which source line each line of code comes from.");
+        status += QStringLiteral(" — ") +
+                  tr("Tick Source lines to see which source line each line of code comes from.");
     else if (!whySass.isEmpty())
         status += QStringLiteral(" — ") + tr("No SASS: see its tab.");
     status_->setText(status);

@@ -11,11 +11,12 @@ namespace {
 
 // Built-in variables and types: the second keyword set (KeywordSet2's colour).
 constexpr const char* kBuiltins =
-    "threadIdx blockIdx blockDim gridDim warpSize dim3 uint3 int2 int3 int4 uint2 uint4 float2 float3 float4 double2 "
+    "threadIdx blockIdx blockDim gridDim warpSize dim3 uint3 int2 int3 int4 uint2 uint4 float2 float3 float4 "
+    "double2 "
     "char2 char4 uchar2 uchar4 short2 short4 longlong2 __half __half2 __nv_bfloat16 size_t";
-constexpr const char* kQualifiers =
-    " __global__ __device__ __host__ __shared__ __constant__ __managed__ __restrict__ __forceinline__ __noinline__ "
-    "__launch_bounds__ __align__ __grid_constant__";
+constexpr const char* kQualifiers = " __global__ __device__ __host__ __shared__ __constant__ __managed__ "
+                                    "__restrict__ __forceinline__ __noinline__ "
+                                    "__launch_bounds__ __align__ __grid_constant__";
 
 } // namespace
 
@@ -33,7 +34,8 @@ CudaLexer::CudaLexer(QObject* parent) : QsciLexerCPP(parent) {
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setStyleHint(QFont::Monospace);
     setDefaultFont(mono);
-    for (int style = 0; style <= 127; ++style) setFont(mono, style);
+    for (int style = 0; style <= 127; ++style)
+        setFont(mono, style);
     applyAppearance(Appearance{});
     setFoldComments(true);
     setFoldCompact(false);
@@ -41,10 +43,14 @@ CudaLexer::CudaLexer(QObject* parent) : QsciLexerCPP(parent) {
 
 QColor CudaLexer::defaultColor(int style) const {
     switch (style) {
-    case Keyword: return QColor(0x00, 0x00, 0xa0);
-    case KeywordSet2: return QColor(0x8a, 0x2b, 0xe2);
-    case GlobalClass: return QColor(0x00, 0x70, 0x70);
-    default: return QsciLexerCPP::defaultColor(style);
+    case Keyword:
+        return QColor(0x00, 0x00, 0xa0);
+    case KeywordSet2:
+        return QColor(0x8a, 0x2b, 0xe2);
+    case GlobalClass:
+        return QColor(0x00, 0x70, 0x70);
+    default:
+        return QsciLexerCPP::defaultColor(style);
     }
 }
 
@@ -55,7 +61,8 @@ void CudaLexer::applyAppearance(const Appearance& appearance) {
     const QColor base = colorsOf(appearance).base;
     for (int style = 0; style <= 127; ++style) {
         if (description(style).isEmpty()) continue;
-        const QColor paper = adaptBackground(defaultPaper(style), appearance); // white paper: the theme's base
+        const QColor paper =
+            adaptBackground(defaultPaper(style), appearance); // white paper: the theme's base
         setPaper(paper, style);
         setColor(adaptForeground(defaultColor(style), paper, appearance), style);
     }
@@ -65,9 +72,13 @@ void CudaLexer::applyAppearance(const Appearance& appearance) {
 
 const char* CudaLexer::keywords(int set) const {
     switch (set) {
-    case 1: return primary_.constData();
-    case 2: return builtins_.constData();
-    case 4: return functions_.constData(); // GlobalClass: the intrinsics, atomics and math functions
-    default: return QsciLexerCPP::keywords(set);
+    case 1:
+        return primary_.constData();
+    case 2:
+        return builtins_.constData();
+    case 4:
+        return functions_.constData(); // GlobalClass: the intrinsics, atomics and math functions
+    default:
+        return QsciLexerCPP::keywords(set);
     }
 }

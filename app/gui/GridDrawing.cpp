@@ -23,7 +23,8 @@ struct AxisCells {
 AxisCells cellsAlong(std::uint64_t extent, std::uint32_t blockDim, std::uint32_t gridDim, double length,
                      double maxCell, double uncoveredCell) {
     AxisCells axis;
-    const auto fitting = static_cast<std::size_t>(std::clamp(length / kMinCell, 2.0, double(kMaxBlocksPerAxis)));
+    const auto fitting =
+        static_cast<std::size_t>(std::clamp(length / kMinCell, 2.0, double(kMaxBlocksPerAxis)));
     axis.blocks = kp::run::drawnBlocks(extent, blockDim, gridDim, fitting);
     const auto gaps =
         std::count_if(axis.blocks.begin(), axis.blocks.end(), [](const auto& b) { return b.gapBefore; });
@@ -66,7 +67,8 @@ QSize GridDrawing::minimumSizeHint() const {
     return {160, 80};
 }
 
-void GridDrawing::setLaunch(const kp::model::Shape& shape, const kp::launch::LaunchGeometry& geometry, bool gridStride) {
+void GridDrawing::setLaunch(const kp::model::Shape& shape, const kp::launch::LaunchGeometry& geometry,
+                            bool gridStride) {
     if (shape == shape_ && geometry == geometry_ && gridStride == gridStride_) return;
     shape_ = shape;
     geometry_ = geometry;

@@ -3,8 +3,8 @@
 // block reaches. The launch panel shows it; the arithmetic is run::coverageOf and run::drawnBlocks.
 #pragma once
 
-#include "core/model/Array.h"
 #include "core/launch/LaunchGeometry.h"
+#include "core/model/Array.h"
 
 #include <QWidget>
 
@@ -17,7 +17,8 @@ public:
 
     // An empty shape: no array to draw over, and the drawing says so. With `gridStride`, the data past
     // the grid is drawn as reached by the loop's later turns rather than as data no thread reaches.
-    void setLaunch(const kp::model::Shape& shape, const kp::launch::LaunchGeometry& geometry, bool gridStride = false);
+    void setLaunch(const kp::model::Shape& shape, const kp::launch::LaunchGeometry& geometry,
+                   bool gridStride = false);
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 

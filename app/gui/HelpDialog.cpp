@@ -23,7 +23,8 @@ QString text(const std::string& s) {
     return QString::fromStdString(s);
 }
 
-// "&Run" -> "Run", and "运行(&R)" -> "运行" (the Chinese translation's style): menu titles as people read them.
+// "&Run" -> "Run", and "运行(&R)" -> "运行" (the Chinese translation's style): menu titles as people read
+// them.
 QString withoutMnemonic(QString title) {
     title.remove(QRegularExpression(QStringLiteral("\\s*\\(&[^&]\\)")));
     title.replace(QStringLiteral("&&"), QStringLiteral("\x01"));

@@ -5,11 +5,11 @@
 
 #include <QColor>
 #include <QFontInfo>
-#include <cmath>
-#include <tuple>
 #include <QToolTip>
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscistyle.h>
+#include <cmath>
+#include <tuple>
 
 using kp::model::Diagnostic;
 
@@ -94,7 +94,8 @@ void KernelEditor::applyAppearance(const Appearance& appearance) {
     setCallTipsForegroundColor(c.mutedText);
     setIndentationGuidesBackgroundColor(c.margin);
     setIndentationGuidesForegroundColor(c.marginText);
-    for (auto [style, text, paper] : {std::tuple{&errorStyle_, kErrorText, kErrorPaper}, std::tuple{&warningStyle_, kWarningText, kWarningPaper}}) {
+    for (auto [style, text, paper] : {std::tuple{&errorStyle_, kErrorText, kErrorPaper},
+                                      std::tuple{&warningStyle_, kWarningText, kWarningPaper}}) {
         const QColor themedPaper = adaptBackground(paper, appearance);
         style->setPaper(themedPaper);
         style->setColor(adaptForeground(text, themedPaper, appearance));
@@ -138,15 +139,21 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
         int start = std::clamp(d.column - 1, 0, std::max(0, length - 1));
         const QString text = this->text(line);
         if (d.column <= 0) { // no column: the line's text, without its indentation
-            while (start < text.size() && text[start].isSpace()) ++start;
+            while (start < text.size() && text[start].isSpace())
+                ++start;
         }
         int end = start;
-        while (end < text.size() && (text[end].isLetterOrNumber() || text[end] == QLatin1Char('_'))) ++end;
-        if (end == start) end = std::min<int>(start + 1, static_cast<int>(text.trimmed().isEmpty() ? start + 1 : text.size()));
-        if (d.column <= 0) end = static_cast<int>(text.trimmed().isEmpty() ? start + 1 : text.size() - (text.endsWith('\n') ? 1 : 0));
+        while (end < text.size() && (text[end].isLetterOrNumber() || text[end] == QLatin1Char('_')))
+            ++end;
+        if (end == start)
+            end = std::min<int>(start + 1,
+                                static_cast<int>(text.trimmed().isEmpty() ? start + 1 : text.size()));
+        if (d.column <= 0)
+            end = static_cast<int>(text.trimmed().isEmpty() ? start + 1
+                                                            : text.size() - (text.endsWith('\n') ? 1 : 0));
         fillIndicatorRange(line, start, line, end, error ? kErrorIndicator : kWarningIndicator);
-        const QString message = QStringLiteral("%1: %2").arg(QString::fromUtf8(kp::model::toString(d.severity)),
-                                                               QString::fromStdString(d.message));
+        const QString message = QStringLiteral("%1: %2").arg(
+            QString::fromUtf8(kp::model::toString(d.severity)), QString::fromStdString(d.message));
         if (error) {
             annotations[line].prepend(message);
             lineHasError[line] = true;
@@ -155,12 +162,19 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
         }
     }
     for (const auto& [line, messages] : annotations)
-        annotate(line, messages.join(QLatin1Char('\n')), lineHasError[line] ? errorStyle_.style() : warningStyle_.style());
+        annotate(line, messages.join(QLatin1Char('\n')),
+                 lineHasError[line] ? errorStyle_.style() : warningStyle_.style());
 }
 
-bool KernelEditor::hasErrorMarker(int line) const { return (markersAtLine(line - 1) & (1 << kErrorMarker)) != 0; }
-bool KernelEditor::hasWarningMarker(int line) const { return (markersAtLine(line - 1) & (1 << kWarningMarker)) != 0; }
-QString KernelEditor::annotationText(int line) const { return annotation(line - 1); }
+bool KernelEditor::hasErrorMarker(int line) const {
+    return (markersAtLine(line - 1) & (1 << kErrorMarker)) != 0;
+}
+bool KernelEditor::hasWarningMarker(int line) const {
+    return (markersAtLine(line - 1) & (1 << kWarningMarker)) != 0;
+}
+QString KernelEditor::annotationText(int line) const {
+    return annotation(line - 1);
+}
 
 QString KernelEditor::hoverText(int line) const {
     QStringList messages;
@@ -169,15 +183,18 @@ QString KernelEditor::hoverText(int line) const {
             messages << QStringLiteral("%1:%2: %3: %4")
                             .arg(d.line)
                             .arg(d.column)
-                            .arg(QString::fromUtf8(kp::model::toString(d.severity)), QString::fromStdString(d.message));
+                            .arg(QString::fromUtf8(kp::model::toString(d.severity)),
+                                 QString::fromStdString(d.message));
     return messages.join(QLatin1Char('\n'));
 }
 
 bool KernelEditor::hasSquiggle(int line, int column) const {
     const long position = positionFromLineIndex(line - 1, column - 1);
-    auto* self = const_cast<KernelEditor*>(this); // SendScintilla is not const; reading an indicator changes nothing
+    auto* self =
+        const_cast<KernelEditor*>(this); // SendScintilla is not const; reading an indicator changes nothing
     const auto at = [&](int indicator) {
-        return self->SendScintilla(SCI_INDICATORVALUEAT, static_cast<unsigned long>(indicator), position) != 0;
+        return self->SendScintilla(SCI_INDICATORVALUEAT, static_cast<unsigned long>(indicator), position) !=
+               0;
     };
     return at(kErrorIndicator) || at(kWarningIndicator);
 }

@@ -3,9 +3,9 @@
 #include "Appearance.h"
 #include "GridDrawing.h"
 #include "ProblemFrame.h"
+#include "core/launch/RunSetup.h"
 #include "core/run/GridCoverage.h"
 #include "core/run/Occupancy.h"
-#include "core/launch/RunSetup.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -192,7 +192,7 @@ void LaunchPanel::refresh() {
     const auto kernelMaxThreads =
         std::uint32_t(attributes_ ? std::max(attributes_->maxThreadsPerBlock, 0) : 0);
     for (const auto& problem : kp::launch::validate(launch, limits_, staticShared, kernelMaxThreads,
-                                                 attributes_ ? attributes_->registersPerThread : 0))
+                                                    attributes_ ? attributes_->registersPerThread : 0))
         problems_ << QString::fromStdString(problem);
     problemsLabel_->setText(problems_.join(QLatin1Char('\n')));
     problemsLabel_->setVisible(!problems_.isEmpty());
@@ -200,7 +200,9 @@ void LaunchPanel::refresh() {
     totalsLabel_->setText(totalsText());
     occupancyLabel_->setText(occupancyText());
     // A grid-stride loop runs over the flattened array: drawn as one strip that the loop wraps around.
-    drawing_->setLaunch(gridStride_ && !shape_.empty() ? kp::model::Shape{kp::run::strideCoverageOf(shape_, launch).elements} : shape_,
+    drawing_->setLaunch(gridStride_ && !shape_.empty()
+                            ? kp::model::Shape{kp::run::strideCoverageOf(shape_, launch).elements}
+                            : shape_,
                         launch, gridStride_);
     idleLabel_->setText(idleText());
 }
@@ -280,12 +282,17 @@ QString LaunchPanel::idleText() const {
         const auto c = kp::run::strideCoverageOf(shape_, geometry());
         const QString threads = counted(c.threads, tr("thread"), tr("threads"));
         const QString elements = counted(c.elements, tr("element"), tr("elements"));
-        QString text = c.elements <= c.threads
-                           ? tr("The kernel reads gridDim: a grid-stride loop, so its %1 reach all %2 in one turn").arg(threads, elements)
-                           : tr("The kernel reads gridDim: a grid-stride loop, so its %1 reach all %2, about %3 each")
-                                 .arg(threads, elements, QLocale().toString(qulonglong((c.elements + c.busy / 2) / c.busy)));
+        QString text =
+            c.elements <= c.threads
+                ? tr("The kernel reads gridDim: a grid-stride loop, so its %1 reach all %2 in one turn")
+                      .arg(threads, elements)
+                : tr("The kernel reads gridDim: a grid-stride loop, so its %1 reach all %2, about %3 each")
+                      .arg(threads, elements,
+                           QLocale().toString(qulonglong((c.elements + c.busy / 2) / c.busy)));
         if (c.idle > 0)
-            text += tr("; %1 (%2)").arg(counted(c.idle, tr("idle thread"), tr("idle threads")), percent(c.idleRatio(), 1));
+            text +=
+                tr("; %1 (%2)")
+                    .arg(counted(c.idle, tr("idle thread"), tr("idle threads")), percent(c.idleRatio(), 1));
         return text;
     }
     const auto coverage = kp::run::coverageOf(shape_, geometry());

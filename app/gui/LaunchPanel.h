@@ -6,8 +6,8 @@
 
 #include "core/cuda/Device.h"
 #include "core/cuda/Kernel.h"
-#include "core/model/Playground.h"
 #include "core/launch/LaunchGeometry.h"
+#include "core/model/Playground.h"
 
 #include <QStringList>
 #include <QWidget>

@@ -238,7 +238,8 @@ void OutputPane::savePlot(const QString& path) const {
     // The size on screen, or a readable one when the plot was never laid out (a hidden tab).
     const QSize size = exportSize(plot, QSize(320, 240), QSize(1000, 640));
     const QByteArray bytes = renderPlot(plot, extension, size, name_);
-    if (bytes.isEmpty()) throw kp::Error(tr("the plot could not be drawn as %1").arg(extension).toStdString());
+    if (bytes.isEmpty())
+        throw kp::Error(tr("the plot could not be drawn as %1").arg(extension).toStdString());
     kp::io::writeFileAtomically(filePath(path),
                                 std::as_bytes(std::span(bytes.constData(), std::size_t(bytes.size()))));
 }

@@ -10,9 +10,12 @@ namespace {
 // The severity in the reader's language; the compiler's message stays as the compiler wrote it.
 QString severityText(Diagnostic::Severity severity) {
     switch (severity) {
-    case Diagnostic::Severity::Error: return ProblemsView::tr("error");
-    case Diagnostic::Severity::Warning: return ProblemsView::tr("warning");
-    case Diagnostic::Severity::Note: return ProblemsView::tr("note");
+    case Diagnostic::Severity::Error:
+        return ProblemsView::tr("error");
+    case Diagnostic::Severity::Warning:
+        return ProblemsView::tr("warning");
+    case Diagnostic::Severity::Note:
+        return ProblemsView::tr("note");
     }
     return QString::fromUtf8(kp::model::toString(severity));
 }
@@ -40,7 +43,8 @@ void ProblemsView::setDiagnostics(const std::vector<Diagnostic>& diagnostics) {
         (error ? errors_ : warnings_) += d.severity == Diagnostic::Severity::Note ? 0 : 1;
         auto* item = new QTreeWidgetItem(this);
         item->setText(0, severityText(d.severity));
-        item->setIcon(0, style()->standardIcon(error ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning));
+        item->setIcon(
+            0, style()->standardIcon(error ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning));
         item->setText(1, d.line > 0 ? QString::number(d.line) : QString());
         item->setText(2, QString::fromStdString(d.message));
         item->setToolTip(2, QString::fromStdString(kp::model::toString(d)));

@@ -2,8 +2,6 @@
 
 #include "core/io/FileBytes.h"
 
-#include <span>
-
 #include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
@@ -11,19 +9,24 @@
 #include <QLockFile>
 #include <QRandomGenerator>
 #include <QStandardPaths>
+#include <span>
 
 namespace {
 QString defaultDirectory() {
     const QByteArray env = qgetenv("KERNELPAD_RECOVERY_DIR");
     if (!env.isEmpty()) return QString::fromLocal8Bit(env);
-    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/recovery");
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+           QStringLiteral("/recovery");
 }
 } // namespace
 
-RecoveryStore::RecoveryStore(QString directory) : directory_(directory.isEmpty() ? defaultDirectory() : std::move(directory)) {
+RecoveryStore::RecoveryStore(QString directory)
+    : directory_(directory.isEmpty() ? defaultDirectory() : std::move(directory)) {
     QDir().mkpath(directory_);
     kp::io::removeStaleTemporaries(directory_.toStdString()); // autosaves cut short by a kill
-    id_ = QStringLiteral("session-%1-%2").arg(QCoreApplication::applicationPid()).arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
+    id_ = QStringLiteral("session-%1-%2")
+              .arg(QCoreApplication::applicationPid())
+              .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
     lock_ = std::make_unique<QLockFile>(QDir(directory_).filePath(id_ + QStringLiteral(".lock")));
     lock_->setStaleLockTime(0); // stale only when its process is gone, however long it ran
     lock_->tryLock(0);
@@ -31,7 +34,9 @@ RecoveryStore::RecoveryStore(QString directory) : directory_(directory.isEmpty()
 
 RecoveryStore::~RecoveryStore() = default;
 
-QString RecoveryStore::file() const { return QDir(directory_).filePath(id_ + QStringLiteral(".json")); }
+QString RecoveryStore::file() const {
+    return QDir(directory_).filePath(id_ + QStringLiteral(".json"));
+}
 
 bool RecoveryStore::save(const QString& documentPath, const QString& text, QString* error) {
     RecoveredSession session;
@@ -55,8 +60,9 @@ bool RecoveryStore::save(const RecoveredSession& session, QString* error) {
     }
     const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Compact);
     try {
-        kp::io::writeFileAtomically(file().toStdString(),
-                                    std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
+        kp::io::writeFileAtomically(
+            file().toStdString(),
+            std::as_bytes(std::span(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;
@@ -64,7 +70,9 @@ bool RecoveryStore::save(const RecoveredSession& session, QString* error) {
     return true;
 }
 
-void RecoveryStore::clear() { QFile::remove(file()); }
+void RecoveryStore::clear() {
+    QFile::remove(file());
+}
 
 QList<RecoveredSession> RecoveryStore::orphaned() const {
     QList<RecoveredSession> sessions;

@@ -3,8 +3,8 @@
 // plots (.png, .svg, .pdf). The main window calls showRun() when a run ends.
 #pragma once
 
-#include "core/run/Check.h"
 #include "core/launch/RunResult.h"
+#include "core/run/Check.h"
 
 #include <QWidget>
 #include <nlohmann/json.hpp>

@@ -6,11 +6,11 @@
 #include "WorkerTask.h"
 #include "core/cuda/Device.h"
 #include "core/cuda/Kernel.h"
+#include "core/launch/LaunchGeometry.h"
+#include "core/launch/RunResult.h"
 #include "core/model/Diagnostic.h"
 #include "core/model/KernelSignature.h"
 #include "core/run/Check.h"
-#include "core/launch/LaunchGeometry.h"
-#include "core/launch/RunResult.h"
 #include "core/run/SweepResult.h"
 
 #include <QObject>
@@ -30,7 +30,7 @@ public:
     using UnsandboxedQuestion = std::function<UnsandboxedAnswer(const QString& why)>;
     struct RunSettings {
         int repeat = 1;
-        bool checkBounds = false;         // the CPU backend only
+        bool checkBounds = false;            // the CPU backend only
         kp::launch::LaunchGeometry geometry; // as the launch panel shows it, for the log
     };
     struct CodeSettings {

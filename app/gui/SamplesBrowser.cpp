@@ -16,7 +16,9 @@ namespace {
 constexpr int PathRole = Qt::UserRole;
 constexpr int NameRole = Qt::UserRole + 1;
 
-QString fromUtf8(const std::string& text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
+QString fromUtf8(const std::string& text) {
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
 
 // The first paragraph's opening, so that the list keeps most of the dock: the whole lesson is one click
 // away, in the Lesson dock.
@@ -66,7 +68,8 @@ SamplesBrowser::SamplesBrowser(QWidget* parent)
     layout->addLayout(buttons);
 
     connect(list_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        if (const QString path = item->data(0, PathRole).toString(); !path.isEmpty()) emit openRequested(path);
+        if (const QString path = item->data(0, PathRole).toString(); !path.isEmpty())
+            emit openRequested(path);
     });
     connect(list_, &QTreeWidget::currentItemChanged, this, &SamplesBrowser::showSelected);
     connect(open_, &QPushButton::clicked, this, [this] {
@@ -75,7 +78,9 @@ SamplesBrowser::SamplesBrowser(QWidget* parent)
     });
 }
 
-QString SamplesBrowser::defaultFolder() { return QString::fromStdString(kp::io::defaultSamplesFolder().string()); }
+QString SamplesBrowser::defaultFolder() {
+    return QString::fromStdString(kp::io::defaultSamplesFolder().string());
+}
 
 int SamplesBrowser::load(const QString& folder) {
     list_->clear();
@@ -86,7 +91,8 @@ int SamplesBrowser::load(const QString& folder) {
     } catch (const std::exception& e) {
         problems << QString::fromUtf8(e.what());
     }
-    for (const auto& problem : catalog_.problems) problems << fromUtf8(problem);
+    for (const auto& problem : catalog_.problems)
+        problems << fromUtf8(problem);
     problems_->setText(problems.join(QLatin1Char('\n')));
     problems_->setVisible(!problems.isEmpty());
 
@@ -127,7 +133,8 @@ QTreeWidgetItem* SamplesBrowser::itemOf(const QString& path) const {
     for (int g = 0; g < list_->topLevelItemCount(); ++g) {
         auto* group = list_->topLevelItem(g);
         for (int i = 0; i < group->childCount(); ++i)
-            if (QFileInfo(group->child(i)->data(0, PathRole).toString()).absoluteFilePath() == wanted) return group->child(i);
+            if (QFileInfo(group->child(i)->data(0, PathRole).toString()).absoluteFilePath() == wanted)
+                return group->child(i);
     }
     return nullptr;
 }
@@ -145,9 +152,12 @@ void SamplesBrowser::showSelected() {
     const auto* sample = name.isEmpty() ? nullptr : catalog_.find(name.toStdString());
     open_->setEnabled(sample != nullptr);
     if (!sample) {
-        summary_->setText(tr("Choose a sample to read what it shows; open it to run it and read its lesson."));
+        summary_->setText(
+            tr("Choose a sample to read what it shows; open it to run it and read its lesson."));
         return;
     }
-    const QString text = sample->problem.empty() ? shortened(fromUtf8(sample->summary)) : QStringLiteral("`%1`").arg(fromUtf8(sample->problem));
-    summary_->setText(QStringLiteral("**%1** `%2`\n\n%3").arg(fromUtf8(sample->title), fromUtf8(sample->name), text));
+    const QString text = sample->problem.empty() ? shortened(fromUtf8(sample->summary))
+                                                 : QStringLiteral("`%1`").arg(fromUtf8(sample->problem));
+    summary_->setText(
+        QStringLiteral("**%1** `%2`\n\n%3").arg(fromUtf8(sample->title), fromUtf8(sample->name), text));
 }

@@ -16,7 +16,9 @@
 ScreenshotTour::ScreenshotTour(MainWindow& window, QString folder, QObject* parent)
     : QObject(parent), window_(window), folder_(std::move(folder)) {}
 
-void ScreenshotTour::fail(const QString& why) { emit finished({}, why); }
+void ScreenshotTour::fail(const QString& why) {
+    emit finished({}, why);
+}
 
 bool ScreenshotTour::save(const QString& name) {
     const QString path = QDir(folder_).filePath(name);
@@ -35,8 +37,8 @@ void ScreenshotTour::start(const QString& sample) {
     if (!QDir().mkpath(folder_)) return fail(tr("cannot create %1").arg(folder_));
     window_.resize(1400, 880);
     window_.backends()->setBackend(QStringLiteral("cpu"));
-    // Open -> compiled -> run -> results and timings -> a sweep on the CPU backends (light and dark) -> an error typed ->
-    // compiled -> done.
+    // Open -> compiled -> run -> results and timings -> a sweep on the CPU backends (light and dark) -> an
+    // error typed -> compiled -> done.
     auto step = std::make_shared<int>(0);
     connect(&window_, &MainWindow::compileFinished, this, [this, step] {
         if (*step == 0) {
@@ -57,7 +59,8 @@ void ScreenshotTour::start(const QString& sample) {
         SweepView* sweep = window_.sweep();
         sweep->toEdit()->setText(QStringLiteral("10000000"));
         sweep->stepsSpin()->setValue(5);
-        for (int i = 0; i < sweep->backendList()->count(); ++i) sweep->backendList()->item(i)->setCheckState(Qt::Checked);
+        for (int i = 0; i < sweep->backendList()->count(); ++i)
+            sweep->backendList()->item(i)->setCheckState(Qt::Checked);
         if (!window_.startSweep()) fail(tr("the sweep did not start: %1").arg(sweep->statusText()));
     });
     connect(&window_, &MainWindow::sweepFinished, this, [this, step](bool ok) {

@@ -22,7 +22,7 @@ public:
     // The CPU backend or a CUDA device; none when none was chosen yet or the setting is not a backend.
     static std::optional<kp::run::Backend> backend();
     static void setBackend(const kp::run::Backend& backend); // kept as its id: "cpu", "cuda:0"
-    static double timeLimitSeconds(); // 30 until one is chosen
+    static double timeLimitSeconds();                        // 30 until one is chosen
     static void setTimeLimitSeconds(double seconds);
 
     static QString theme(); // themeName()'s

@@ -2,7 +2,6 @@
 
 #include "PlotAppearance.h"
 #include "PlotExport.h"
-
 #include "core/io/FileBytes.h"
 
 #include <QComboBox>
@@ -296,8 +295,8 @@ void placePoint(QCustomPlot* plot, const QString& name, const QColor& colour, do
     point->addData(intensity, gflops);
     QString words = QObject::tr("%1 GFLOP/s").arg(figure(gflops));
     if (peak.bandwidthGBs > 0 && peak.gflops > 0)
-        words += QObject::tr(" (%1% of the roof)")
-                     .arg(percent(gflops / kp::run::roofGflops(peak, intensity)));
+        words +=
+            QObject::tr(" (%1% of the roof)").arg(percent(gflops / kp::run::roofGflops(peak, intensity)));
     auto* label = new QCPItemText(plot);
     label->position->setCoords(intensity, gflops);
     label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
@@ -473,7 +472,8 @@ void SweepPlots::drawCrossovers() {
     // GPU and CPU do not cross over a block size: a block sweep compares block sizes on each backend.
     const bool sizes = result_.spec.parameter == kp::run::SweepParameter::ProblemSize;
     if (!sizes && !result_.rows.empty())
-        caption << tr("A block-size sweep: compare each backend's line with itself; the fastest block is its lowest point.");
+        caption << tr("A block-size sweep: compare each backend's line with itself; the fastest block is its "
+                      "lowest point.");
     else if (!result_.rows.empty() && (gpu.empty() || cpu.empty()))
         caption << tr("Sweep a CUDA backend and a CPU backend (or the reference) to see where the GPU starts "
                       "to win.");

@@ -18,7 +18,9 @@
 
 namespace {
 
-QString text(const std::string& s) { return QString::fromStdString(s); }
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // "1000", "1,000,000", "1e6", "10k", "2.5M": what people type for a size. NaN when it is not a number.
 double parseCount(QString typed) {
@@ -26,9 +28,12 @@ double parseCount(QString typed) {
     double scale = 1;
     if (!typed.isEmpty()) {
         const QChar last = typed.back().toLower();
-        if (last == QLatin1Char('k')) scale = 1e3;
-        else if (last == QLatin1Char('m')) scale = 1e6;
-        else if (last == QLatin1Char('g')) scale = 1e9;
+        if (last == QLatin1Char('k'))
+            scale = 1e3;
+        else if (last == QLatin1Char('m'))
+            scale = 1e6;
+        else if (last == QLatin1Char('g'))
+            scale = 1e9;
         if (scale != 1) typed.chop(1);
     }
     bool ok = false;
@@ -47,7 +52,8 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     scale_->addItem(tr("Linear steps"), QStringLiteral("linear"));
     from_ = new QLineEdit;
     to_ = new QLineEdit;
-    for (auto* edit : {from_, to_}) edit->setToolTip(tr("A whole number: 1000, 1,000,000, 1e6, 10k or 2.5M"));
+    for (auto* edit : {from_, to_})
+        edit->setToolTip(tr("A whole number: 1000, 1,000,000, 1e6, 10k or 2.5M"));
     steps_ = new QSpinBox;
     steps_->setRange(2, 1000);
     repeat_ = new QSpinBox;
@@ -55,8 +61,9 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     repeat_->setToolTip(tr("Timed runs per point and backend; the plots show their median and spread"));
     flops_ = new QLineEdit;
     flops_->setPlaceholderText(tr("e.g. n, or 2*n^1.5"));
-    flops_->setToolTip(tr("Floating-point operations of one launch as a formula of n, the swept array's elements: "
-                          "what places the kernel on the roofline"));
+    flops_->setToolTip(
+        tr("Floating-point operations of one launch as a formula of n, the swept array's elements: "
+           "what places the kernel on the roofline"));
     backends_ = new QListWidget;
     backends_->setMaximumHeight(110);
     run_ = new QPushButton(tr("Run Sweep"));
@@ -101,15 +108,18 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(left);
     layout->addWidget(plots_, 1);
 
-    connect(run_, &QPushButton::clicked, this, [this] { running_ ? emit stopRequested() : emit runRequested(); });
+    connect(run_, &QPushButton::clicked, this,
+            [this] { running_ ? emit stopRequested() : emit runRequested(); });
     connect(exportPicture_, &QPushButton::clicked, this, &SweepView::exportPicture);
     connect(exportCsv_, &QPushButton::clicked, this, &SweepView::exportCsv);
     connect(parameter_, &QComboBox::currentIndexChanged, this, &SweepView::parameterChanged);
     const auto changed = [this] {
         if (!loading_) emit settingsChanged();
     };
-    for (auto* edit : {from_, to_, flops_}) connect(edit, &QLineEdit::textEdited, this, changed);
-    for (auto* spin : {steps_, repeat_}) connect(spin, &QSpinBox::valueChanged, this, changed);
+    for (auto* edit : {from_, to_, flops_})
+        connect(edit, &QLineEdit::textEdited, this, changed);
+    for (auto* spin : {steps_, repeat_})
+        connect(spin, &QSpinBox::valueChanged, this, changed);
     connect(scale_, &QComboBox::currentIndexChanged, this, changed);
     connect(backends_, &QListWidget::itemChanged, this, changed);
 
@@ -117,14 +127,16 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     clearResult();
 }
 
-void SweepView::setBackends(const std::vector<std::pair<std::string, QString>>& backends, const std::vector<std::string>& checked) {
+void SweepView::setBackends(const std::vector<std::pair<std::string, QString>>& backends,
+                            const std::vector<std::string>& checked) {
     loading_ = true;
     backends_->clear();
     for (const auto& [id, label] : backends) {
         auto* item = new QListWidgetItem(label, backends_);
         item->setData(Qt::UserRole, text(id));
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-        item->setCheckState(std::find(checked.begin(), checked.end(), id) != checked.end() ? Qt::Checked : Qt::Unchecked);
+        item->setCheckState(std::find(checked.begin(), checked.end(), id) != checked.end() ? Qt::Checked
+                                                                                           : Qt::Unchecked);
     }
     loading_ = false;
 }
@@ -132,7 +144,8 @@ void SweepView::setBackends(const std::vector<std::pair<std::string, QString>>& 
 std::vector<std::string> SweepView::checkedBackends() const {
     std::vector<std::string> out;
     for (int i = 0; i < backends_->count(); ++i)
-        if (backends_->item(i)->checkState() == Qt::Checked) out.push_back(backends_->item(i)->data(Qt::UserRole).toString().toStdString());
+        if (backends_->item(i)->checkState() == Qt::Checked)
+            out.push_back(backends_->item(i)->data(Qt::UserRole).toString().toStdString());
     return out;
 }
 
@@ -157,8 +170,10 @@ void SweepView::setSpec(const kp::run::SweepSpec& spec) {
     if (!spec.backends.empty())
         for (int i = 0; i < backends_->count(); ++i) {
             const auto id = backends_->item(i)->data(Qt::UserRole).toString().toStdString();
-            backends_->item(i)->setCheckState(std::find(spec.backends.begin(), spec.backends.end(), id) != spec.backends.end() ? Qt::Checked
-                                                                                                                          : Qt::Unchecked);
+            backends_->item(i)->setCheckState(std::find(spec.backends.begin(), spec.backends.end(), id) !=
+                                                      spec.backends.end()
+                                                  ? Qt::Checked
+                                                  : Qt::Unchecked);
         }
     loading_ = false;
 }
@@ -169,12 +184,15 @@ std::optional<kp::run::SweepSpec> SweepView::spec(QString* error) const {
         return std::nullopt;
     };
     kp::run::SweepSpec spec;
-    spec.parameter = parameter_->currentIndex() == 1 ? kp::run::SweepParameter::BlockSize : kp::run::SweepParameter::ProblemSize;
+    spec.parameter = parameter_->currentIndex() == 1 ? kp::run::SweepParameter::BlockSize
+                                                     : kp::run::SweepParameter::ProblemSize;
     spec.scale = scale_->currentIndex() == 1 ? kp::run::SweepScale::Linear : kp::run::SweepScale::Log;
     spec.from = parseCount(from_->text());
     spec.to = parseCount(to_->text());
-    if (std::isnan(spec.from)) return fail(tr("From: \"%1\" is not a number (write 1000, 1e6 or 10k)").arg(from_->text()));
-    if (std::isnan(spec.to)) return fail(tr("To: \"%1\" is not a number (write 1000, 1e6 or 10k)").arg(to_->text()));
+    if (std::isnan(spec.from))
+        return fail(tr("From: \"%1\" is not a number (write 1000, 1e6 or 10k)").arg(from_->text()));
+    if (std::isnan(spec.to))
+        return fail(tr("To: \"%1\" is not a number (write 1000, 1e6 or 10k)").arg(to_->text()));
     spec.steps = steps_->value();
     spec.repeat = repeat_->value();
     spec.warmup = warmup_;
@@ -189,7 +207,8 @@ std::optional<kp::run::SweepSpec> SweepView::spec(QString* error) const {
         // The core names JSON members ("sweep.to"); here they are the fields' labels.
         QString why = QString::fromUtf8(e.what());
         why.replace(QStringLiteral("sweep.from"), tr("From")).replace(QStringLiteral("sweep.to"), tr("To"));
-        why.replace(QStringLiteral("sweep.steps"), tr("Points")).replace(QStringLiteral("sweep.flops"), tr("FLOPs"));
+        why.replace(QStringLiteral("sweep.steps"), tr("Points"))
+            .replace(QStringLiteral("sweep.flops"), tr("FLOPs"));
         return fail(why);
     }
     return spec;
@@ -243,8 +262,10 @@ void SweepView::finish(const kp::run::SweepResult& result, const QString& messag
     for (const auto& row : result_.rows)
         if (!row.error.empty() || row.check.starts_with("failed")) ++failed;
     QString summary = tr("%1 rows").arg(result_.rows.size());
-    if (failed) summary += tr(", %1 failed or did not run (see the CSV's error and check columns)").arg(failed);
-    for (const auto& note : result_.notes) summary += QLatin1Char('\n') + text(note);
+    if (failed)
+        summary += tr(", %1 failed or did not run (see the CSV's error and check columns)").arg(failed);
+    for (const auto& note : result_.notes)
+        summary += QLatin1Char('\n') + text(note);
     showStatus(summary);
 }
 
@@ -310,7 +331,8 @@ QString SweepView::toText() const {
 void SweepView::setRunning(bool running) {
     running_ = running;
     run_->setText(running ? tr("Stop Sweep") : tr("Run Sweep"));
-    for (QWidget* w : std::initializer_list<QWidget*>{parameter_, scale_, from_, to_, steps_, repeat_, flops_, backends_})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{parameter_, scale_, from_, to_, steps_, repeat_, flops_, backends_})
         w->setEnabled(!running);
     if (!running) progress_->hide();
 }
@@ -318,19 +340,25 @@ void SweepView::setRunning(bool running) {
 void SweepView::showResult(const kp::run::SweepResult& result) {
     result_ = result;
     plots_->setResult(result_);
-    showStatus(result_.cancelled ? tr("The stored sweep was stopped before its end: %1 rows").arg(result_.rows.size())
-                                 : tr("The stored sweep: %1 rows").arg(result_.rows.size()));
+    showStatus(result_.cancelled
+                   ? tr("The stored sweep was stopped before its end: %1 rows").arg(result_.rows.size())
+                   : tr("The stored sweep: %1 rows").arg(result_.rows.size()));
 }
 
 void SweepView::clearResult() {
     result_ = {};
     plots_->clear();
-    showStatus(tr("Choose a range and the backends, then Run Sweep: the same kernel at every size, on each backend."));
+    showStatus(tr(
+        "Choose a range and the backends, then Run Sweep: the same kernel at every size, on each backend."));
 }
 
-QString SweepView::statusText() const { return status_->text(); }
+QString SweepView::statusText() const {
+    return status_->text();
+}
 
-void SweepView::showStatus(const QString& line) { status_->setText(line); }
+void SweepView::showStatus(const QString& line) {
+    status_->setText(line);
+}
 
 void SweepView::exportPicture() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Plot"), QStringLiteral("sweep.png"),
@@ -341,7 +369,8 @@ void SweepView::exportPicture() {
 }
 
 void SweepView::exportCsv() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export CSV"), QStringLiteral("sweep.csv"), tr("CSV (*.csv)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export CSV"), QStringLiteral("sweep.csv"), tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
     showStatus(plots_->exportCsv(path, &error) ? tr("Exported %1").arg(path) : error);

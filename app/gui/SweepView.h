@@ -30,7 +30,8 @@ public:
 
     // The backends to offer, by id ("cuda:0", "cpu", "cpu:1", "reference") with what to call them; the
     // ids in `checked` are ticked.
-    void setBackends(const std::vector<std::pair<std::string, QString>>& backends, const std::vector<std::string>& checked);
+    void setBackends(const std::vector<std::pair<std::string, QString>>& backends,
+                     const std::vector<std::string>& checked);
     std::vector<std::string> checkedBackends() const;
 
     // The playground's stored sweep settings and results; the backends offered: each CUDA device the

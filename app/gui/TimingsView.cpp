@@ -3,7 +3,6 @@
 #include "Appearance.h"
 #include "PlotAppearance.h"
 #include "PlotExport.h"
-
 #include "TimingHistoryModel.h"
 #include "core/io/FileBytes.h"
 
@@ -355,7 +354,8 @@ void TimingsView::applyScale() {
 }
 
 bool TimingsView::exportPlot(const QString& path, QString* error) {
-    return ::exportPlot(bars_, path, exportSize(bars_, QSize(320, 200), QSize(800, 400)), tr("Kernelpad timings"), error);
+    return ::exportPlot(bars_, path, exportSize(bars_, QSize(320, 200), QSize(800, 400)),
+                        tr("Kernelpad timings"), error);
 }
 
 bool TimingsView::exportHistoryCsv(const QString& path, QString* error) {

@@ -55,12 +55,14 @@ void WorkerTask::loop() {
             running_ = next.first;
         }
         const quint64 id = next.first;
-        QMetaObject::invokeMethod(this, [this, id] { emit started(id); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, id] { emit started(id); }, Qt::QueuedConnection);
         auto result = std::make_shared<kp::worker::WorkerResult>(client_.run(next.second));
         {
             const std::lock_guard lock(mutex_);
             running_ = 0;
         }
-        QMetaObject::invokeMethod(this, [this, id, result] { emit finished(id, result); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, id, result] { emit finished(id, result); }, Qt::QueuedConnection);
     }
 }

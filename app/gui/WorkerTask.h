@@ -19,8 +19,9 @@ Q_DECLARE_METATYPE(WorkerResultPtr)
 class WorkerTask : public QObject {
     Q_OBJECT
 public:
-    explicit WorkerTask(std::filesystem::path workerExecutable = kp::worker::WorkerClient::defaultExecutable(),
-                        QObject* parent = nullptr);
+    explicit WorkerTask(
+        std::filesystem::path workerExecutable = kp::worker::WorkerClient::defaultExecutable(),
+        QObject* parent = nullptr);
     ~WorkerTask() override; // stops the request in progress and ends the worker
 
     // Queues a request and returns its id. With `replacePending`, requests still waiting are dropped

@@ -21,17 +21,21 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("A desktop playground for CUDA kernels"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A playground (*.kpad.json) or .cu file"));
-    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
-                                         QStringLiteral("Save the README's screenshots into DIR (runs the multiply_them sample on the CPU), then quit"),
-                                         QStringLiteral("DIR"));
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("A playground (*.kpad.json) or .cu file"));
+    const QCommandLineOption screenshots(
+        QStringLiteral("screenshots"),
+        QStringLiteral(
+            "Save the README's screenshots into DIR (runs the multiply_them sample on the CPU), then quit"),
+        QStringLiteral("DIR"));
     parser.addOption(screenshots);
     parser.process(app);
     // The pictures show the default layout, not this user's, and leave their settings alone.
     if (parser.isSet(screenshots)) QStandardPaths::setTestModeEnabled(true);
     // Before the window exists: its words are translated as it is built. The README's pictures are in
     // English unless KERNELPAD_LANGUAGE asks for another language.
-    const bool englishPictures = parser.isSet(screenshots) && qEnvironmentVariableIsEmpty("KERNELPAD_LANGUAGE");
+    const bool englishPictures =
+        parser.isSet(screenshots) && qEnvironmentVariableIsEmpty("KERNELPAD_LANGUAGE");
     Language::install(englishPictures ? QStringLiteral("en") : Language::chosen());
 
     MainWindow window;
@@ -40,12 +44,15 @@ int main(int argc, char** argv) {
     if (parser.isSet(screenshots)) {
         auto* tour = new ScreenshotTour(window, parser.value(screenshots), &window);
         int status = 0;
-        QObject::connect(tour, &ScreenshotTour::finished, &app, [&](const QStringList& written, const QString& failure) {
-            std::fprintf(stderr, "%s\n", qPrintable(failure.isEmpty() ? written.join(QLatin1Char('\n')) : "kernelpad: " + failure));
-            status = failure.isEmpty() ? 0 : 1;
-            window.setSaveQuestion([] { return QMessageBox::Discard; });
-            QApplication::quit();
-        });
+        QObject::connect(tour, &ScreenshotTour::finished, &app,
+                         [&](const QStringList& written, const QString& failure) {
+                             std::fprintf(stderr, "%s\n",
+                                          qPrintable(failure.isEmpty() ? written.join(QLatin1Char('\n'))
+                                                                       : "kernelpad: " + failure));
+                             status = failure.isEmpty() ? 0 : 1;
+                             window.setSaveQuestion([] { return QMessageBox::Discard; });
+                             QApplication::quit();
+                         });
         tour->start(window.samples()->pathOf(QStringLiteral("multiply_them")));
         QApplication::exec();
         return status;

@@ -5,13 +5,13 @@
 #include "core/cuda/CudaError.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/launch/CompileError.h"
-#include "core/run/CompiledCode.h"
 #include "core/launch/KernelFault.h"
 #include "core/launch/RunSetup.h"
-#include "core/run/SweepRunner.h"
-#include "core/sandbox/Confinement.h"
+#include "core/run/CompiledCode.h"
 #include "core/run/Execute.h"
 #include "core/run/Inspect.h"
+#include "core/run/SweepRunner.h"
+#include "core/sandbox/Confinement.h"
 #include "core/worker/Protocol.h"
 #include "core/worker/UnixChannel.h"
 
@@ -56,9 +56,8 @@ worker::Message answer(worker::Channel& channel, const worker::SweepRequest& req
 worker::Message answer(worker::Channel& channel, const worker::RunRequest& request) {
     confine(request.trusted);
     const auto playground = io::parsePlayground(request.playground, request.path);
-    const auto execution =
-        run::execute(playground, {request.backend, request.repeat, request.warmup, request.checkBounds,
-                                     nullptr, channel.arrayAllocator()});
+    const auto execution = run::execute(playground, {request.backend, request.repeat, request.warmup,
+                                                     request.checkBounds, nullptr, channel.arrayAllocator()});
     worker::RunReply reply;
     reply.report = execution->report().toJson();
     reply.execution = execution->result.execution;

@@ -55,12 +55,12 @@ std::vector<Token> tokenizeKernel(std::string_view source, std::size_t name, int
 struct Stmt {
     enum class Kind { Simple, Empty, Block, If, For, RangeFor, While, Do, Switch, Labeled, Barrier };
     Kind kind = Kind::Simple;
-    std::size_t first = 0, last = 0;                 // tokens [first, last) of the whole statement
-    std::size_t condFirst = 0, condLast = 0;         // if/while/do/switch/for condition
-    std::size_t initFirst = 0, initLast = 0;         // for: init, without its ';'
-    std::size_t incFirst = 0, incLast = 0;           // for: increment
-    std::vector<Stmt> children;                      // block: statements; if: then [, else]; loops: body
-    bool barrier = false;                            // holds a __syncthreads() statement
+    std::size_t first = 0, last = 0;         // tokens [first, last) of the whole statement
+    std::size_t condFirst = 0, condLast = 0; // if/while/do/switch/for condition
+    std::size_t initFirst = 0, initLast = 0; // for: init, without its ';'
+    std::size_t incFirst = 0, incLast = 0;   // for: increment
+    std::vector<Stmt> children;              // block: statements; if: then [, else]; loops: body
+    bool barrier = false;                    // holds a __syncthreads() statement
 };
 
 class Kernel {
@@ -72,7 +72,9 @@ public:
         return text_.substr(tokens_[i].offset, tokens_[i].length);
     }
     bool is(std::size_t i, std::string_view s) const { return text(i) == s; }
-    bool identifier(std::size_t i) const { return i < tokens_.size() && tokens_[i].kind == TokenKind::Identifier; }
+    bool identifier(std::size_t i) const {
+        return i < tokens_.size() && tokens_[i].kind == TokenKind::Identifier;
+    }
     const Token& token(std::size_t i) const { return tokens_[i]; }
     std::size_t size() const { return tokens_.size(); }
 
@@ -106,7 +108,8 @@ public:
         if (t == "{") {
             s.kind = Stmt::Kind::Block;
             const std::size_t close = closing(i);
-            for (++i; i < close;) s.children.push_back(statement(i, close));
+            for (++i; i < close;)
+                s.children.push_back(statement(i, close));
             i = close + 1;
         } else if (t == ";") {
             s.kind = Stmt::Kind::Empty;
@@ -149,7 +152,8 @@ public:
             if (!is(i++, ";")) throw NotSplit{"a do-while without ;"};
         } else if (t == "case" || t == "default" || (identifier(i) && is(i + 1, ":"))) {
             s.kind = Stmt::Kind::Labeled;
-            while (i < end && !is(i, ":")) ++i;
+            while (i < end && !is(i, ":"))
+                ++i;
             s.children.push_back(statement(++i, end));
         } else if (t == "__syncthreads" && is(i + 1, "(") && is(i + 2, ")") && is(i + 3, ";")) {
             s.kind = Stmt::Kind::Barrier;
@@ -168,7 +172,8 @@ public:
             ++i;
         }
         s.last = i;
-        for (const Stmt& c : s.children) s.barrier = s.barrier || c.barrier;
+        for (const Stmt& c : s.children)
+            s.barrier = s.barrier || c.barrier;
         return s;
     }
 
@@ -193,7 +198,8 @@ bool isOneOf(std::string_view word, std::initializer_list<std::string_view> word
 }
 
 struct Declarator {
-    std::size_t typeFirst = 0, typeLast = 0; // pointer operators and qualifiers between the specifiers and the name
+    std::size_t typeFirst = 0,
+                typeLast = 0; // pointer operators and qualifiers between the specifiers and the name
     std::size_t name = 0;
     std::size_t dimsFirst = 0, dimsLast = 0; // [N]... after the name
     std::size_t initFirst = 0, initLast = 0; // after '=' (empty: none)
@@ -206,10 +212,10 @@ struct Declaration {
 
 class Generator {
 public:
-    Generator(const Kernel& k, std::string_view source, const SplitOptions& options, bool anyReturn, std::size_t bodyFirst,
-              std::size_t bodyLast, std::set<std::string> scalarParameters)
-        : k_(k), source_(source), options_(options), alive_(anyReturn), bodyFirst_(bodyFirst), bodyLast_(bodyLast),
-          scalarParameters_(std::move(scalarParameters)) {}
+    Generator(const Kernel& k, std::string_view source, const SplitOptions& options, bool anyReturn,
+              std::size_t bodyFirst, std::size_t bodyLast, std::set<std::string> scalarParameters)
+        : k_(k), source_(source), options_(options), alive_(anyReturn), bodyFirst_(bodyFirst),
+          bodyLast_(bodyLast), scalarParameters_(std::move(scalarParameters)) {}
 
     // First pass: which split-level statements go to kernel scope, which loops and ifs every thread
     // takes alike, and which variables live across a barrier and so need the frame.
@@ -223,7 +229,8 @@ public:
             std::vector<std::pair<std::size_t, Declaration>> declared;
             std::size_t groupFirst = 0, groupLast = 0;
             const auto close = [&] {
-                for (const auto& [first, d] : declared) place(first, d, groupFirst, groupLast);
+                for (const auto& [first, d] : declared)
+                    place(first, d, groupFirst, groupLast);
                 declared.clear();
                 groupFirst = groupLast = 0;
             };
@@ -245,10 +252,12 @@ public:
         case K::While:
         case K::Do:
             if (uniform(s.condFirst, s.condLast, {})) uniform_.insert(s.first);
-            for (const Stmt& c : s.children) collect(c);
+            for (const Stmt& c : s.children)
+                collect(c);
             break;
         case K::For: {
-            const auto init = s.initFirst < s.initLast ? declarationAt(s.initFirst, s.initLast) : std::nullopt;
+            const auto init =
+                s.initFirst < s.initLast ? declarationAt(s.initFirst, s.initLast) : std::nullopt;
             if (uniformLoop(s, init)) {
                 uniform_.insert(s.first);
                 if (init) uniformNames_.insert(std::string(k_.text(init->declarators[0].name)));
@@ -266,15 +275,20 @@ public:
     }
 
     std::string body(const Stmt& root) {
-        std::string out = "{\n[[maybe_unused]] const dim3 __kp_block = blockDim;\n"
-                          "[[maybe_unused]] const unsigned __kp_n = __kp_block.x * __kp_block.y * __kp_block.z;\n";
-        for (const auto& [first, last] : prelude_) out += chunk(first, last + 1, false) + "\n";
+        std::string out =
+            "{\n[[maybe_unused]] const dim3 __kp_block = blockDim;\n"
+            "[[maybe_unused]] const unsigned __kp_n = __kp_block.x * __kp_block.y * __kp_block.z;\n";
+        for (const auto& [first, last] : prelude_)
+            out += chunk(first, last + 1, false) + "\n";
         if (!frame_.empty()) {
             out += "struct __kp_frame_t {\n";
-            for (const std::string& member : frame_) out += member;
+            for (const std::string& member : frame_)
+                out += member;
             out += "};\nauto& __kp_f = ::kernelpad::frame<__kp_frame_t>();\n";
         }
-        if (alive_) out += "unsigned char __kp_alive[::kernelpad::kMaxThreads];\nstd::memset(__kp_alive, 1, __kp_n);\n";
+        if (alive_)
+            out +=
+                "unsigned char __kp_alive[::kernelpad::kMaxThreads];\nstd::memset(__kp_alive, 1, __kp_n);\n";
         out_ = std::move(out);
         statement(root, "");
         out_ += "}";
@@ -285,8 +299,8 @@ private:
     // A split-level simple statement [first, last) (without its ';'): kernel scope, or a declaration
     // that place() puts in the frame or leaves local, or (nullopt) plain region code.
     std::optional<Declaration> classify(std::size_t first, std::size_t last) {
-        if (isOneOf(k_.text(first), {"__shared__", "extern", "static", "constexpr", "typedef", "using", "struct", "class",
-                                     "enum", "union"})) {
+        if (isOneOf(k_.text(first), {"__shared__", "extern", "static", "constexpr", "typedef", "using",
+                                     "struct", "class", "enum", "union"})) {
             prelude_.emplace_back(first, last);
             placed_.insert(first);
             return std::nullopt;
@@ -298,7 +312,8 @@ private:
             return std::nullopt;
         }
         bool constant = false;
-        for (std::size_t i = declaration->specFirst; i < declaration->specLast; ++i) constant = constant || k_.is(i, "const");
+        for (std::size_t i = declaration->specFirst; i < declaration->specLast; ++i)
+            constant = constant || k_.is(i, "const");
         if (constant && declaration->declarators.size() == 1 && constantValue(declaration->declarators[0])) {
             constants_.insert(std::string(k_.text(declaration->declarators[0].name)));
             prelude_.emplace_back(first, last);
@@ -309,7 +324,8 @@ private:
     }
 
     // Frame variables for a declaration whose names are used outside tokens [groupFirst, groupLast).
-    void place(std::size_t first, const Declaration& declaration, std::size_t groupFirst, std::size_t groupLast) {
+    void place(std::size_t first, const Declaration& declaration, std::size_t groupFirst,
+               std::size_t groupLast) {
         bool escapes = false;
         for (const Declarator& d : declaration.declarators)
             for (std::size_t i = bodyFirst_; i < bodyLast_ && !escapes; ++i)
@@ -320,12 +336,13 @@ private:
         declarations_.emplace(first, declaration);
         for (const Declarator& d : declaration.declarators) {
             const std::string name(k_.text(d.name));
-            if (!frameNames_.insert(name).second) throw NotSplit{"\"" + name + "\" is declared twice across barriers"};
+            if (!frameNames_.insert(name).second)
+                throw NotSplit{"\"" + name + "\" is declared twice across barriers"};
             if (d.dimsFirst < d.dimsLast && d.initFirst < d.initLast)
                 throw NotSplit{"an initialised array lives across a barrier"};
-            frame_.push_back("std::remove_const_t<" + plain(declaration.specFirst, declaration.specLast) + " " +
-                             plain(d.typeFirst, d.typeLast) + "> " + name + "[::kernelpad::kMaxThreads]" +
-                             plain(d.dimsFirst, d.dimsLast) + ";\n");
+            frame_.push_back("std::remove_const_t<" + plain(declaration.specFirst, declaration.specLast) +
+                             " " + plain(d.typeFirst, d.typeLast) + "> " + name +
+                             "[::kernelpad::kMaxThreads]" + plain(d.dimsFirst, d.dimsLast) + ";\n");
         }
     }
 
@@ -334,17 +351,20 @@ private:
     bool alias(const Declaration& declaration) {
         if (declaration.declarators.size() != 1) return false;
         const Declarator& d = declaration.declarators[0];
-        if (d.typeFirst < d.typeLast || d.dimsFirst < d.dimsLast || d.initLast != d.initFirst + 3 || !k_.is(d.initFirst, "threadIdx") ||
-            !k_.is(d.initFirst + 1, ".") || !isOneOf(k_.text(d.initFirst + 2), {"x", "y", "z"}))
+        if (d.typeFirst < d.typeLast || d.dimsFirst < d.dimsLast || d.initLast != d.initFirst + 3 ||
+            !k_.is(d.initFirst, "threadIdx") || !k_.is(d.initFirst + 1, ".") ||
+            !isOneOf(k_.text(d.initFirst + 2), {"x", "y", "z"}))
             return false;
         std::string type;
         for (std::size_t i = declaration.specFirst; i < declaration.specLast; ++i) {
-            if (!isOneOf(k_.text(i), {"const", "int", "unsigned", "long", "short", "signed", "size_t"})) return false;
+            if (!isOneOf(k_.text(i), {"const", "int", "unsigned", "long", "short", "signed", "size_t"}))
+                return false;
             if (!k_.is(i, "const")) type += std::string(type.empty() ? "" : " ") + std::string(k_.text(i));
         }
         const std::string name(k_.text(d.name));
         // Written nowhere but in its own declaration.
-        if (type.empty() || assigned(name, bodyFirst_, d.name) || assigned(name, d.name + 1, bodyLast_) || aliases_.count(name))
+        if (type.empty() || assigned(name, bodyFirst_, d.name) || assigned(name, d.name + 1, bodyLast_) ||
+            aliases_.count(name))
             return false;
         aliases_.emplace(name, std::make_pair(type, std::string(k_.text(d.initFirst + 2))));
         return true;
@@ -352,15 +372,18 @@ private:
 
     // Token i is the variable `name` (not a member of something else).
     bool named(std::size_t i, std::string_view name) const {
-        return k_.identifier(i) && k_.text(i) == name && !(i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::")));
+        return k_.identifier(i) && k_.text(i) == name &&
+               !(i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::")));
     }
 
     static bool macroLike(std::string_view word) {
-        return std::all_of(word.begin(), word.end(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
+        return std::all_of(word.begin(), word.end(), [](char c) {
+            return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        });
     }
     static bool launchConstant(std::string_view word) {
-        return isOneOf(word, {"blockDim", "blockIdx", "gridDim", "warpSize", "sizeof", "int", "unsigned", "float", "double",
-                              "long", "short", "char", "bool", "signed", "size_t"});
+        return isOneOf(word, {"blockDim", "blockIdx", "gridDim", "warpSize", "sizeof", "int", "unsigned",
+                              "float", "double", "long", "short", "char", "bool", "signed", "size_t"});
     }
 
     // A const declaration whose value is the same for every thread and cannot change during the kernel
@@ -372,7 +395,8 @@ private:
             if (k_.is(i, "[") || k_.is(i, "->")) return false;
             if (!k_.identifier(i) || k_.is(i - 1, ".")) continue;
             const std::string_view word = k_.text(i);
-            if (!launchConstant(word) && !constants_.count(std::string(word)) && !macroLike(word)) return false;
+            if (!launchConstant(word) && !constants_.count(std::string(word)) && !macroLike(word))
+                return false;
         }
         return true;
     }
@@ -387,7 +411,8 @@ private:
             if (k_.is(i + 1, "(") && word != "sizeof") return false;
             const std::string w(word);
             if (launchConstant(word) || constants_.count(w) || macroLike(word) || uniformNames_.count(w) ||
-                (scalarParameters_.count(w) && !assigned(word, bodyFirst_, bodyLast_)) || word == loopVariable)
+                (scalarParameters_.count(w) && !assigned(word, bodyFirst_, bodyLast_)) ||
+                word == loopVariable)
                 continue;
             return false;
         }
@@ -398,7 +423,8 @@ private:
     bool assigned(std::string_view name, std::size_t first, std::size_t last) const {
         for (std::size_t i = first; i < last; ++i) {
             if (!named(i, name)) continue;
-            if (isOneOf(k_.text(i + 1), {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}) ||
+            if (isOneOf(k_.text(i + 1),
+                        {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}) ||
                 (i > 0 && isOneOf(k_.text(i - 1), {"++", "--", "&"})))
                 return true;
         }
@@ -412,7 +438,9 @@ private:
         if (s.initFirst < s.initLast) {
             if (!init || init->declarators.size() != 1) return false;
             const Declarator& d = init->declarators[0];
-            if (d.initFirst == d.initLast || d.dimsFirst < d.dimsLast || !uniform(d.initFirst, d.initLast, {})) return false;
+            if (d.initFirst == d.initLast || d.dimsFirst < d.dimsLast ||
+                !uniform(d.initFirst, d.initLast, {}))
+                return false;
             for (std::size_t i = init->specFirst; i < init->specLast; ++i)
                 if (isOneOf(k_.text(i), {"static", "auto"})) return false;
             variable = k_.text(d.name);
@@ -427,10 +455,11 @@ private:
         d.specFirst = first;
         std::size_t i = first;
         const auto nameHere = [&](std::size_t j) {
-            return k_.identifier(j) && j > first && (j + 1 == last || k_.is(j + 1, "=") || k_.is(j + 1, ",") || k_.is(j + 1, "["));
+            return k_.identifier(j) && j > first &&
+                   (j + 1 == last || k_.is(j + 1, "=") || k_.is(j + 1, ",") || k_.is(j + 1, "["));
         };
-        if (isOneOf(k_.text(first), {"return", "break", "continue", "goto", "delete", "throw", "new", "sizeof", "this",
-                                     "true", "false", "nullptr"}))
+        if (isOneOf(k_.text(first), {"return", "break", "continue", "goto", "delete", "throw", "new",
+                                     "sizeof", "this", "true", "false", "nullptr"}))
             return std::nullopt;
         while (i < last && !nameHere(i)) {
             const std::string_view t = k_.text(i);
@@ -459,7 +488,8 @@ private:
         for (;;) {
             Declarator one;
             one.typeFirst = i;
-            while (i < last && (isOneOf(k_.text(i), {"*", "const", "volatile", "__restrict__", "__restrict", "&", "&&"})))
+            while (i < last &&
+                   (isOneOf(k_.text(i), {"*", "const", "volatile", "__restrict__", "__restrict", "&", "&&"})))
                 ++i;
             one.typeLast = i;
             if (!k_.identifier(i)) return std::nullopt;
@@ -467,7 +497,8 @@ private:
                 if (k_.is(j, "&") || k_.is(j, "&&")) throw NotSplit{"a reference lives across a barrier"};
             one.name = i++;
             one.dimsFirst = i;
-            while (k_.is(i, "[") && i < last) i = k_.closing(i) + 1;
+            while (k_.is(i, "[") && i < last)
+                i = k_.closing(i) + 1;
             one.dimsLast = i;
             if (i < last && k_.is(i, "=")) {
                 one.initFirst = ++i;
@@ -506,7 +537,8 @@ private:
             const bool member = i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::"));
             if (k_.identifier(i) && !member && t == "threadIdx") {
                 out += "__kp_tid";
-            } else if (const auto a = aliases_.find(std::string(t)); k_.identifier(i) && !member && a != aliases_.end()) {
+            } else if (const auto a = aliases_.find(std::string(t));
+                       k_.identifier(i) && !member && a != aliases_.end()) {
                 out += "static_cast<" + a->second.first + ">(__kp_tid." + a->second.second + ")";
             } else if (k_.identifier(i) && !member && frameNames_.count(std::string(t))) {
                 out += "__kp_f." + std::string(t) + "[__kp_t]";
@@ -524,8 +556,10 @@ private:
     std::string lineDirective(std::size_t offset) const {
         const std::size_t lineStart = source_.rfind('\n', offset == 0 ? 0 : offset - 1);
         const std::size_t column = lineStart == std::string_view::npos ? offset : offset - lineStart - 1;
-        const auto line = std::count(source_.begin(), source_.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1;
-        return "\n#line " + std::to_string(line) + " \"" + options_.fileName + "\"\n" + std::string(column, ' ');
+        const auto line =
+            std::count(source_.begin(), source_.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1;
+        return "\n#line " + std::to_string(line) + " \"" + options_.fileName + "\"\n" +
+               std::string(column, ' ');
     }
 
     // The statement [first, last) as region code: a frame declaration becomes assignments.
@@ -540,9 +574,10 @@ private:
     }
 
     // for every thread of the block still running (and in `mask`): `inner`.
-    // for every thread of the block still running (and in `mask`; with x in [xFrom, xTo) when given): `inner`.
-    void threadLoop(const std::string& mask, const std::function<void()>& inner, const std::string& xFrom = {},
-                    const std::string& xTo = {}) {
+    // for every thread of the block still running (and in `mask`; with x in [xFrom, xTo) when given):
+    // `inner`.
+    void threadLoop(const std::string& mask, const std::function<void()>& inner,
+                    const std::string& xFrom = {}, const std::string& xTo = {}) {
         if (xFrom.empty()) {
             out_ += "\nfor (unsigned __kp_z = 0, __kp_t = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
                     "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y)\n"
@@ -550,7 +585,9 @@ private:
         } else {
             out_ += "\nfor (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
                     "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y)\n"
-                    "for (unsigned __kp_x = " + xFrom + "; __kp_x < " + xTo + "; ++__kp_x) {\n"
+                    "for (unsigned __kp_x = " +
+                    xFrom + "; __kp_x < " + xTo +
+                    "; ++__kp_x) {\n"
                     "const unsigned __kp_t = __kp_x + __kp_block.x * (__kp_y + __kp_block.y * __kp_z);\n";
         }
         if (alive_) out_ += "if (!__kp_alive[__kp_t]) continue;\n";
@@ -563,7 +600,8 @@ private:
         inner();
         out_ += "\n}\n";
         if (regionReturns_)
-            out_ += "continue;\n__kp_return" + std::to_string(region_) + ":;\n" + (alive_ ? "__kp_alive[__kp_t] = 0;\n" : "");
+            out_ += "continue;\n__kp_return" + std::to_string(region_) + ":;\n" +
+                    (alive_ ? "__kp_alive[__kp_t] = 0;\n" : "");
         out_ += "}\n";
     }
 
@@ -582,42 +620,55 @@ private:
             const std::string_view t = k_.text(i);
             if (t == "(" || t == "[") ++depth;
             if (t == ")" || t == "]") --depth;
-            if (depth == 0 && isOneOf(t, {"&&", "||", "?", ":", ",", "&", "|", "^", "==", "!=", "<", ">", "<=", ">="})) return false;
+            if (depth == 0 &&
+                isOneOf(t, {"&&", "||", "?", ":", ",", "&", "|", "^", "==", "!=", "<", ">", "<=", ">="}))
+                return false;
         }
         return true;
     }
 
     void region(const std::vector<const Stmt*>& statements, const std::string& mask) {
         if (statements.empty()) return;
-        for (const Stmt* s : statements) escapes(*s, 0, 0);
+        for (const Stmt* s : statements)
+            escapes(*s, 0, 0);
         const auto body = [&] {
             for (const Stmt* s : statements)
-                out_ += s->kind == Stmt::Kind::Simple ? regionStatement(s->first, s->last - 1) + ";" : chunk(s->first, s->last, true);
+                out_ += s->kind == Stmt::Kind::Simple ? regionStatement(s->first, s->last - 1) + ";"
+                                                      : chunk(s->first, s->last, true);
         };
         // A region that is one `if (threadIdx.x < u)` (or <=, ==) with u the same for all threads, the
         // reduction's step, runs only the threads that can take it: the loop over x stops where the
         // condition stops holding (found by bisection, so C++'s conversions decide as they do in the if).
         const Stmt& only = *statements.front();
-        const std::size_t x = statements.size() == 1 && only.kind == Stmt::Kind::If && only.children.size() == 1
-                                  ? threadX(only.condFirst)
-                                  : 0;
+        const std::size_t x =
+            statements.size() == 1 && only.kind == Stmt::Kind::If && only.children.size() == 1
+                ? threadX(only.condFirst)
+                : 0;
         const std::size_t op = only.condFirst + x;
-        if (x == 0 || !isOneOf(k_.text(op), {"<", "<=", "=="}) || op + 1 >= only.condLast || !uniform(op + 1, only.condLast, {}) ||
-            !bindsTighter(op + 1, only.condLast)) {
+        if (x == 0 || !isOneOf(k_.text(op), {"<", "<=", "=="}) || op + 1 >= only.condLast ||
+            !uniform(op + 1, only.condLast, {}) || !bindsTighter(op + 1, only.condLast)) {
             threadLoop(mask, body);
             return;
         }
         const std::string r = std::to_string(region_ + 1);
-        out_ += "\n{\nauto __kp_cond" + r + " = [&](unsigned __kp_x) { [[maybe_unused]] const uint3 __kp_tid{__kp_x, 0u, 0u}; return static_cast<bool>(" +
-                chunk(only.condFirst, only.condLast, false) + "); };\nunsigned __kp_from" + r + " = 0, __kp_to" + r + " = __kp_block.x;\n";
+        out_ += "\n{\nauto __kp_cond" + r +
+                " = [&](unsigned __kp_x) { [[maybe_unused]] const uint3 __kp_tid{__kp_x, 0u, 0u}; return "
+                "static_cast<bool>(" +
+                chunk(only.condFirst, only.condLast, false) + "); };\nunsigned __kp_from" + r +
+                " = 0, __kp_to" + r + " = __kp_block.x;\n";
         if (k_.is(op, "==")) {
-            out_ += "{ const auto __kp_at = static_cast<unsigned>(" + chunk(op + 1, only.condLast, false) + ");\n"
-                    "if (__kp_at < __kp_block.x && __kp_cond" + r + "(__kp_at)) { __kp_from" + r + " = __kp_at; __kp_to" + r +
+            out_ += "{ const auto __kp_at = static_cast<unsigned>(" + chunk(op + 1, only.condLast, false) +
+                    ");\n"
+                    "if (__kp_at < __kp_block.x && __kp_cond" +
+                    r + "(__kp_at)) { __kp_from" + r + " = __kp_at; __kp_to" + r +
                     " = __kp_at + 1; } else { __kp_to" + r + " = 0; } }\n";
         } else {
-            out_ += "for (unsigned __kp_low = 0, __kp_high = __kp_block.x;;) {\nif (__kp_low >= __kp_high) { __kp_to" + r +
-                    " = __kp_low; break; }\nconst unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / 2;\nif (__kp_cond" + r +
-                    "(__kp_mid)) __kp_low = __kp_mid + 1; else __kp_high = __kp_mid;\n}\n";
+            out_ += "for (unsigned __kp_low = 0, __kp_high = __kp_block.x;;) {\nif (__kp_low >= __kp_high) { "
+                    "__kp_to" +
+                    r +
+                    " = __kp_low; break; }\nconst unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / "
+                    "2;\nif (__kp_cond" +
+                    r + "(__kp_mid)) __kp_low = __kp_mid + 1; else __kp_high = __kp_mid;\n}\n";
         }
         threadLoop(mask, body, "__kp_from" + r, "__kp_to" + r);
         out_ += "}\n";
@@ -627,12 +678,14 @@ private:
     void escapes(const Stmt& s, int loops, int switches) const {
         using K = Stmt::Kind;
         if (s.kind == K::Simple) {
-            if ((k_.is(s.first, "break") && loops + switches == 0) || (k_.is(s.first, "continue") && loops == 0))
+            if ((k_.is(s.first, "break") && loops + switches == 0) ||
+                (k_.is(s.first, "continue") && loops == 0))
                 throw NotSplit{std::string(k_.text(s.first)) + " out of a loop that holds a barrier"};
             return;
         }
         const bool loop = s.kind == K::For || s.kind == K::RangeFor || s.kind == K::While || s.kind == K::Do;
-        for (const Stmt& c : s.children) escapes(c, loops + (loop ? 1 : 0), switches + (s.kind == K::Switch ? 1 : 0));
+        for (const Stmt& c : s.children)
+            escapes(c, loops + (loop ? 1 : 0), switches + (s.kind == K::Switch ? 1 : 0));
     }
 
     std::string mask(const char* what) { return std::string("__kp_") + what + std::to_string(++masks_); }
@@ -640,7 +693,8 @@ private:
     // Enters a loop: a mask of the threads that run it.
     std::string loopMask(const std::string& outer) {
         const std::string m = mask("loop");
-        out_ += "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m + ", 0, __kp_n);\n";
+        out_ +=
+            "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m + ", 0, __kp_n);\n";
         threadLoop(outer, [&] { out_ += m + "[__kp_t] = 1;"; });
         return m;
     }
@@ -650,7 +704,10 @@ private:
         if (first >= last) return;
         const std::string any = m + "_any";
         out_ += "\nbool " + any + " = false;\n";
-        threadLoop(m, [&] { out_ += "\nif (" + chunk(first, last, false) + ") " + any + " = true; else " + m + "[__kp_t] = 0;"; });
+        threadLoop(m, [&] {
+            out_ +=
+                "\nif (" + chunk(first, last, false) + ") " + any + " = true; else " + m + "[__kp_t] = 0;";
+        });
         out_ += "if (!" + any + ") break;\n";
     }
 
@@ -690,16 +747,18 @@ private:
                 return;
             }
             {
-            const std::string then = mask("then"), otherwise = mask("else");
-            out_ += "\n{\nunsigned char " + then + "[::kernelpad::kMaxThreads], " + otherwise +
-                    "[::kernelpad::kMaxThreads];\nstd::memset(" + then + ", 0, __kp_n);\nstd::memset(" + otherwise + ", 0, __kp_n);\n";
-            threadLoop(active, [&] {
-                out_ += "\nconst bool __kp_c = static_cast<bool>(" + chunk(s.condFirst, s.condLast, false) + ");\n" + then +
-                        "[__kp_t] = __kp_c;\n" + otherwise + "[__kp_t] = !__kp_c;";
-            });
-            statement(s.children[0], then);
-            if (s.children.size() > 1) statement(s.children[1], otherwise);
-            out_ += "}\n";
+                const std::string then = mask("then"), otherwise = mask("else");
+                out_ += "\n{\nunsigned char " + then + "[::kernelpad::kMaxThreads], " + otherwise +
+                        "[::kernelpad::kMaxThreads];\nstd::memset(" + then + ", 0, __kp_n);\nstd::memset(" +
+                        otherwise + ", 0, __kp_n);\n";
+                threadLoop(active, [&] {
+                    out_ += "\nconst bool __kp_c = static_cast<bool>(" +
+                            chunk(s.condFirst, s.condLast, false) + ");\n" + then + "[__kp_t] = __kp_c;\n" +
+                            otherwise + "[__kp_t] = !__kp_c;";
+                });
+                statement(s.children[0], then);
+                if (s.children.size() > 1) statement(s.children[1], otherwise);
+                out_ += "}\n";
             }
             return;
         case K::While: {
@@ -732,22 +791,26 @@ private:
         }
         case K::For: {
             if (uniform_.count(s.first)) {
-                out_ += "\nfor (" + chunk(s.initFirst, s.initLast, false) + ";" + chunk(s.condFirst, s.condLast, false) + ";" +
-                        chunk(s.incFirst, s.incLast, false) + ") {";
+                out_ += "\nfor (" + chunk(s.initFirst, s.initLast, false) + ";" +
+                        chunk(s.condFirst, s.condLast, false) + ";" + chunk(s.incFirst, s.incLast, false) +
+                        ") {";
                 statement(s.children[0], active);
                 out_ += "}\n";
                 return;
             }
             const std::string m = mask("loop");
-            out_ += "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m + ", 0, __kp_n);\n";
+            out_ += "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m +
+                    ", 0, __kp_n);\n";
             threadLoop(active, [&] {
                 out_ += m + "[__kp_t] = 1;";
-                if (s.initFirst < s.initLast && !placed_.count(s.initFirst)) out_ += regionStatement(s.initFirst, s.initLast) + ";";
+                if (s.initFirst < s.initLast && !placed_.count(s.initFirst))
+                    out_ += regionStatement(s.initFirst, s.initLast) + ";";
             });
             out_ += "for (;;) {\n";
             loopTest(m, s.condFirst, s.condLast);
             statement(s.children[0], m);
-            if (s.incFirst < s.incLast) threadLoop(m, [&] { out_ += chunk(s.incFirst, s.incLast, false) + ";"; });
+            if (s.incFirst < s.incLast)
+                threadLoop(m, [&] { out_ += chunk(s.incFirst, s.incLast, false) + ";"; });
             out_ += "}\n}\n";
             return;
         }
@@ -760,14 +823,16 @@ private:
     std::string_view source_;
     const SplitOptions& options_;
     bool alive_;
-    std::size_t bodyFirst_, bodyLast_;               // the kernel's body, tokens
+    std::size_t bodyFirst_, bodyLast_; // the kernel's body, tokens
     std::set<std::string> scalarParameters_;
-    std::set<std::size_t> uniform_;                  // first tokens of ifs and loops every thread takes alike
-    std::set<std::string> uniformNames_;             // variables of uniform loops
-    std::map<std::string, std::pair<std::string, std::string>> aliases_; // name -> (type, component of threadIdx)
-    std::vector<std::pair<std::size_t, std::size_t>> prelude_; // kernel-scope statements, tokens [first, last]
-    std::set<std::size_t> placed_;                             // first tokens of those
-    std::map<std::size_t, Declaration> declarations_;          // frame declarations by first token
+    std::set<std::size_t> uniform_;      // first tokens of ifs and loops every thread takes alike
+    std::set<std::string> uniformNames_; // variables of uniform loops
+    std::map<std::string, std::pair<std::string, std::string>>
+        aliases_; // name -> (type, component of threadIdx)
+    std::vector<std::pair<std::size_t, std::size_t>>
+        prelude_;                                     // kernel-scope statements, tokens [first, last]
+    std::set<std::size_t> placed_;                    // first tokens of those
+    std::map<std::size_t, Declaration> declarations_; // frame declarations by first token
     std::set<std::string> frameNames_;
     std::set<std::string> constants_; // kernel-scope constants
     std::vector<std::string> frame_;
@@ -813,11 +878,13 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
     SplitKernel result;
     try {
         const std::size_t name = offsetOf(source, line, column);
-        if (name == std::string::npos || name >= source.size()) throw NotSplit{"the kernel is not where its signature says"};
+        if (name == std::string::npos || name >= source.size())
+            throw NotSplit{"the kernel is not where its signature says"};
         Kernel k(source, tokenizeKernel(source, name, line, column));
         // The parameter list, then the body.
         std::size_t open = 0;
-        while (open < k.size() && !k.is(open, "(")) ++open;
+        while (open < k.size() && !k.is(open, "("))
+            ++open;
         if (open >= k.size()) throw NotSplit{"no parameter list"};
         std::size_t bodyOpen = k.closing(open) + 1;
         if (!k.is(bodyOpen, "{")) throw NotSplit{"no body after the parameter list"};
@@ -828,13 +895,15 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
         const FileUses uses = usesIn(source, bodyBegin, bodyEnd);
         std::function<int(const Stmt&)> count = [&](const Stmt& s) {
             int n = s.kind == Stmt::Kind::Barrier ? 1 : 0;
-            for (const Stmt& c : s.children) n += count(c);
+            for (const Stmt& c : s.children)
+                n += count(c);
             return n;
         };
         result.barriers = count(root);
         if (uses.synchronisingCalls != result.barriers)
-            throw NotSplit{"it synchronises other than by __syncthreads(); statements in the kernel (warp operations, "
-                           "barriers in helpers or expressions)"};
+            throw NotSplit{
+                "it synchronises other than by __syncthreads(); statements in the kernel (warp operations, "
+                "barriers in helpers or expressions)"};
         bool anyReturn = false, lambda = false, jump = false;
         for (std::size_t t = bodyOpen; t < root.last; ++t) {
             anyReturn = anyReturn || k.is(t, "return");
@@ -865,15 +934,18 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
             if (byValue && nameAt < close) scalars.insert(std::string(k.text(nameAt)));
             segment = p + 1;
         }
-        Generator generator(k, source, effective, anyReturn && result.barriers > 0, bodyOpen, root.last, std::move(scalars));
+        Generator generator(k, source, effective, anyReturn && result.barriers > 0, bodyOpen, root.last,
+                            std::move(scalars));
         generator.collect(root);
         std::string body = generator.body(root);
         // Lines after the body keep their numbers.
-        const auto endLine = std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(bodyEnd), '\n') + 1;
+        const auto endLine =
+            std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(bodyEnd), '\n') + 1;
         const std::size_t endLineStart = source.rfind('\n', bodyEnd - 1);
-        const std::size_t endColumn = endLineStart == std::string::npos ? bodyEnd : bodyEnd - endLineStart - 1;
-        result.source = source.substr(0, bodyBegin) + body + "\n#line " + std::to_string(endLine) + " \"" + options.fileName +
-                        "\"\n" + std::string(endColumn, ' ') + source.substr(bodyEnd);
+        const std::size_t endColumn =
+            endLineStart == std::string::npos ? bodyEnd : bodyEnd - endLineStart - 1;
+        result.source = source.substr(0, bodyBegin) + body + "\n#line " + std::to_string(endLine) + " \"" +
+                        options.fileName + "\"\n" + std::string(endColumn, ' ') + source.substr(bodyEnd);
     } catch (const NotSplit& why) {
         result.source.clear();
         result.reason = why.reason;

@@ -26,7 +26,7 @@ struct SplitKernel {
 };
 
 struct SplitOptions {
-    std::string fileName;         // for the #line directives that keep diagnostics on the user's lines
+    std::string fileName;          // for the #line directives that keep diagnostics on the user's lines
     bool threadIndexInTls = false; // also store threadIdx where the built-ins read it (helpers, bounds mode)
 };
 

@@ -137,7 +137,7 @@ json runContainedCode(const ContainedCode& code, const std::function<json(const 
     json reply = json::parse(end.answer, nullptr, false);
     if (reply.is_discarded() || !reply.is_object())
         throw launch::KernelFault(code.what +
-                               " wrote into Kernelpad's answer channel: its results are not used.");
+                                  " wrote into Kernelpad's answer channel: its results are not used.");
     if (reply.contains("error")) rethrow(reply.at("error"), code);
     return reply;
 }

@@ -239,7 +239,8 @@ std::string CpuRunner::hostSource(const launch::RunSetup& setup, bool checkBound
     return hostProgram(setup, checkBounds, false).text;
 }
 
-CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, bool checkBounds, bool trySplit) {
+CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, bool checkBounds,
+                                              bool trySplit) {
     static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&]*>)?)");
     if (!std::regex_match(setup.kernelName, nameExpression))
         throw launch::SetupError(
@@ -253,7 +254,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
         // One line each: a name that is not an identifier or a value with a line break would let the
         // playground write arbitrary code into the translation unit.
         if (!std::regex_match(name, identifier) || value.find_first_of("\r\n") != std::string::npos)
-            throw launch::SetupError({"compile.defines: \"" + name + "\" is not a NAME with a one-line value"});
+            throw launch::SetupError(
+                {"compile.defines: \"" + name + "\" is not a NAME with a one-line value"});
         text += "#define " + name + " " + value + "\n";
     }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
@@ -372,8 +374,7 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
 }
 
 nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch::RunOptions& options,
-                                    const Loaded& loaded,
-                                    const ChildInputs& inputs,
+                                    const Loaded& loaded, const ChildInputs& inputs,
                                     launch::NamedArrays& outputs, const std::atomic<bool>& cancel) const {
     const auto library = loadCompiled(loaded.library);
     const bool split = loaded.split;
@@ -385,7 +386,7 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(*library, "kernelpad_run_thread")};
     if (static_cast<std::size_t>(entry.arity()) != setup.args.size())
         throw launch::SetupError({"args: the kernel takes " + std::to_string(entry.arity()) +
-                               " parameters, the playground gives " + std::to_string(setup.args.size())});
+                                  " parameters, the playground gives " + std::to_string(setup.args.size())});
     entry.install(&ThreadFibers::barrier);
     if (checkBounds_) {
         using Report =
@@ -408,7 +409,8 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         if (arg.copiedOut()) {
             memory[i] = outputs[out++].second.data();
         } else {
-            work[i] = model::Array(arg.array.dtype(), arg.array.shape(), model::heapAllocator(), model::Array::Uninitialized{});
+            work[i] = model::Array(arg.array.dtype(), arg.array.shape(), model::heapAllocator(),
+                                   model::Array::Uninitialized{});
             memory[i] = work[i].data();
         }
         pointers.push_back(memory[i]);
@@ -512,10 +514,10 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         const double kernel = millisecondsSince(t);
         if (checkBounds_ && boundsReport.count > 0)
             throw launch::KernelFault("the kernel " + setup.signature.name +
-                                   " accessed memory out of bounds: " + boundsReport.first +
-                                   (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
-                                                                 " out-of-bounds accesses in all)"
-                                                           : std::string()));
+                                      " accessed memory out of bounds: " + boundsReport.first +
+                                      (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
+                                                                    " out-of-bounds accesses in all)"
+                                                              : std::string()));
         // Nothing is copied out: the kernel wrote into the results themselves.
         return launch::RoundTimes{copyIn, kernel, 0.0};
     });

@@ -1,7 +1,8 @@
 // The CPU backend: runs a launch::RunSetup's CUDA kernel on the host. The .cu source is compiled by the host
 // C++ compiler behind Kernelpad's header of CUDA built-ins (resources/cpu/kernelpad_cuda_host.h),
 // blocks are spread over all cores, and the threads of a block run in a loop, or as fibers when the
-// kernel synchronises. The same launch::RunResult as the CUDA runner, so Check, the CLI and the app use either.
+// kernel synchronises. The same launch::RunResult as the CUDA runner, so Check, the CLI and the app use
+// either.
 #pragma once
 
 #include "HostCompiler.h"
@@ -56,8 +57,8 @@ public:
     };
     // Compiles the setup's kernel as run() would (split at its barriers where it can), without loading or
     // running it: the editor's diagnostics for the CPU backend, safe on a file just opened. Needs only
-    // launch::prepareKernel()'s fields (no arguments) unless bounds checking is on. Throws launch::CompileError with
-    // diagnostics in the user's file and lines.
+    // launch::prepareKernel()'s fields (no arguments) unless bounds checking is on. Throws
+    // launch::CompileError with diagnostics in the user's file and lines.
     Compiled compile(const launch::RunSetup& setup) const;
 
     // Runs in a child process under the sandbox (cpu/ContainedRun.h): the kernel's crash, exit() or
@@ -68,7 +69,8 @@ public:
     // (so that repeats start from the same inputs); "d2h" times are 0: out and inout arrays are
     // written where the results are kept, nothing is copied out.
     // In the bounds-checking mode the first violation is kept process-wide: run one such run at a time.
-    launch::RunResult run(const launch::RunSetup& setup, const launch::RunOptions& options = {}) const override;
+    launch::RunResult run(const launch::RunSetup& setup,
+                          const launch::RunOptions& options = {}) const override;
 
 private:
     struct Loaded {
@@ -78,9 +80,9 @@ private:
     };
     // In the contained child: loads the kernel and runs the repeats, writing the results into `outputs`
     // (memory shared with the parent). The answer holds the timings.
-    nlohmann::json runLoaded(const launch::RunSetup& setup, const launch::RunOptions& options, const Loaded& loaded,
-                             const ChildInputs& inputs,
-                             launch::NamedArrays& outputs, const std::atomic<bool>& cancel) const;
+    nlohmann::json runLoaded(const launch::RunSetup& setup, const launch::RunOptions& options,
+                             const Loaded& loaded, const ChildInputs& inputs, launch::NamedArrays& outputs,
+                             const std::atomic<bool>& cancel) const;
 
     HostCompiler compiler_;
     unsigned workers_;

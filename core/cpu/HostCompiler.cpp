@@ -1,10 +1,10 @@
 #include "HostCompiler.h"
 
-#include "core/sandbox/Subprocess.h"
 #include "core/CacheFolder.h"
 #include "core/Error.h"
 #include "core/Stopwatch.h"
 #include "core/sandbox/Contained.h"
+#include "core/sandbox/Subprocess.h"
 
 #include <charconv>
 #include <chrono>
@@ -113,8 +113,8 @@ bool narrowEnough(const fs::path& folder) {
 }
 
 // What the limits did, said on the first source's first line: the editor shows it with the others.
-void explainLimits(HostCompileResult& result, const sandbox::SubprocessResult& run, const HostCompileLimits& limits,
-                   const std::string& fileName) {
+void explainLimits(HostCompileResult& result, const sandbox::SubprocessResult& run,
+                   const HostCompileLimits& limits, const std::string& fileName) {
     std::string message;
     if (run.timedOut) {
         message = "the host compiler did not finish within its time limit of " +

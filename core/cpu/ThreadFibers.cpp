@@ -32,11 +32,14 @@ struct ThreadFibers::Stacks {
         if (base) ::munmap(base, pitch * count);
         base = nullptr;
         count = 0;
-        void* p = ::mmap(nullptr, pitch * threads, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED) throw SystemError("mmap", errno, "fiber stacks for " + std::to_string(threads) + " threads");
+        void* p = ::mmap(nullptr, pitch * threads, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            throw SystemError("mmap", errno, "fiber stacks for " + std::to_string(threads) + " threads");
         base = static_cast<std::byte*>(p);
         count = threads;
-        for (std::size_t i = 0; i < threads; ++i) ::mprotect(base + i * pitch, 4096, PROT_NONE);
+        for (std::size_t i = 0; i < threads; ++i)
+            ::mprotect(base + i * pitch, 4096, PROT_NONE);
     }
 };
 

@@ -28,7 +28,9 @@ Context& Context::operator=(Context&& other) noexcept {
     return *this;
 }
 
-Context::~Context() { release(); }
+Context::~Context() {
+    release();
+}
 
 void Context::release() noexcept {
     if (!handle_) return;
@@ -38,8 +40,12 @@ void Context::release() noexcept {
     handle_ = nullptr;
 }
 
-void Context::makeCurrent() const { KP_CU(cuCtxSetCurrent, handle_); }
+void Context::makeCurrent() const {
+    KP_CU(cuCtxSetCurrent, handle_);
+}
 
-void Context::synchronize() const { KP_CU(cuCtxSynchronize); }
+void Context::synchronize() const {
+    KP_CU(cuCtxSynchronize);
+}
 
 } // namespace kp::cuda

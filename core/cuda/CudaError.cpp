@@ -33,8 +33,7 @@ std::string describe(const std::string& call, int code, const std::string& name,
 
 std::string errorName(CUresult result) {
     const char* text = nullptr;
-    if (Driver::loaded() && Driver::api().cuGetErrorName(result, &text) == CUDA_SUCCESS && text)
-        return text;
+    if (Driver::loaded() && Driver::api().cuGetErrorName(result, &text) == CUDA_SUCCESS && text) return text;
     return "CUresult " + std::to_string(static_cast<int>(result));
 }
 
@@ -47,11 +46,16 @@ std::string errorMessage(CUresult result) {
 } // namespace
 
 CudaError::CudaError(std::string call, int code, std::string name, std::string message)
-    : Error(describe(call, code, name, message)), call_(std::move(call)), code_(code), name_(std::move(name)) {}
+    : Error(describe(call, code, name, message)), call_(std::move(call)), code_(code),
+      name_(std::move(name)) {}
 
-bool CudaError::sticky() const noexcept { return isSticky(code_); }
+bool CudaError::sticky() const noexcept {
+    return isSticky(code_);
+}
 
-bool CudaError::outOfMemory() const noexcept { return static_cast<CUresult>(code_) == CUDA_ERROR_OUT_OF_MEMORY; }
+bool CudaError::outOfMemory() const noexcept {
+    return static_cast<CUresult>(code_) == CUDA_ERROR_OUT_OF_MEMORY;
+}
 
 NvrtcError::NvrtcError(std::string call, int code, std::string name)
     : Error(call + " failed: " + name), call_(std::move(call)), code_(code) {}

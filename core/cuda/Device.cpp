@@ -4,7 +4,9 @@
 
 namespace kp::cuda {
 
-std::string DeviceProperties::arch() const { return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor); }
+std::string DeviceProperties::arch() const {
+    return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor);
+}
 
 double DeviceProperties::peakBandwidthGBs() const {
     return 2.0 * memoryClockKHz * 1e3 * (memoryBusWidthBits / 8.0) / 1e9;
@@ -13,12 +15,21 @@ double DeviceProperties::peakBandwidthGBs() const {
 int DeviceProperties::fp32LanesPerMultiprocessor() const {
     // From the CUDA C++ Programming Guide's table of arithmetic throughput per multiprocessor.
     switch (ccMajor) {
-    case 5: return 128;
-    case 6: return ccMinor == 0 ? 64 : 128;
-    case 7: return 64;
-    case 8: return ccMinor == 0 ? 64 : 128;
-    case 9: case 10: case 11: case 12: return 128;
-    default: return 0;
+    case 5:
+        return 128;
+    case 6:
+        return ccMinor == 0 ? 64 : 128;
+    case 7:
+        return 64;
+    case 8:
+        return ccMinor == 0 ? 64 : 128;
+    case 9:
+    case 10:
+    case 11:
+    case 12:
+        return 128;
+    default:
+        return 0;
     }
 }
 
@@ -35,7 +46,8 @@ int Device::count() {
 Device Device::get(int ordinal) {
     const int n = count();
     if (ordinal < 0 || ordinal >= n)
-        throw InputError("no CUDA device " + std::to_string(ordinal) + ": this machine has " + std::to_string(n) +
+        throw InputError("no CUDA device " + std::to_string(ordinal) + ": this machine has " +
+                         std::to_string(n) +
                          (n == 1 ? " device (0)" : " devices (0 to " + std::to_string(n - 1) + ")"));
     CUdevice handle = 0;
     KP_CU(cuDeviceGet, &handle, ordinal);
@@ -44,7 +56,8 @@ Device Device::get(int ordinal) {
 
 std::vector<Device> Device::all() {
     std::vector<Device> devices;
-    for (int i = 0, n = count(); i < n; ++i) devices.push_back(get(i));
+    for (int i = 0, n = count(); i < n; ++i)
+        devices.push_back(get(i));
     return devices;
 }
 
@@ -69,9 +82,11 @@ DeviceProperties Device::properties() const {
     p.memoryBusWidthBits = attribute(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
     p.l2CacheBytes = attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
     p.maxThreadsPerBlock = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-    p.maxBlockDim = {attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X), attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y),
+    p.maxBlockDim = {attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X),
+                     attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y),
                      attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)};
-    p.maxGridDim = {attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X), attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
+    p.maxGridDim = {attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X),
+                    attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
                     attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)};
     p.sharedPerBlock = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
     p.sharedPerBlockOptin = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
@@ -116,14 +131,15 @@ nlohmann::json toJson(const DeviceProperties& p) {
             {"max_blocks_per_multiprocessor", p.maxBlocksPerMultiprocessor}};
 }
 
-
 DeviceProperties devicePropertiesFromJson(const nlohmann::json& j) {
     DeviceProperties d;
     d.ordinal = j.at("ordinal").get<int>();
     d.name = j.at("name").get<std::string>();
     const auto cc = j.at("compute_capability").get<std::string>();
     const auto dot = cc.find('.');
-    if (dot == std::string::npos) throw nlohmann::json::other_error::create(501, "compute_capability \"" + cc + "\" is not MAJOR.MINOR", &j);
+    if (dot == std::string::npos)
+        throw nlohmann::json::other_error::create(501, "compute_capability \"" + cc + "\" is not MAJOR.MINOR",
+                                                  &j);
     d.ccMajor = std::stoi(cc.substr(0, dot));
     d.ccMinor = std::stoi(cc.substr(dot + 1));
     d.multiprocessors = j.at("multiprocessors").get<int>();

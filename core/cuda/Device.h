@@ -3,9 +3,9 @@
 #pragma once
 
 #include <array>
-#include <nlohmann/json.hpp>
 #include <cstddef>
 #include <cuda.h>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -17,16 +17,16 @@ struct DeviceProperties {
     int ccMajor = 0;
     int ccMinor = 0;
     int multiprocessors = 0;
-    std::size_t totalMemory = 0;    // bytes
-    int clockKHz = 0;               // SM clock
-    int memoryClockKHz = 0;         // peak memory clock
+    std::size_t totalMemory = 0; // bytes
+    int clockKHz = 0;            // SM clock
+    int memoryClockKHz = 0;      // peak memory clock
     int memoryBusWidthBits = 0;
     int l2CacheBytes = 0;
     int maxThreadsPerBlock = 0;
     std::array<int, 3> maxBlockDim{};
     std::array<int, 3> maxGridDim{};
-    int sharedPerBlock = 0;         // bytes, without opt-in
-    int sharedPerBlockOptin = 0;    // bytes, the most a kernel can opt into
+    int sharedPerBlock = 0;      // bytes, without opt-in
+    int sharedPerBlockOptin = 0; // bytes, the most a kernel can opt into
     int sharedPerMultiprocessor = 0;
     int registersPerBlock = 0;
     int registersPerMultiprocessor = 0;

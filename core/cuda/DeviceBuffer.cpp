@@ -15,7 +15,8 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
     } catch (const CudaError& e) {
         if (!e.outOfMemory()) throw;
         throw CudaError("cuMemAlloc(" + humanBytes(static_cast<double>(bytes)) + ")", e.code(), e.name(),
-                        "the device does not have " + humanBytes(static_cast<double>(bytes)) + " of free memory");
+                        "the device does not have " + humanBytes(static_cast<double>(bytes)) +
+                            " of free memory");
     }
 }
 

@@ -22,8 +22,8 @@ std::atomic<bool> g_loaded{false};
 
 std::string missingSymbols(const SharedLibrary& lib, Driver::Api& api) {
     std::string missing;
-#define KP_CUDA_DRIVER_RESOLVE(fn)                                                                         \
-    api.fn = reinterpret_cast<decltype(api.fn)>(lib.symbol(KP_STRINGIFY_EXPANDED(fn)));                    \
+#define KP_CUDA_DRIVER_RESOLVE(fn)                                                                           \
+    api.fn = reinterpret_cast<decltype(api.fn)>(lib.symbol(KP_STRINGIFY_EXPANDED(fn)));                      \
     if (!api.fn) missing += std::string(missing.empty() ? "" : ", ") + KP_STRINGIFY_EXPANDED(fn);
     KP_CUDA_DRIVER_FUNCTIONS(KP_CUDA_DRIVER_RESOLVE)
 #undef KP_CUDA_DRIVER_RESOLVE
@@ -36,8 +36,8 @@ std::string describeInitFailure(const Driver::Api& api, CUresult result) {
     api.cuGetErrorName(result, &name);
     const char* text = nullptr;
     api.cuGetErrorString(result, &text);
-    return std::string("the NVIDIA driver could not start: cuInit failed with ") + (name ? name : "?") + " (" +
-           (text ? text : "no description") + ")";
+    return std::string("the NVIDIA driver could not start: cuInit failed with ") + (name ? name : "?") +
+           " (" + (text ? text : "no description") + ")";
 }
 
 LoadedDriver load() {
@@ -74,11 +74,17 @@ const Driver::Api& Driver::api() {
     return d.api;
 }
 
-bool Driver::available() { return driver().unavailable.empty(); }
+bool Driver::available() {
+    return driver().unavailable.empty();
+}
 
-std::string Driver::unavailableReason() { return driver().unavailable; }
+std::string Driver::unavailableReason() {
+    return driver().unavailable;
+}
 
-bool Driver::loaded() noexcept { return g_loaded.load(); }
+bool Driver::loaded() noexcept {
+    return g_loaded.load();
+}
 
 int Driver::version() {
     api();

@@ -28,9 +28,13 @@ Event::~Event() {
     if (handle_) (void)Driver::api().cuEventDestroy(handle_);
 }
 
-void Event::record(const Stream& stream) const { KP_CU(cuEventRecord, handle_, stream.handle()); }
+void Event::record(const Stream& stream) const {
+    KP_CU(cuEventRecord, handle_, stream.handle());
+}
 
-void Event::synchronize() const { KP_CU(cuEventSynchronize, handle_); }
+void Event::synchronize() const {
+    KP_CU(cuEventSynchronize, handle_);
+}
 
 bool Event::done() const {
     const CUresult r = Driver::api().cuEventQuery(handle_);

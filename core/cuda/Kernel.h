@@ -14,7 +14,7 @@ struct KernelAttributes {
     int constBytes = 0;
     int maxThreadsPerBlock = 0; // the most this kernel can launch with, given its registers
     int maxDynamicSharedBytes = 0;
-    int ptxVersion = 0;         // e.g. 90 for 9.0
+    int ptxVersion = 0; // e.g. 90 for 9.0
     int binaryVersion = 0;
     bool operator==(const KernelAttributes&) const = default;
 };
@@ -26,7 +26,8 @@ struct Occupancy {
     int maxWarpsPerMultiprocessor = 0;
     // Active warps over the most an SM can hold, 0..1.
     double ratio() const {
-        return maxWarpsPerMultiprocessor ? double(activeWarpsPerMultiprocessor) / maxWarpsPerMultiprocessor : 0.0;
+        return maxWarpsPerMultiprocessor ? double(activeWarpsPerMultiprocessor) / maxWarpsPerMultiprocessor
+                                         : 0.0;
     }
     bool operator==(const Occupancy&) const = default;
 };

@@ -21,7 +21,8 @@ void KernelArguments::addBytes(const void* value, std::size_t bytes, std::size_t
 
 void** KernelArguments::pointers() {
     pointers_.resize(offsets_.size());
-    for (std::size_t i = 0; i < offsets_.size(); ++i) pointers_[i] = storage_.data() + offsets_[i];
+    for (std::size_t i = 0; i < offsets_.size(); ++i)
+        pointers_[i] = storage_.data() + offsets_[i];
     return pointers_.data();
 }
 

@@ -49,8 +49,9 @@ Kernel Module::kernel(const std::string& name) const {
         KP_CU(cuModuleGetFunction, &function, handle_, name.c_str());
     } catch (const CudaError& e) {
         if (e.code() != CUDA_ERROR_NOT_FOUND) throw;
-        throw CudaError("cuModuleGetFunction(\"" + name + "\")", e.code(), e.name(),
-                        "no kernel of that name in the module; C++ kernels need extern \"C\" or a name expression");
+        throw CudaError(
+            "cuModuleGetFunction(\"" + name + "\")", e.code(), e.name(),
+            "no kernel of that name in the module; C++ kernels need extern \"C\" or a name expression");
     }
     return Kernel(function, name);
 }

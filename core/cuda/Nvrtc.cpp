@@ -26,10 +26,12 @@ std::vector<std::string> candidates() {
     std::vector<std::string> paths;
     if (const char* explicitPath = std::getenv("KERNELPAD_NVRTC"); explicitPath && *explicitPath)
         paths.emplace_back(explicitPath);
-    const std::vector<std::string> dirs = {"", std::string(KP_CUDA_LIBRARY_DIR) + "/", "/usr/local/cuda/lib64/",
+    const std::vector<std::string> dirs = {"", std::string(KP_CUDA_LIBRARY_DIR) + "/",
+                                           "/usr/local/cuda/lib64/",
                                            "/usr/local/cuda/targets/x86_64-linux/lib/"};
     for (const auto& dir : dirs)
-        for (const char* name : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) paths.push_back(dir + name);
+        for (const char* name : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"})
+            paths.push_back(dir + name);
     return paths;
 }
 
@@ -44,13 +46,14 @@ LoadedNvrtc load() {
     std::string missing;
 #define KP_STR_EXPANDED(x) KP_STR(x)
 #define KP_STR(x) #x
-#define KP_NVRTC_RESOLVE(fn)                                                                               \
-    n.api.fn = reinterpret_cast<decltype(n.api.fn)>(n.library.symbol(KP_STR_EXPANDED(fn)));                \
+#define KP_NVRTC_RESOLVE(fn)                                                                                 \
+    n.api.fn = reinterpret_cast<decltype(n.api.fn)>(n.library.symbol(KP_STR_EXPANDED(fn)));                  \
     if (!n.api.fn) missing += std::string(missing.empty() ? "" : ", ") + KP_STR_EXPANDED(fn);
     KP_NVRTC_FUNCTIONS(KP_NVRTC_RESOLVE)
 #undef KP_NVRTC_RESOLVE
     if (!missing.empty()) {
-        n.unavailable = "NVRTC at " + n.library.path() + " is too old (CUDA 12 or newer is needed); it lacks " + missing;
+        n.unavailable =
+            "NVRTC at " + n.library.path() + " is too old (CUDA 12 or newer is needed); it lacks " + missing;
         return n;
     }
     int major = 0;
@@ -73,11 +76,17 @@ const Nvrtc::Api& Nvrtc::api() {
     return n.api;
 }
 
-bool Nvrtc::available() { return nvrtc().unavailable.empty(); }
+bool Nvrtc::available() {
+    return nvrtc().unavailable.empty();
+}
 
-std::string Nvrtc::unavailableReason() { return nvrtc().unavailable; }
+std::string Nvrtc::unavailableReason() {
+    return nvrtc().unavailable;
+}
 
-std::string Nvrtc::path() { return nvrtc().library.path(); }
+std::string Nvrtc::path() {
+    return nvrtc().library.path();
+}
 
 std::string Nvrtc::version() {
     api();

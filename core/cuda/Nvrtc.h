@@ -7,21 +7,21 @@
 #include <nvrtc.h>
 #include <string>
 
-#define KP_NVRTC_FUNCTIONS(X)                                                                              \
-    X(nvrtcVersion)                                                                                        \
-    X(nvrtcGetErrorString)                                                                                 \
-    X(nvrtcGetNumSupportedArchs)                                                                           \
-    X(nvrtcGetSupportedArchs)                                                                              \
-    X(nvrtcCreateProgram)                                                                                  \
-    X(nvrtcDestroyProgram)                                                                                 \
-    X(nvrtcCompileProgram)                                                                                 \
-    X(nvrtcGetPTXSize)                                                                                     \
-    X(nvrtcGetPTX)                                                                                         \
-    X(nvrtcGetCUBINSize)                                                                                   \
-    X(nvrtcGetCUBIN)                                                                                       \
-    X(nvrtcGetProgramLogSize)                                                                              \
-    X(nvrtcGetProgramLog)                                                                                  \
-    X(nvrtcAddNameExpression)                                                                              \
+#define KP_NVRTC_FUNCTIONS(X)                                                                                \
+    X(nvrtcVersion)                                                                                          \
+    X(nvrtcGetErrorString)                                                                                   \
+    X(nvrtcGetNumSupportedArchs)                                                                             \
+    X(nvrtcGetSupportedArchs)                                                                                \
+    X(nvrtcCreateProgram)                                                                                    \
+    X(nvrtcDestroyProgram)                                                                                   \
+    X(nvrtcCompileProgram)                                                                                   \
+    X(nvrtcGetPTXSize)                                                                                       \
+    X(nvrtcGetPTX)                                                                                           \
+    X(nvrtcGetCUBINSize)                                                                                     \
+    X(nvrtcGetCUBIN)                                                                                         \
+    X(nvrtcGetProgramLogSize)                                                                                \
+    X(nvrtcGetProgramLog)                                                                                    \
+    X(nvrtcAddNameExpression)                                                                                \
     X(nvrtcGetLoweredName)
 
 namespace kp::cuda {

@@ -10,7 +10,8 @@ PinnedAllocator::PinnedAllocator(std::shared_ptr<const Context> context, std::si
     : context_(std::move(context)), keepLimit_(keepBytes) {}
 
 PinnedAllocator::~PinnedAllocator() {
-    for (const auto& [bytes, data] : kept_) release(data);
+    for (const auto& [bytes, data] : kept_)
+        release(data);
 }
 
 std::byte* PinnedAllocator::allocateUninitialized(std::size_t bytes) {

@@ -29,7 +29,9 @@ Stream::~Stream() {
     if (owned_ && handle_) (void)Driver::api().cuStreamDestroy(handle_);
 }
 
-void Stream::synchronize() const { KP_CU(cuStreamSynchronize, handle_); }
+void Stream::synchronize() const {
+    KP_CU(cuStreamSynchronize, handle_);
+}
 
 bool Stream::idle() const {
     const CUresult r = Driver::api().cuStreamQuery(handle_);

@@ -118,7 +118,9 @@ WholeNumber wholeNumber(std::string_view text) {
     const long long shift = exponent - (static_cast<long long>(mantissa.size()) - point);
     const long long digits = static_cast<long long>(mantissa.size() - first) + shift;
     if (digits > 25) return {WholeNumber::Kind::TooLarge, {}};
-    if (shift >= 0) return {WholeNumber::Kind::Whole, sign + mantissa.substr(first) + std::string(static_cast<std::size_t>(shift), '0')};
+    if (shift >= 0)
+        return {WholeNumber::Kind::Whole,
+                sign + mantissa.substr(first) + std::string(static_cast<std::size_t>(shift), '0')};
     const auto keep = static_cast<long long>(mantissa.size()) + shift; // digits before the point
     if (keep <= 0 || mantissa.find_first_not_of('0', static_cast<std::size_t>(keep)) != std::string::npos)
         return {WholeNumber::Kind::Fraction, {}};
@@ -284,7 +286,8 @@ private:
             // np.savetxt writes integers as 1.000000000000000000e+00 unless told otherwise.
             const WholeNumber whole = wholeNumber(text);
             if (whole.kind == WholeNumber::Kind::TooLarge) return outOfRange<T>();
-            if (whole.kind == WholeNumber::Kind::Fraction) return "is not a whole number, as " + typeName() + " needs";
+            if (whole.kind == WholeNumber::Kind::Fraction)
+                return "is not a whole number, as " + typeName() + " needs";
             if (whole.kind == WholeNumber::Kind::Whole) {
                 const char* digitsEnd = whole.digits.data() + whole.digits.size();
                 const auto [wholeEnd, wholeError] = std::from_chars(whole.digits.data(), digitsEnd, value);

@@ -21,8 +21,8 @@ std::string lowercaseExtension(const std::filesystem::path& path) {
     return extension;
 }
 
-Array readFile(const model::ArraySpec& spec, const model::InitSpec& init, const std::filesystem::path& baseDir,
-               const std::string& where) {
+Array readFile(const model::ArraySpec& spec, const model::InitSpec& init,
+               const std::filesystem::path& baseDir, const std::string& where) {
     const std::filesystem::path path = model::resolveInside(baseDir, init.file, where + ".file");
     const std::string extension = lowercaseExtension(path);
     Array loaded;
@@ -38,10 +38,10 @@ Array readFile(const model::ArraySpec& spec, const model::InitSpec& init, const 
 
 } // namespace
 
-Array initialArray(const model::ArraySpec& spec, const model::InitSpec& init, const std::filesystem::path& baseDir,
-                   const std::string& where, const std::shared_ptr<model::HostAllocator>& allocator) {
-    if (init.kind != model::InitSpec::Kind::File)
-        return model::generate(spec, init, where, allocator);
+Array initialArray(const model::ArraySpec& spec, const model::InitSpec& init,
+                   const std::filesystem::path& baseDir, const std::string& where,
+                   const std::shared_ptr<model::HostAllocator>& allocator) {
+    if (init.kind != model::InitSpec::Kind::File) return model::generate(spec, init, where, allocator);
     Array loaded = readFile(spec, init, baseDir, where);
     return loaded.allocator() == allocator ? loaded : loaded.copyTo(allocator);
 }

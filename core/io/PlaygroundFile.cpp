@@ -15,11 +15,11 @@
 namespace kp::io {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using model::ArgumentSpec;
 using model::DType;
 using model::InitSpec;
 using model::Playground;
+using nlohmann::json;
 
 namespace {
 
@@ -39,7 +39,9 @@ std::string joinLines(const std::string& file, const std::vector<std::string>& p
     return text;
 }
 
-std::string inQuotes(const std::string& text) { return "\"" + text + "\""; }
+std::string inQuotes(const std::string& text) {
+    return "\"" + text + "\"";
+}
 
 // What a person sees of a wrong value: short, and the kind of JSON value for containers.
 std::string describe(const json& value) {
@@ -92,11 +94,14 @@ public:
     Playground read(const json& root);
 
 private:
-    void problem(const std::string& path, const std::string& message) { problems.push_back(path + ": " + message); }
+    void problem(const std::string& path, const std::string& message) {
+        problems.push_back(path + ": " + message);
+    }
 
     std::optional<std::string> text(const json& value, const std::string& path, const std::string& expected);
     std::optional<std::string> path(const json& value, const std::string& where);
-    std::optional<std::string> identifier(const json& value, const std::string& path, const std::string& what);
+    std::optional<std::string> identifier(const json& value, const std::string& path,
+                                          const std::string& what);
     std::optional<double> number(const json& value, const std::string& path, const std::string& expected);
     std::optional<std::uint64_t> integer(const json& value, const std::string& path, std::uint64_t lowest,
                                          std::uint64_t highest, const std::string& expected);
@@ -127,7 +132,8 @@ bool Reader::isObject(const json& value, const std::string& path, const std::str
     return false;
 }
 
-std::optional<std::string> Reader::text(const json& value, const std::string& path, const std::string& expected) {
+std::optional<std::string> Reader::text(const json& value, const std::string& path,
+                                        const std::string& expected) {
     if (value.is_string()) return value.get<std::string>();
     problem(path, "expected " + expected + ", found " + describe(value));
     return std::nullopt;
@@ -143,7 +149,8 @@ std::optional<std::string> Reader::path(const json& value, const std::string& wh
     return relative;
 }
 
-std::optional<std::string> Reader::identifier(const json& value, const std::string& path, const std::string& what) {
+std::optional<std::string> Reader::identifier(const json& value, const std::string& path,
+                                              const std::string& what) {
     auto name = text(value, path, what);
     if (name && !isIdentifier(*name)) {
         problem(path, "expected " + what + " (letters, digits and _, not starting with a digit), found " +
@@ -153,7 +160,8 @@ std::optional<std::string> Reader::identifier(const json& value, const std::stri
     return name;
 }
 
-std::optional<double> Reader::number(const json& value, const std::string& path, const std::string& expected) {
+std::optional<double> Reader::number(const json& value, const std::string& path,
+                                     const std::string& expected) {
     if (value.is_number() && std::isfinite(value.get<double>())) return value.get<double>();
     problem(path, "expected " + expected + ", found " + describe(value));
     return std::nullopt;
@@ -193,14 +201,15 @@ std::optional<DType> Reader::dtype(const json& object, const std::string& path) 
 Playground Reader::read(const json& root) {
     Playground playground;
     playground.folder = folder_;
-    playground.extra = unknownMembers(root, {"format", "title", "lesson", "source", "code", "kernel", "compile",
-                                             "launch", "args", "reference", "check"});
+    playground.extra = unknownMembers(root, {"format", "title", "lesson", "source", "code", "kernel",
+                                             "compile", "launch", "args", "reference", "check"});
     if (const json* title = find(root, "title"))
         playground.title = text(*title, "title", "a string").value_or("");
     if (const json* lesson = find(root, "lesson")) playground.lesson = path(*lesson, "lesson").value_or("");
     readSource(root, playground);
     if (const json* kernel = find(root, "kernel")) {
-        playground.kernel = text(*kernel, "kernel", "the name of the __global__ function to launch").value_or("");
+        playground.kernel =
+            text(*kernel, "kernel", "the name of the __global__ function to launch").value_or("");
         if (kernel->is_string() && playground.kernel.empty())
             problem("kernel", "is empty; expected the name of the __global__ function to launch");
     } else {
@@ -234,9 +243,12 @@ Playground Reader::read(const json& root) {
 void Reader::readSource(const json& root, Playground& playground) {
     const json* source = find(root, "source");
     const json* code = find(root, "code");
-    if (source && code) problem("code", "the playground gives both \"source\" and \"code\"; keep one of them");
+    if (source && code)
+        problem("code", "the playground gives both \"source\" and \"code\"; keep one of them");
     if (!source && !code)
-        problem("source", "missing; give the kernel's file (\"source\": \"kernel.cu\") or its text (\"code\": \"...\")");
+        problem(
+            "source",
+            "missing; give the kernel's file (\"source\": \"kernel.cu\") or its text (\"code\": \"...\")");
     if (source) playground.source = path(*source, "source");
     if (code) playground.code = text(*code, "code", "the kernel's source text");
 }
@@ -245,7 +257,8 @@ model::CompileSpec Reader::readCompile(const json& object) {
     model::CompileSpec compile;
     compile.extra = unknownMembers(object, {"options", "defines"});
     if (const json* options = find(object, "options")) {
-        if (!options->is_array()) problem("compile.options", "expected an array of strings, found " + describe(*options));
+        if (!options->is_array())
+            problem("compile.options", "expected an array of strings, found " + describe(*options));
         for (std::size_t i = 0; options->is_array() && i < options->size(); ++i)
             if (auto option = text((*options)[i], element("compile.options", i), "an NVRTC option string"))
                 compile.options.push_back(*option);
@@ -254,7 +267,8 @@ model::CompileSpec Reader::readCompile(const json& object) {
         if (!isObject(*defines, "compile.defines", "an object of NAME: value")) return compile;
         for (const auto& [name, value] : defines->items()) {
             const std::string where = member("compile.defines", name);
-            if (!isIdentifier(name)) problem(where, "a macro name is letters, digits and _, not starting with a digit");
+            if (!isIdentifier(name))
+                problem(where, "a macro name is letters, digits and _, not starting with a digit");
             if (value.is_string())
                 compile.defines.emplace_back(name, value.get<std::string>());
             else if (value.is_number())
@@ -266,7 +280,8 @@ model::CompileSpec Reader::readCompile(const json& object) {
     return compile;
 }
 
-std::optional<std::array<std::uint32_t, 3>> Reader::readDimensions(const json& value, const std::string& path) {
+std::optional<std::array<std::uint32_t, 3>> Reader::readDimensions(const json& value,
+                                                                   const std::string& path) {
     if (!value.is_array() || value.empty() || value.size() > 3) {
         problem(path, "expected [x, y, z]: 1 to 3 positive integers, found " + describe(value) +
                           (value.is_array() ? " of " + std::to_string(value.size()) : ""));
@@ -300,10 +315,10 @@ model::LaunchSpec Reader::readLaunch(const json& object) {
     if (const json* block = find(object, "block"))
         launch.block = readDimensions(*block, "launch.block").value_or(launch.block);
     if (const json* shared = find(object, "shared_bytes"))
-        launch.sharedBytes = static_cast<std::uint32_t>(
-            integer(*shared, "launch.shared_bytes", 0, std::numeric_limits<std::uint32_t>::max(),
-                    "a number of bytes (an integer, 0 or more)")
-                .value_or(0));
+        launch.sharedBytes = static_cast<std::uint32_t>(integer(*shared, "launch.shared_bytes", 0,
+                                                                std::numeric_limits<std::uint32_t>::max(),
+                                                                "a number of bytes (an integer, 0 or more)")
+                                                            .value_or(0));
     return launch;
 }
 
@@ -319,14 +334,16 @@ std::optional<model::ArraySpec> Reader::readArray(const json& object, const std:
         return std::nullopt;
     }
     if (!shape->is_array() || shape->empty() || shape->size() > 3) {
-        problem(where, "expected 1 to 3 positive integers (numpy's shape, row-major), found " + describe(*shape) +
+        problem(where, "expected 1 to 3 positive integers (numpy's shape, row-major), found " +
+                           describe(*shape) +
                            (shape->is_array() ? " of " + std::to_string(shape->size()) : ""));
         return std::nullopt;
     }
     spec.shape.clear();
     bool good = true;
     for (std::size_t i = 0; i < shape->size(); ++i) {
-        auto d = integer((*shape)[i], element(where, i), 1, largestArrayBytes, "a positive integer of at most 2^36");
+        auto d = integer((*shape)[i], element(where, i), 1, largestArrayBytes,
+                         "a positive integer of at most 2^36");
         good = good && d;
         spec.shape.push_back(static_cast<std::size_t>(d.value_or(1)));
     }
@@ -357,18 +374,22 @@ void Reader::readRandom(const json& object, const std::string& path, InitSpec& i
     const std::initializer_list<std::string_view> other = {"mean", "stddev"};
     for (std::string_view key : uniform ? other : mine)
         if (find(object, key))
-            problem(member(path, key), std::string(uniform ? "a uniform" : "a normal") + " distribution takes " +
-                                           (uniform ? "low and high" : "mean and stddev") + ", not " + std::string(key));
+            problem(member(path, key),
+                    std::string(uniform ? "a uniform" : "a normal") + " distribution takes " +
+                        (uniform ? "low and high" : "mean and stddev") + ", not " + std::string(key));
     auto read = [&](std::string_view key, double& target) {
-        if (const json* value = find(object, key)) target = number(*value, member(path, key), "a number").value_or(target);
+        if (const json* value = find(object, key))
+            target = number(*value, member(path, key), "a number").value_or(target);
     };
     read("low", init.low);
     read("high", init.high);
     read("mean", init.mean);
     read("stddev", init.stddev);
     if (uniform && init.low > init.high)
-        problem(member(path, "low"), "low (" + describe(init.low) + ") is above high (" + describe(init.high) + ")");
-    if (!uniform && init.stddev < 0) problem(member(path, "stddev"), "expected a number 0 or more, found " + describe(init.stddev));
+        problem(member(path, "low"),
+                "low (" + describe(init.low) + ") is above high (" + describe(init.high) + ")");
+    if (!uniform && init.stddev < 0)
+        problem(member(path, "stddev"), "expected a number 0 or more, found " + describe(init.stddev));
     if (const json* seed = find(object, "seed"))
         init.seed = integer(*seed, member(path, "seed"), 0, std::numeric_limits<std::uint64_t>::max(),
                             "an integer seed, 0 or more")
@@ -385,15 +406,17 @@ std::optional<InitSpec> Reader::readInit(const json& value, const std::string& p
         }
     }
     if (!value.is_object()) {
-        problem(path, "expected \"zeros\", \"ones\" or an object such as {\"constant\": 1}, found " + describe(value));
+        problem(path, "expected \"zeros\", \"ones\" or an object such as {\"constant\": 1}, found " +
+                          describe(value));
         return std::nullopt;
     }
     std::vector<std::string> kinds;
     for (std::string_view key : {"constant", "range", "random", "formula", "file"})
         if (find(value, key)) kinds.emplace_back(key);
     if (kinds.size() != 1) {
-        problem(path, kinds.empty() ? "expected one of constant, range, random, formula, file"
-                                    : "gives both " + kinds[0] + " and " + kinds[1] + "; an init has one kind");
+        problem(path, kinds.empty()
+                          ? "expected one of constant, range, random, formula, file"
+                          : "gives both " + kinds[0] + " and " + kinds[1] + "; an init has one kind");
         return std::nullopt;
     }
     const std::string& kind = kinds.front();
@@ -409,8 +432,10 @@ std::optional<InitSpec> Reader::readInit(const json& value, const std::string& p
         init.extra = unknownMembers(value, {"range"});
         if (isObject(body, where, "an object {\"start\": s, \"step\": d}")) {
             init.rangeExtra = unknownMembers(body, {"start", "step"});
-            if (const json* start = find(body, "start")) init.start = number(*start, member(where, "start"), "a number").value_or(0);
-            if (const json* step = find(body, "step")) init.step = number(*step, member(where, "step"), "a number").value_or(1);
+            if (const json* start = find(body, "start"))
+                init.start = number(*start, member(where, "start"), "a number").value_or(0);
+            if (const json* step = find(body, "step"))
+                init.step = number(*step, member(where, "step"), "a number").value_or(1);
         }
     } else if (kind == "random") {
         init.extra = unknownMembers(value, {"random", "low", "high", "mean", "stddev", "seed"});
@@ -450,8 +475,10 @@ std::optional<model::ScalarValue> Reader::readValue(const json& value, DType typ
     }
     if (value.is_string())
         if (auto parsed = model::scalarValueFromText(value.get<std::string>())) return parsed;
-    problem(path, "expected a number or one of size(x), rows(x), cols(x), depth(x) naming an array argument x, "
-                  "found " + describe(value));
+    problem(path,
+            "expected a number or one of size(x), rows(x), cols(x), depth(x) naming an array argument x, "
+            "found " +
+                describe(value));
     return std::nullopt;
 }
 
@@ -489,7 +516,8 @@ ArgumentSpec Reader::readArgument(const json& object, const std::string& path, b
         const std::string where = member(path, "direction");
         auto spelled = text(*direction, where, "\"in\", \"out\" or \"inout\"");
         if (spelled) arg.direction = model::directionFromName(*spelled);
-        if (spelled && !arg.direction) problem(where, "expected \"in\", \"out\" or \"inout\", found " + inQuotes(*spelled));
+        if (spelled && !arg.direction)
+            problem(where, "expected \"in\", \"out\" or \"inout\", found " + inQuotes(*spelled));
         if (isScalar) problem(where, "a scalar is passed by value and has no direction; remove it");
     }
     if (const json* init = find(object, "init")) {
@@ -497,15 +525,18 @@ ArgumentSpec Reader::readArgument(const json& object, const std::string& path, b
         if (isScalar)
             problem(where, "a scalar takes a \"value\", not an init");
         else if (arg.direction == model::Direction::Out)
-            problem(where, "an out argument is allocated and zero-filled, so it takes no init: remove the init, or "
-                           "make the direction \"inout\"");
+            problem(where,
+                    "an out argument is allocated and zero-filled, so it takes no init: remove the init, or "
+                    "make the direction \"inout\"");
         else
             arg.init = readInit(*init, where);
     }
     const json* value = find(object, "value");
-    if (value && !isScalar) problem(member(path, "value"), "an array's contents come from \"init\"; \"value\" is for scalars");
+    if (value && !isScalar)
+        problem(member(path, "value"), "an array's contents come from \"init\"; \"value\" is for scalars");
     if (!value && isScalar)
-        problem(member(path, "value"), "missing; a scalar needs a number or size(x), rows(x), cols(x), depth(x)");
+        problem(member(path, "value"),
+                "missing; a scalar needs a number or size(x), rows(x), cols(x), depth(x)");
     if (value && isScalar && typed) arg.value = readValue(*value, arg.scalar().dtype, member(path, "value"));
     return arg;
 }
@@ -528,9 +559,11 @@ model::CheckSpec Reader::readCheck(const json& object) {
     model::CheckSpec check;
     check.extra = unknownMembers(object, {"outputs", "rtol", "atol"});
     if (const json* outputs = find(object, "outputs")) {
-        if (!outputs->is_array()) problem("check.outputs", "expected an array of argument names, found " + describe(*outputs));
+        if (!outputs->is_array())
+            problem("check.outputs", "expected an array of argument names, found " + describe(*outputs));
         for (std::size_t i = 0; outputs->is_array() && i < outputs->size(); ++i)
-            check.outputs.push_back(text((*outputs)[i], element("check.outputs", i), "an argument name").value_or(""));
+            check.outputs.push_back(
+                text((*outputs)[i], element("check.outputs", i), "an argument name").value_or(""));
     }
     for (auto [key, target] : {std::pair{"rtol", &check.rtol}, std::pair{"atol", &check.atol}})
         if (const json* value = find(object, key)) {
@@ -541,10 +574,12 @@ model::CheckSpec Reader::readCheck(const json& object) {
     return check;
 }
 
-std::string namesOf(const Playground& playground, const std::vector<bool>& typed, bool (*wanted)(const ArgumentSpec&)) {
+std::string namesOf(const Playground& playground, const std::vector<bool>& typed,
+                    bool (*wanted)(const ArgumentSpec&)) {
     std::string names;
     for (std::size_t i = 0; i < playground.args.size(); ++i)
-        if (typed[i] && wanted(playground.args[i])) names += (names.empty() ? "" : ", ") + playground.args[i].name;
+        if (typed[i] && wanted(playground.args[i]))
+            names += (names.empty() ? "" : ", ") + playground.args[i].name;
     return names.empty() ? "none" : names;
 }
 
@@ -557,24 +592,28 @@ void Reader::checkReferences(const Playground& playground, const std::vector<boo
         if (arg.name.empty()) continue;
         if (auto [it, fresh] = seen.emplace(arg.name, i); !fresh)
             problem(member(element("args", i), "name"), inQuotes(arg.name) + " is also the name of args[" +
-                                                            std::to_string(it->second) + "]; names must differ");
+                                                            std::to_string(it->second) +
+                                                            "]; names must differ");
     }
     for (std::size_t i = 0; i < playground.args.size(); ++i) {
         const ArgumentSpec& arg = playground.args[i];
         if (!arg.value || arg.value->kind == model::ScalarValue::Kind::Number) continue;
         const std::string where = member(element("args", i), "value");
         const auto target = seen.find(arg.value->array);
-        const std::string arrays = namesOf(playground, typed, [](const ArgumentSpec& a) { return a.isArray(); });
+        const std::string arrays =
+            namesOf(playground, typed, [](const ArgumentSpec& a) { return a.isArray(); });
         if (target == seen.end())
             problem(where, model::toString(*arg.value) + " names no argument " + inQuotes(arg.value->array) +
                                "; the array arguments are: " + arrays);
         else if (typed[target->second] && !playground.args[target->second].isArray())
-            problem(where, model::toString(*arg.value) + " names the scalar argument " + inQuotes(arg.value->array) +
-                               "; it must name an array argument (" + arrays + ")");
+            problem(where, model::toString(*arg.value) + " names the scalar argument " +
+                               inQuotes(arg.value->array) + "; it must name an array argument (" + arrays +
+                               ")");
     }
     if (playground.launch.autoGrid && !anyArray && !playground.args.empty())
-        problem("launch.grid", "\"auto\" sizes the grid from the first array argument, and there is none: give the "
-                               "grid as [x, y, z]");
+        problem("launch.grid",
+                "\"auto\" sizes the grid from the first array argument, and there is none: give the "
+                "grid as [x, y, z]");
 }
 
 void Reader::checkOutputs(const Playground& playground, const std::vector<bool>& typed) {
@@ -591,15 +630,18 @@ void Reader::checkOutputs(const Playground& playground, const std::vector<bool>&
         const auto it = std::find_if(playground.args.begin(), playground.args.end(),
                                      [&](const ArgumentSpec& a) { return a.name == name; });
         if (it == playground.args.end()) {
-            problem(where, "no argument is named " + inQuotes(name) + "; the out and inout arrays are: " + outputs);
+            problem(where,
+                    "no argument is named " + inQuotes(name) + "; the out and inout arrays are: " + outputs);
             continue;
         }
         if (!typed[static_cast<std::size_t>(it - playground.args.begin())]) continue;
         if (!it->isArray())
-            problem(where, inQuotes(name) + " is a scalar; check compares out and inout arrays (" + outputs + ")");
+            problem(where,
+                    inQuotes(name) + " is a scalar; check compares out and inout arrays (" + outputs + ")");
         else if (it->direction == model::Direction::In)
-            problem(where, inQuotes(name) + " is an in argument, which the kernel does not write back; check compares "
-                                          "out and inout arrays: make it \"inout\" or remove it from outputs");
+            problem(where, inQuotes(name) +
+                               " is an in argument, which the kernel does not write back; check compares "
+                               "out and inout arrays: make it \"inout\" or remove it from outputs");
     }
 }
 
@@ -613,7 +655,8 @@ std::string lineColumn(std::string_view text, std::size_t byte) {
 }
 
 std::string syntaxMessage(const json::parse_error& error) {
-    // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error while ..." -> the reason.
+    // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error while ..." -> the
+    // reason.
     const std::string text = error.what();
     const std::size_t at = text.find("parse error");
     const std::size_t colon = at == std::string::npos ? std::string::npos : text.find(": ", at);
@@ -661,11 +704,13 @@ std::size_t tooDeep(std::string_view text) {
 }
 
 json parseJson(std::string_view text, const std::string& file) {
-    if (std::all_of(text.begin(), text.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }))
+    if (std::all_of(text.begin(), text.end(),
+                    [](char c) { return std::isspace(static_cast<unsigned char>(c)); }))
         throw PlaygroundError(file, {"the file is empty; a playground file is a JSON object starting with "
                                      "{\"format\": \"kernelpad/1\", ...}"});
     if (const std::size_t zero = text.find('\0'); zero != std::string_view::npos)
-        throw PlaygroundError(file, {lineColumn(text, zero + 1) + ": this is not a text file (it holds a zero byte); a "
+        throw PlaygroundError(file, {lineColumn(text, zero + 1) +
+                                     ": this is not a text file (it holds a zero byte); a "
                                      "playground file is JSON text"});
     if (const std::size_t deep = tooDeep(text); deep != std::string_view::npos)
         throw PlaygroundError(file, {lineColumn(text, deep + 1) + ": the JSON nests more than " +
@@ -687,18 +732,21 @@ json parseJson(std::string_view text, const std::string& file) {
 void checkFormat(const json& root, const std::string& file) {
     const json* format = find(root, "format");
     if (!format)
-        throw PlaygroundError(file, {"format: missing; a playground file starts with \"format\": \"kernelpad/1\""});
+        throw PlaygroundError(file,
+                              {"format: missing; a playground file starts with \"format\": \"kernelpad/1\""});
     if (format->is_string() && format->get<std::string>() == formatName) return;
     const std::string spelled = format->is_string() ? format->get<std::string>() : "";
     if (spelled.starts_with("kernelpad/")) {
         const std::string version = spelled.substr(10);
-        const bool newer = !version.empty() && std::all_of(version.begin(), version.end(), [](char c) {
-            return std::isdigit(static_cast<unsigned char>(c));
-        }) && version != "0" && version != "1";
+        const bool newer = !version.empty() &&
+                           std::all_of(version.begin(), version.end(),
+                                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+                           version != "0" && version != "1";
         if (newer)
-            throw PlaygroundError(file, {"format: the file is written in " + inQuotes(spelled) +
-                                         ", which a newer Kernelpad writes; this one reads \"kernelpad/1\": open "
-                                         "the file with a newer Kernelpad"});
+            throw PlaygroundError(file,
+                                  {"format: the file is written in " + inQuotes(spelled) +
+                                   ", which a newer Kernelpad writes; this one reads \"kernelpad/1\": open "
+                                   "the file with a newer Kernelpad"});
     }
     throw PlaygroundError(file, {"format: expected \"kernelpad/1\", found " + describe(*format)});
 }
@@ -724,9 +772,13 @@ ordered dimensionsJson(const std::array<std::uint32_t, 3>& dimensions) {
 ordered initJson(const InitSpec& init) {
     ordered out = ordered::object();
     switch (init.kind) {
-    case InitSpec::Kind::Zeros: return "zeros";
-    case InitSpec::Kind::Ones: return "ones";
-    case InitSpec::Kind::Constant: out["constant"] = numberJson(init.constant); break;
+    case InitSpec::Kind::Zeros:
+        return "zeros";
+    case InitSpec::Kind::Ones:
+        return "ones";
+    case InitSpec::Kind::Constant:
+        out["constant"] = numberJson(init.constant);
+        break;
     case InitSpec::Kind::Range: {
         ordered range = {{"start", numberJson(init.start)}, {"step", numberJson(init.step)}};
         appendExtra(range, init.rangeExtra);
@@ -734,13 +786,23 @@ ordered initJson(const InitSpec& init) {
         break;
     }
     case InitSpec::Kind::Uniform:
-        out = {{"random", "uniform"}, {"low", numberJson(init.low)}, {"high", numberJson(init.high)}, {"seed", init.seed}};
+        out = {{"random", "uniform"},
+               {"low", numberJson(init.low)},
+               {"high", numberJson(init.high)},
+               {"seed", init.seed}};
         break;
     case InitSpec::Kind::Normal:
-        out = {{"random", "normal"}, {"mean", numberJson(init.mean)}, {"stddev", numberJson(init.stddev)}, {"seed", init.seed}};
+        out = {{"random", "normal"},
+               {"mean", numberJson(init.mean)},
+               {"stddev", numberJson(init.stddev)},
+               {"seed", init.seed}};
         break;
-    case InitSpec::Kind::Formula: out["formula"] = init.formula; break;
-    case InitSpec::Kind::File: out["file"] = init.file; break;
+    case InitSpec::Kind::Formula:
+        out["formula"] = init.formula;
+        break;
+    case InitSpec::Kind::File:
+        out["file"] = init.file;
+        break;
     }
     appendExtra(out, init.extra);
     return out;
@@ -749,7 +811,8 @@ ordered initJson(const InitSpec& init) {
 ordered argumentJson(const ArgumentSpec& arg) {
     ordered out = {{"name", arg.name}};
     if (arg.isArray()) {
-        ordered array = {{"dtype", std::string(model::name(arg.array().dtype))}, {"shape", arg.array().shape}};
+        ordered array = {{"dtype", std::string(model::name(arg.array().dtype))},
+                         {"shape", arg.array().shape}};
         appendExtra(array, arg.array().extra);
         out["array"] = array;
     } else {
@@ -760,8 +823,9 @@ ordered argumentJson(const ArgumentSpec& arg) {
     if (arg.direction) out["direction"] = std::string(model::name(*arg.direction));
     if (arg.init) out["init"] = initJson(*arg.init);
     if (arg.value)
-        out["value"] = arg.value->kind == model::ScalarValue::Kind::Number ? numberJson(arg.value->number)
-                                                                          : ordered(model::toString(*arg.value));
+        out["value"] = arg.value->kind == model::ScalarValue::Kind::Number
+                           ? numberJson(arg.value->number)
+                           : ordered(model::toString(*arg.value));
     appendExtra(out, arg.extra);
     return out;
 }
@@ -771,7 +835,8 @@ ordered compileJson(const model::CompileSpec& compile) {
     out["options"] = compile.options; // always written, even empty: it tells the reader where options go
     if (!compile.defines.empty()) {
         ordered defines = ordered::object();
-        for (const auto& [name, value] : compile.defines) defines[name] = value;
+        for (const auto& [name, value] : compile.defines)
+            defines[name] = value;
         out["defines"] = defines;
     }
     appendExtra(out, compile.extra);
@@ -795,8 +860,9 @@ Playground parsePlayground(std::string_view text, const fs::path& file) {
     const std::string name = file.string();
     const json root = parseJson(text, name);
     if (!root.is_object())
-        throw PlaygroundError(name, {"the file holds " + describe(root) +
-                                     ", not a playground: a JSON object starting with {\"format\": \"kernelpad/1\", ...}"});
+        throw PlaygroundError(
+            name, {"the file holds " + describe(root) +
+                   ", not a playground: a JSON object starting with {\"format\": \"kernelpad/1\", ...}"});
     checkFormat(root, name);
     Reader reader(fs::absolute(file).parent_path().lexically_normal());
     Playground playground = reader.read(root);
@@ -808,8 +874,9 @@ Playground readPlayground(const fs::path& file) {
     std::error_code error;
     const std::uintmax_t size = fs::file_size(file, error);
     if (!error && size > largestFile)
-        throw PlaygroundError(file.string(), {"the file is " + std::to_string(size >> 20) +
-                                              " MiB; a playground file is at most 64 MiB (keep large data in .npy files)"});
+        throw PlaygroundError(file.string(),
+                              {"the file is " + std::to_string(size >> 20) +
+                               " MiB; a playground file is at most 64 MiB (keep large data in .npy files)"});
     const std::vector<std::byte> bytes = readFileBytes(file);
     return parsePlayground(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), file);
 }
@@ -824,9 +891,11 @@ std::string serializePlayground(const Playground& playground) {
     if (ordered compile = compileJson(playground.compile); !compile.empty()) out["compile"] = compile;
     out["launch"] = launchJson(playground.launch);
     out["args"] = ordered::array();
-    for (const ArgumentSpec& arg : playground.args) out["args"].push_back(argumentJson(arg));
+    for (const ArgumentSpec& arg : playground.args)
+        out["args"].push_back(argumentJson(arg));
     if (playground.reference) {
-        ordered reference = {{"source", playground.reference->source}, {"function", playground.reference->function}};
+        ordered reference = {{"source", playground.reference->source},
+                             {"function", playground.reference->function}};
         appendExtra(reference, playground.reference->extra);
         out["reference"] = reference;
     }

@@ -26,7 +26,8 @@ fs::path playgroundIn(const fs::path& folder) {
     std::vector<fs::path> found;
     std::error_code error;
     for (const auto& entry : fs::directory_iterator(folder, error))
-        if (entry.is_regular_file() && entry.path().filename().string().ends_with(".kpad.json")) found.push_back(entry.path());
+        if (entry.is_regular_file() && entry.path().filename().string().ends_with(".kpad.json"))
+            found.push_back(entry.path());
     std::sort(found.begin(), found.end());
     return found.empty() ? fs::path{} : found.front();
 }
@@ -41,8 +42,10 @@ Sample readSample(const fs::path& folder, const fs::path& playgroundFile) {
         if (!playground.title.empty()) sample.title = playground.title;
         if (!playground.lesson.empty()) {
             sample.lesson = folder / playground.lesson;
-            if (const auto text = readFileIfPresent(sample.lesson)) sample.summary = lessonSummary(*text);
-            else sample.problem = "lesson: " + playground.lesson + " cannot be read";
+            if (const auto text = readFileIfPresent(sample.lesson))
+                sample.summary = lessonSummary(*text);
+            else
+                sample.problem = "lesson: " + playground.lesson + " cannot be read";
         }
     } catch (const Error& e) {
         sample.problem = e.what();
@@ -63,23 +66,26 @@ std::vector<Group> readIndex(const fs::path& file, std::vector<std::string>& pro
     const std::string where = file.filename().string() + ": ";
     const json root = json::parse(*text, nullptr, false);
     if (root.is_discarded() || !root.is_object() || !root.contains("groups") || !root["groups"].is_array()) {
-        problems.push_back(where + "not a JSON object with a \"groups\" array; the samples are listed by name");
+        problems.push_back(where +
+                           "not a JSON object with a \"groups\" array; the samples are listed by name");
         return {};
     }
     std::vector<Group> groups;
     for (std::size_t g = 0; g < root["groups"].size(); ++g) {
         const json& entry = root["groups"][g];
         const std::string path = where + "groups[" + std::to_string(g) + "]";
-        if (!entry.is_object() || !entry.contains("title") || !entry["title"].is_string() || !entry.contains("samples") ||
-            !entry["samples"].is_array()) {
+        if (!entry.is_object() || !entry.contains("title") || !entry["title"].is_string() ||
+            !entry.contains("samples") || !entry["samples"].is_array()) {
             problems.push_back(path + ": needs a \"title\" string and a \"samples\" array");
             continue;
         }
         Group group{entry["title"].get<std::string>(), {}};
         for (std::size_t s = 0; s < entry["samples"].size(); ++s) {
             const json& name = entry["samples"][s];
-            if (name.is_string()) group.names.push_back(name.get<std::string>());
-            else problems.push_back(path + ".samples[" + std::to_string(s) + "]: not a folder name");
+            if (name.is_string())
+                group.names.push_back(name.get<std::string>());
+            else
+                problems.push_back(path + ".samples[" + std::to_string(s) + "]: not a folder name");
         }
         groups.push_back(std::move(group));
     }
@@ -98,12 +104,14 @@ const Sample* SampleCatalog::find(std::string_view nameOrTitle) const {
 
 std::string SampleCatalog::names() const {
     std::string text;
-    for (const auto& sample : samples) text += (text.empty() ? "" : ", ") + sample.name;
+    for (const auto& sample : samples)
+        text += (text.empty() ? "" : ", ") + sample.name;
     return text;
 }
 
 SampleCatalog readSampleCatalog(const fs::path& folder) {
-    if (!fs::is_directory(folder)) throw InputError("samples folder " + folder.string() + " does not exist or is not a folder");
+    if (!fs::is_directory(folder))
+        throw InputError("samples folder " + folder.string() + " does not exist or is not a folder");
     SampleCatalog catalog;
     catalog.folder = folder;
 
@@ -111,15 +119,18 @@ SampleCatalog readSampleCatalog(const fs::path& folder) {
     std::vector<std::pair<fs::path, fs::path>> folders;
     for (const auto& entry : fs::directory_iterator(folder))
         if (entry.is_directory())
-            if (auto playground = playgroundIn(entry.path()); !playground.empty()) folders.emplace_back(entry.path(), std::move(playground));
+            if (auto playground = playgroundIn(entry.path()); !playground.empty())
+                folders.emplace_back(entry.path(), std::move(playground));
     std::sort(folders.begin(), folders.end());
 
     std::set<std::string> listed;
     for (const auto& group : readIndex(folder / "index.json", catalog.problems)) {
         for (const auto& name : group.names) {
-            const auto it = std::find_if(folders.begin(), folders.end(), [&](const auto& f) { return f.first.filename() == name; });
+            const auto it = std::find_if(folders.begin(), folders.end(),
+                                         [&](const auto& f) { return f.first.filename() == name; });
             if (it == folders.end()) {
-                catalog.problems.push_back("index.json: \"" + name + "\" (group \"" + group.title + "\") has no folder with a playground");
+                catalog.problems.push_back("index.json: \"" + name + "\" (group \"" + group.title +
+                                           "\") has no folder with a playground");
                 continue;
             }
             if (!listed.insert(name).second) continue;
@@ -156,8 +167,10 @@ std::string lessonSummary(std::string_view markdown) {
         const auto end = std::min(markdown.find('\n', start), markdown.size());
         std::string_view line = markdown.substr(start, end - start);
         start = end + 1;
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
-        while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+            line.remove_suffix(1);
+        while (!line.empty() && line.front() == ' ')
+            line.remove_prefix(1);
         if (line.empty()) {
             if (started) break;
             continue;

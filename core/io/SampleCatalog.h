@@ -11,13 +11,13 @@
 namespace kp::io {
 
 struct Sample {
-    std::string name;                  // the folder's name, which the CLI takes: "multiply_them"
-    std::string title;                 // the playground's title, else the name
-    std::string group;                 // index.json's group title, else "More samples"
-    std::filesystem::path playground;  // the sample's *.kpad.json
-    std::filesystem::path lesson;      // its lesson (Markdown), empty when it has none
-    std::string summary;               // the lesson's first paragraph, on one line
-    std::string problem;               // why the playground cannot be read; empty when it can
+    std::string name;                 // the folder's name, which the CLI takes: "multiply_them"
+    std::string title;                // the playground's title, else the name
+    std::string group;                // index.json's group title, else "More samples"
+    std::filesystem::path playground; // the sample's *.kpad.json
+    std::filesystem::path lesson;     // its lesson (Markdown), empty when it has none
+    std::string summary;              // the lesson's first paragraph, on one line
+    std::string problem;              // why the playground cannot be read; empty when it can
 };
 
 struct SampleCatalog {

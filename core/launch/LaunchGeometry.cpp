@@ -54,20 +54,22 @@ std::vector<std::string> validate(const LaunchGeometry& geometry, const LaunchLi
             problems.push_back(std::string("launch.block: the ") + kAxis[axis] +
                                " dimension is 0; every dimension of a block must be at least 1");
         else if (geometry.block[axis] > limits.maxBlock[axis])
-            problems.push_back(std::string("launch.block: ") + kAxis[axis] + " = " + std::to_string(geometry.block[axis]) +
-                               " is over " + limits.backend + "'s limit of " + std::to_string(limits.maxBlock[axis]) +
+            problems.push_back(std::string("launch.block: ") + kAxis[axis] + " = " +
+                               std::to_string(geometry.block[axis]) + " is over " + limits.backend +
+                               "'s limit of " + std::to_string(limits.maxBlock[axis]) +
                                " for that dimension");
         if (geometry.grid[axis] == 0)
             problems.push_back(std::string("launch.grid: the ") + kAxis[axis] +
                                " dimension is 0; every dimension of a grid must be at least 1");
         else if (geometry.grid[axis] > limits.maxGrid[axis])
-            problems.push_back(std::string("launch.grid: ") + kAxis[axis] + " = " + std::to_string(geometry.grid[axis]) +
-                               " is over " + limits.backend + "'s limit of " + std::to_string(limits.maxGrid[axis]) +
+            problems.push_back(std::string("launch.grid: ") + kAxis[axis] + " = " +
+                               std::to_string(geometry.grid[axis]) + " is over " + limits.backend +
+                               "'s limit of " + std::to_string(limits.maxGrid[axis]) +
                                " blocks for that dimension");
     }
     const std::uint64_t threads = geometry.threadsPerBlock();
-    const bool blockDimensionReported = std::any_of(problems.begin(), problems.end(),
-                                                    [](const std::string& p) { return p.starts_with("launch.block"); });
+    const bool blockDimensionReported = std::any_of(
+        problems.begin(), problems.end(), [](const std::string& p) { return p.starts_with("launch.block"); });
     if (blockDimensionReported) {
         // One message per mistake: a dimension over its limit is also too many threads.
     } else if (threads > limits.maxThreadsPerBlock)
@@ -75,18 +77,19 @@ std::vector<std::string> validate(const LaunchGeometry& geometry, const LaunchLi
                            " threads per block; " + limits.backend + " allows at most " +
                            std::to_string(limits.maxThreadsPerBlock));
     else if (kernelMaxThreads > 0 && threads > kernelMaxThreads)
-        problems.push_back("launch.block: " + triple(geometry.block) + " is " + std::to_string(threads) +
-                           " threads per block, but this kernel can launch at most " +
-                           std::to_string(kernelMaxThreads) +
-                           (registersPerThread > 0
-                                ? " because it uses " + std::to_string(registersPerThread) + " registers per thread"
-                                : std::string()));
+        problems.push_back(
+            "launch.block: " + triple(geometry.block) + " is " + std::to_string(threads) +
+            " threads per block, but this kernel can launch at most " + std::to_string(kernelMaxThreads) +
+            (registersPerThread > 0
+                 ? " because it uses " + std::to_string(registersPerThread) + " registers per thread"
+                 : std::string()));
     const std::uint64_t shared = staticSharedBytes + geometry.sharedBytes;
     if (shared > limits.maxSharedBytesPerBlock)
-        problems.push_back("launch.shared_bytes: " + bytesText(geometry.sharedBytes) + " dynamic" +
-                           (staticSharedBytes ? " + " + bytesText(staticSharedBytes) + " static" : std::string()) +
-                           " shared memory per block is over " + limits.backend + "'s limit of " +
-                           bytesText(limits.maxSharedBytesPerBlock));
+        problems.push_back(
+            "launch.shared_bytes: " + bytesText(geometry.sharedBytes) + " dynamic" +
+            (staticSharedBytes ? " + " + bytesText(staticSharedBytes) + " static" : std::string()) +
+            " shared memory per block is over " + limits.backend + "'s limit of " +
+            bytesText(limits.maxSharedBytesPerBlock));
     return problems;
 }
 

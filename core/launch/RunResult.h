@@ -43,7 +43,7 @@ struct RunResult {
     bool compileFromCache = false;
     bool cancelled = false;
     std::string execution; // how the backend ran the threads, in words (the CPU backend's loops or fibers)
-    NamedArrays outputs; // out and inout arrays, parameter order
+    NamedArrays outputs;   // out and inout arrays, parameter order
 
     const model::Array* output(std::string_view name) const { return find(outputs, name); }
 };

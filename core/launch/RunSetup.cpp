@@ -2,8 +2,8 @@
 
 #include "core/Bytes.h"
 #include "core/io/FileBytes.h"
-#include "core/model/Diagnostic.h"
 #include "core/io/InitialArray.h"
+#include "core/model/Diagnostic.h"
 #include "core/model/ScalarBinding.h"
 #include "core/model/SignatureParser.h"
 
@@ -37,7 +37,8 @@ void checkHostMemory(const model::Playground& playground, const std::vector<mode
         const auto& spec = playground.args[i];
         if (!spec.isArray()) continue;
         double bytes = static_cast<double>(model::byteSize(spec.array().dtype));
-        for (std::size_t d : spec.array().shape) bytes *= static_cast<double>(d);
+        for (std::size_t d : spec.array().shape)
+            bytes *= static_cast<double>(d);
         arrays += bytes;
         const bool isConst = i < parameters.size() && parameters[i].isConst;
         if (spec.direction.value_or(model::inferDirection(isConst)) != model::Direction::In) outputs += bytes;
@@ -65,14 +66,15 @@ namespace {
 
 std::string joinLines(const std::vector<std::string>& lines) {
     std::string text;
-    for (const auto& line : lines) text += (text.empty() ? "" : "\n") + line;
+    for (const auto& line : lines)
+        text += (text.empty() ? "" : "\n") + line;
     return text;
 }
 
-
 std::string parameterList(const model::KernelSignature& kernel) {
     std::string text;
-    for (const auto& p : kernel.parameters) text += (text.empty() ? "" : ", ") + p.typeText + " " + p.name;
+    for (const auto& p : kernel.parameters)
+        text += (text.empty() ? "" : ", ") + p.typeText + " " + p.name;
     return "(" + text + ")";
 }
 
@@ -90,7 +92,8 @@ void readSource(const model::Playground& playground, RunSetup& setup) {
         setup.sourceName = "<code>";
         return;
     }
-    if (!playground.source) throw SetupError({"source: the playground names neither \"source\" nor \"code\""});
+    if (!playground.source)
+        throw SetupError({"source: the playground names neither \"source\" nor \"code\""});
     const auto path = model::resolveInside(playground.folder, *playground.source, "source");
     setup.source = io::readTextFile(path);
     setup.sourceName = *playground.source;
@@ -100,11 +103,13 @@ const model::KernelSignature& findKernel(const model::ParseResult& parsed, const
     const std::string name = baseName(setup.kernelName);
     if (const auto* kernel = model::findKernel(parsed, name)) return *kernel;
     std::string known;
-    for (const auto& k : parsed.kernels) known += (known.empty() ? "" : ", ") + k.name;
+    for (const auto& k : parsed.kernels)
+        known += (known.empty() ? "" : ", ") + k.name;
     std::string message = "kernel: there is no __global__ function \"" + name + "\" in " + setup.sourceName;
     message += known.empty() ? " (it declares none)" : " (it declares: " + known + ")";
     std::vector<std::string> problems{message};
-    for (const auto& problem : parsed.problems) problems.push_back(model::toString(problem));
+    for (const auto& problem : parsed.problems)
+        problems.push_back(model::toString(problem));
     throw SetupError(problems);
 }
 
@@ -122,23 +127,26 @@ std::string mismatch(const model::ArgumentSpec& arg, const model::Parameter& par
     if (parameter.dtype && *parameter.dtype != given)
         return where + ": the kernel's parameter " + std::to_string(index) + " is \"" + declared + "\" (" +
                std::string(model::name(*parameter.dtype)) + ") but the playground gives " +
-               std::string(model::name(given)) + "; make the dtype " + std::string(model::name(*parameter.dtype)) +
-               " (arguments are never converted silently)";
+               std::string(model::name(given)) + "; make the dtype " +
+               std::string(model::name(*parameter.dtype)) + " (arguments are never converted silently)";
     if (arg.isArray() && parameter.isConst && arg.direction && *arg.direction != model::Direction::In)
-        return where + ": direction \"" + std::string(model::name(*arg.direction)) + "\", but the kernel's \"" +
-               declared + "\" points to const memory it cannot write; make it \"in\" or drop the const";
+        return where + ": direction \"" + std::string(model::name(*arg.direction)) +
+               "\", but the kernel's \"" + declared +
+               "\" points to const memory it cannot write; make it \"in\" or drop the const";
     return {};
 }
 
 std::uint32_t blocksFor(std::size_t extent, std::uint32_t block) {
     if (block == 0) return 1; // validate() reports the zero block
     const std::size_t blocks = (extent + block - 1) / block;
-    return static_cast<std::uint32_t>(std::min<std::size_t>(blocks, std::numeric_limits<std::uint32_t>::max()));
+    return static_cast<std::uint32_t>(
+        std::min<std::size_t>(blocks, std::numeric_limits<std::uint32_t>::max()));
 }
 
 } // namespace
 
-SetupError::SetupError(std::vector<std::string> problems) : InputError(joinLines(problems)), problems_(std::move(problems)) {}
+SetupError::SetupError(std::vector<std::string> problems)
+    : InputError(joinLines(problems)), problems_(std::move(problems)) {}
 
 const RunArgument* RunSetup::find(std::string_view name) const {
     for (const auto& arg : args)
@@ -153,7 +161,9 @@ std::vector<std::string> RunSetup::outputs() const {
     return names;
 }
 
-std::vector<std::string> RunSetup::checkedOutputs() const { return check.outputs.empty() ? outputs() : check.outputs; }
+std::vector<std::string> RunSetup::checkedOutputs() const {
+    return check.outputs.empty() ? outputs() : check.outputs;
+}
 
 std::array<std::uint32_t, 3> autoGrid(const model::Shape& shape, const std::array<std::uint32_t, 3>& block) {
     std::array<std::uint32_t, 3> grid{1, 1, 1};
@@ -176,22 +186,26 @@ RunSetup prepareKernel(const model::Playground& playground) {
     return setup;
 }
 
-RunSetup prepare(const model::Playground& playground, const std::shared_ptr<model::HostAllocator>& allocator) {
+RunSetup prepare(const model::Playground& playground,
+                 const std::shared_ptr<model::HostAllocator>& allocator) {
     RunSetup setup = prepareKernel(playground);
     const auto& parameters = setup.signature.parameters;
 
     std::vector<std::string> problems;
     if (playground.args.size() != parameters.size()) {
         std::string given;
-        for (const auto& arg : playground.args) given += (given.empty() ? "" : ", ") + arg.name;
-        problems.push_back("args: the kernel " + setup.signature.name + parameterList(setup.signature) + " takes " +
-                           std::to_string(parameters.size()) + " argument" + (parameters.size() == 1 ? "" : "s") +
-                           " but the playground gives " + std::to_string(playground.args.size()) +
+        for (const auto& arg : playground.args)
+            given += (given.empty() ? "" : ", ") + arg.name;
+        problems.push_back("args: the kernel " + setup.signature.name + parameterList(setup.signature) +
+                           " takes " + std::to_string(parameters.size()) + " argument" +
+                           (parameters.size() == 1 ? "" : "s") + " but the playground gives " +
+                           std::to_string(playground.args.size()) +
                            (given.empty() ? "" : " (" + given + ")"));
         throw SetupError(problems);
     }
     for (std::size_t i = 0; i < parameters.size(); ++i)
-        if (auto problem = mismatch(playground.args[i], parameters[i], i); !problem.empty()) problems.push_back(problem);
+        if (auto problem = mismatch(playground.args[i], parameters[i], i); !problem.empty())
+            problems.push_back(problem);
     if (!problems.empty()) throw SetupError(problems);
 
     checkHostMemory(playground, parameters, availableMemoryBytes());
@@ -207,11 +221,12 @@ RunSetup prepare(const model::Playground& playground, const std::shared_ptr<mode
                 arg.array = model::Array(spec.array().dtype, spec.array().shape, allocator);
             else
                 arg.array = io::initialArray(spec.array(), *spec.init, playground.folder,
-                                          "args[" + std::to_string(i) + "].init", allocator);
+                                             "args[" + std::to_string(i) + "].init", allocator);
         } else {
             const std::string where = "args[" + std::to_string(i) + "].value";
             arg.scalarType = spec.scalar().dtype;
-            if (!spec.value) throw SetupError({argPath(i, spec.name) + ": a scalar argument needs a \"value\""});
+            if (!spec.value)
+                throw SetupError({argPath(i, spec.name) + ": a scalar argument needs a \"value\""});
             arg.scalarValue = model::evaluate(spec, playground);
             arg.scalarBytes = model::scalarBytes(arg.scalarType, arg.scalarValue, where);
         }
@@ -221,10 +236,12 @@ RunSetup prepare(const model::Playground& playground, const std::shared_ptr<mode
     setup.launch.block = playground.launch.block;
     setup.launch.sharedBytes = playground.launch.sharedBytes;
     if (playground.launch.autoGrid) {
-        const auto first = std::find_if(setup.args.begin(), setup.args.end(), [](const RunArgument& a) { return a.isArray; });
+        const auto first = std::find_if(setup.args.begin(), setup.args.end(),
+                                        [](const RunArgument& a) { return a.isArray; });
         if (first == setup.args.end())
-            throw SetupError({"launch.grid: \"auto\" covers the first array argument, but the kernel takes no array; "
-                              "give the grid as [x, y, z]"});
+            throw SetupError(
+                {"launch.grid: \"auto\" covers the first array argument, but the kernel takes no array; "
+                 "give the grid as [x, y, z]"});
         setup.launch.grid = autoGrid(first->array.shape(), setup.launch.block);
     } else {
         setup.launch.grid = playground.launch.grid;

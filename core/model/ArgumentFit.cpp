@@ -9,12 +9,14 @@ namespace kp::model {
 namespace {
 
 bool looksLikeCount(std::string_view name) {
-    static constexpr std::array<std::string_view, 12> kCounts{"n", "N", "size", "count", "len", "length", "num", "elements",
-                                                               "numElements", "num_elements", "width", "nx"};
+    static constexpr std::array<std::string_view, 12> kCounts{
+        "n",   "N",        "size",        "count",        "len",   "length",
+        "num", "elements", "numElements", "num_elements", "width", "nx"};
     return std::find(kCounts.begin(), kCounts.end(), name) != kCounts.end();
 }
 
-ArgumentSpec defaultFor(const Parameter& parameter, const std::vector<ArgumentSpec>& fitted, std::size_t elements) {
+ArgumentSpec defaultFor(const Parameter& parameter, const std::vector<ArgumentSpec>& fitted,
+                        std::size_t elements) {
     ArgumentSpec arg;
     arg.name = parameter.name;
     if (parameter.pointer) {
@@ -39,7 +41,8 @@ ArgumentSpec defaultFor(const Parameter& parameter, const std::vector<ArgumentSp
     }
     arg.type = ScalarSpec{parameter.dtype.value_or(DType::Int32)};
     ScalarValue value;
-    const auto firstArray = std::find_if(fitted.begin(), fitted.end(), [](const ArgumentSpec& a) { return a.isArray(); });
+    const auto firstArray =
+        std::find_if(fitted.begin(), fitted.end(), [](const ArgumentSpec& a) { return a.isArray(); });
     if (looksLikeCount(parameter.name) && firstArray != fitted.end()) {
         value.kind = ScalarValue::Kind::Size;
         value.array = firstArray->name;
@@ -53,16 +56,20 @@ ArgumentSpec defaultFor(const Parameter& parameter, const std::vector<ArgumentSp
 bool fits(const ArgumentSpec& argument, const Parameter& parameter) {
     if (argument.isArray() != parameter.pointer) return false;
     if (!parameter.dtype) return true;
-    return argument.isArray() ? argument.array().dtype == *parameter.dtype : argument.scalar().dtype == *parameter.dtype;
+    return argument.isArray() ? argument.array().dtype == *parameter.dtype
+                              : argument.scalar().dtype == *parameter.dtype;
 }
 
-std::vector<ArgumentSpec> fitArguments(const KernelSignature& kernel, const std::vector<ArgumentSpec>& previous,
+std::vector<ArgumentSpec> fitArguments(const KernelSignature& kernel,
+                                       const std::vector<ArgumentSpec>& previous,
                                        std::size_t defaultElements) {
     const auto named = [&](std::string_view name) {
-        return std::find_if(previous.begin(), previous.end(), [&](const ArgumentSpec& a) { return a.name == name; });
+        return std::find_if(previous.begin(), previous.end(),
+                            [&](const ArgumentSpec& a) { return a.name == name; });
     };
     const auto inSignature = [&](std::string_view name) {
-        return std::any_of(kernel.parameters.begin(), kernel.parameters.end(), [&](const Parameter& p) { return p.name == name; });
+        return std::any_of(kernel.parameters.begin(), kernel.parameters.end(),
+                           [&](const Parameter& p) { return p.name == name; });
     };
     std::vector<ArgumentSpec> fitted;
     std::vector<std::string> renamedFrom(kernel.parameters.size());
@@ -84,7 +91,8 @@ std::vector<ArgumentSpec> fitArguments(const KernelSignature& kernel, const std:
     for (std::size_t i = 0; i < fitted.size(); ++i) {
         if (renamedFrom[i].empty() || !fitted[i].isArray()) continue;
         for (auto& arg : fitted)
-            if (arg.value && arg.value->kind != ScalarValue::Kind::Number && arg.value->array == renamedFrom[i])
+            if (arg.value && arg.value->kind != ScalarValue::Kind::Number &&
+                arg.value->array == renamedFrom[i])
                 arg.value->array = fitted[i].name;
     }
     return fitted;

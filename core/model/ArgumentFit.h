@@ -17,7 +17,8 @@ namespace kp::model {
 // elements (the parameter's dtype when known), In with random values for a const pointer and Out
 // otherwise; a scalar set to size(first array) when its name looks like a count (n, N, size, count,
 // len, length, num...), else 0.
-std::vector<ArgumentSpec> fitArguments(const KernelSignature& kernel, const std::vector<ArgumentSpec>& previous,
+std::vector<ArgumentSpec> fitArguments(const KernelSignature& kernel,
+                                       const std::vector<ArgumentSpec>& previous,
                                        std::size_t defaultElements = 1024);
 
 // Whether `argument` can stand for `parameter`: both arrays or both scalars, and the same dtype where the

@@ -13,13 +13,15 @@ namespace kp::model {
 
 std::size_t elementCount(const Shape& shape) {
     std::size_t n = 1;
-    for (std::size_t d : shape) n *= d;
+    for (std::size_t d : shape)
+        n *= d;
     return shape.empty() ? 0 : n;
 }
 
 std::string toString(const Shape& shape) {
     std::string text = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(shape[i]);
     return text + (shape.size() == 1 ? ",)" : ")");
 }
 
@@ -78,7 +80,8 @@ Array::Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator,
     if (bytes_) data_ = zeroed ? allocator_->allocate(bytes_) : allocator_->allocateUninitialized(bytes_);
 }
 
-Array::Array(const Array& other) : Array(other.copyTo(other.allocator_ ? other.allocator_ : heapAllocator())) {}
+Array::Array(const Array& other)
+    : Array(other.copyTo(other.allocator_ ? other.allocator_ : heapAllocator())) {}
 
 Array& Array::operator=(const Array& other) {
     if (this != &other) *this = Array(other);
@@ -106,7 +109,9 @@ Array& Array::operator=(Array&& other) noexcept {
     return *this;
 }
 
-Array::~Array() { release(); }
+Array::~Array() {
+    release();
+}
 
 void Array::release() noexcept {
     if (data_ && allocator_) allocator_->deallocate(data_, bytes_);
@@ -132,7 +137,9 @@ template <typename T> T load(const std::byte* p) {
     std::memcpy(&v, p, sizeof v);
     return v;
 }
-template <typename T> void store(std::byte* p, T v) { std::memcpy(p, &v, sizeof v); }
+template <typename T> void store(std::byte* p, T v) {
+    std::memcpy(p, &v, sizeof v);
+}
 
 // Float to integer as a C cast would, but saturating and with NaN as 0, so a formula can't trigger UB.
 template <typename T> T toInteger(double v) {
@@ -147,17 +154,28 @@ double Array::value(std::size_t index, int component) const {
     const DType c = componentType(dtype_);
     const std::byte* p = data_ + index * byteSize(dtype_) + static_cast<std::size_t>(component) * byteSize(c);
     switch (c) {
-    case DType::Int8: return load<std::int8_t>(p);
-    case DType::UInt8: return load<std::uint8_t>(p);
-    case DType::Int16: return load<std::int16_t>(p);
-    case DType::UInt16: return load<std::uint16_t>(p);
-    case DType::Int32: return load<std::int32_t>(p);
-    case DType::UInt32: return load<std::uint32_t>(p);
-    case DType::Int64: return static_cast<double>(load<std::int64_t>(p));
-    case DType::UInt64: return static_cast<double>(load<std::uint64_t>(p));
-    case DType::Float16: return halfToFloat(load<std::uint16_t>(p));
-    case DType::Float32: return load<float>(p);
-    default: return load<double>(p);
+    case DType::Int8:
+        return load<std::int8_t>(p);
+    case DType::UInt8:
+        return load<std::uint8_t>(p);
+    case DType::Int16:
+        return load<std::int16_t>(p);
+    case DType::UInt16:
+        return load<std::uint16_t>(p);
+    case DType::Int32:
+        return load<std::int32_t>(p);
+    case DType::UInt32:
+        return load<std::uint32_t>(p);
+    case DType::Int64:
+        return static_cast<double>(load<std::int64_t>(p));
+    case DType::UInt64:
+        return static_cast<double>(load<std::uint64_t>(p));
+    case DType::Float16:
+        return halfToFloat(load<std::uint16_t>(p));
+    case DType::Float32:
+        return load<float>(p);
+    default:
+        return load<double>(p);
     }
 }
 
@@ -165,17 +183,28 @@ void Array::setValue(std::size_t index, double v, int component) {
     const DType c = componentType(dtype_);
     std::byte* p = data_ + index * byteSize(dtype_) + static_cast<std::size_t>(component) * byteSize(c);
     switch (c) {
-    case DType::Int8: return store(p, toInteger<std::int8_t>(v));
-    case DType::UInt8: return store(p, toInteger<std::uint8_t>(v));
-    case DType::Int16: return store(p, toInteger<std::int16_t>(v));
-    case DType::UInt16: return store(p, toInteger<std::uint16_t>(v));
-    case DType::Int32: return store(p, toInteger<std::int32_t>(v));
-    case DType::UInt32: return store(p, toInteger<std::uint32_t>(v));
-    case DType::Int64: return store(p, toInteger<std::int64_t>(v));
-    case DType::UInt64: return store(p, toInteger<std::uint64_t>(v));
-    case DType::Float16: return store(p, floatToHalf(static_cast<float>(v)));
-    case DType::Float32: return store(p, static_cast<float>(v));
-    default: return store(p, v);
+    case DType::Int8:
+        return store(p, toInteger<std::int8_t>(v));
+    case DType::UInt8:
+        return store(p, toInteger<std::uint8_t>(v));
+    case DType::Int16:
+        return store(p, toInteger<std::int16_t>(v));
+    case DType::UInt16:
+        return store(p, toInteger<std::uint16_t>(v));
+    case DType::Int32:
+        return store(p, toInteger<std::int32_t>(v));
+    case DType::UInt32:
+        return store(p, toInteger<std::uint32_t>(v));
+    case DType::Int64:
+        return store(p, toInteger<std::int64_t>(v));
+    case DType::UInt64:
+        return store(p, toInteger<std::uint64_t>(v));
+    case DType::Float16:
+        return store(p, floatToHalf(static_cast<float>(v)));
+    case DType::Float32:
+        return store(p, static_cast<float>(v));
+    default:
+        return store(p, v);
     }
 }
 
@@ -209,7 +238,7 @@ std::uint16_t floatToHalf(float value) {
     if (absBits >= 0x7F800000u) // Inf or NaN (keep NaN quiet)
         return static_cast<std::uint16_t>(sign | 0x7C00u | (absBits > 0x7F800000u ? 0x200u : 0u));
     if (absBits >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u); // rounds past 65504
-    if (absBits < 0x33000001u) return sign;                                       // rounds to zero
+    if (absBits < 0x33000001u) return sign;                                        // rounds to zero
     std::uint32_t exponent = absBits >> 23;
     std::uint32_t mantissa = (absBits & 0x7FFFFFu) | 0x800000u;
     int shift = 0;

@@ -2,12 +2,11 @@
 
 #include "core/Error.h"
 
-#include <muParser.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <muParser.h>
 #include <numbers>
 #include <random>
 #include <type_traits>
@@ -31,7 +30,8 @@ public:
         array_.setValue(index, integer_ ? std::floor(value) : value, component);
     }
     void setAll(std::size_t index, double value) {
-        for (int c = 0; c < components_; ++c) set(index, c, value);
+        for (int c = 0; c < components_; ++c)
+            set(index, c, value);
     }
 
 private:
@@ -41,12 +41,15 @@ private:
 };
 
 // 53 random bits as a double in [0, 1): the same sequence on every platform for the same seed.
-double unitInterval(std::mt19937_64& engine) { return static_cast<double>(engine() >> 11) * 0x1.0p-53; }
+double unitInterval(std::mt19937_64& engine) {
+    return static_cast<double>(engine() >> 11) * 0x1.0p-53;
+}
 
 // Floating scalar arrays take a direct path: the same doubles, converted as setValue converts them.
 template <typename T, typename Next> bool fillFloating(Array& array, Next next) {
     if (array.dtype() != (std::is_same_v<T, float> ? DType::Float32 : DType::Float64)) return false;
-    for (T& value : array.as<T>()) value = static_cast<T>(next());
+    for (T& value : array.as<T>())
+        value = static_cast<T>(next());
     return true;
 }
 
@@ -61,7 +64,8 @@ void fillUniform(Array& array, const InitSpec& init) {
     if (fillFloating<float>(array, next) || fillFloating<double>(array, next)) return;
     Filler fill(array);
     for (std::size_t index = 0; index < array.size(); ++index)
-        for (int c = 0; c < fill.components(); ++c) fill.setFloored(index, c, next());
+        for (int c = 0; c < fill.components(); ++c)
+            fill.setFloored(index, c, next());
 }
 
 // Box-Muller: two uniforms give two independent standard normals; both are used.
@@ -74,9 +78,13 @@ void fillNormal(Array& array, const InitSpec& init) {
     double* const f64 = array.dtype() == DType::Float64 ? array.as<double>().data() : nullptr;
     auto put = [&](std::size_t flat, double standard) {
         const double value = init.mean + init.stddev * standard;
-        if (f32) f32[flat] = static_cast<float>(value); // the direct path: what setValue would store
-        else if (f64) f64[flat] = value;
-        else fill.set(flat / static_cast<std::size_t>(perElement), static_cast<int>(flat % static_cast<std::size_t>(perElement)), value);
+        if (f32)
+            f32[flat] = static_cast<float>(value); // the direct path: what setValue would store
+        else if (f64)
+            f64[flat] = value;
+        else
+            fill.set(flat / static_cast<std::size_t>(perElement),
+                     static_cast<int>(flat % static_cast<std::size_t>(perElement)), value);
     };
     for (std::size_t flat = 0; flat < count; flat += 2) {
         const double u1 = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
@@ -107,8 +115,7 @@ void defineFormula(mu::Parser& parser, FormulaVariables& variables, const std::s
         parser.Eval(); // parses now, so that a bad formula fails before any element is written
     } catch (const mu::Parser::exception_type& error) {
         std::string message = where + ": the formula \"" + formula + "\" is not valid";
-        if (error.GetPos() >= 0)
-            message += " at character " + std::to_string(error.GetPos() + 1);
+        if (error.GetPos() >= 0) message += " at character " + std::to_string(error.GetPos() + 1);
         if (!error.GetToken().empty()) message += " (\"" + error.GetToken() + "\")";
         throw InputError(message + ": " + error.GetMsg() +
                          ". A formula may use i, j, k (the element's indices), c (the vector component), "
@@ -116,7 +123,8 @@ void defineFormula(mu::Parser& parser, FormulaVariables& variables, const std::s
     }
     if (parser.GetNumResults() != 1)
         throw InputError(where + ": the formula \"" + formula + "\" gives " +
-                         std::to_string(parser.GetNumResults()) + " values separated by commas; it must give one");
+                         std::to_string(parser.GetNumResults()) +
+                         " values separated by commas; it must give one");
 }
 
 void fillFormula(Array& array, const InitSpec& init, const std::string& where) {
@@ -171,7 +179,8 @@ void fillRange(Array& array, const InitSpec& init) {
     }
     if (array.dtype() == DType::Float64) {
         auto out = array.as<double>();
-        for (std::size_t i = 0; i < out.size(); ++i) out[i] = init.start + static_cast<double>(i) * init.step;
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = init.start + static_cast<double>(i) * init.step;
         return;
     }
     Filler fill(array);
@@ -187,14 +196,28 @@ Array generate(const ArraySpec& spec, const InitSpec& init, const std::string& w
         throw Error(where + ": a file init is read by io::initialArray, not generated");
     Array array(spec.dtype, spec.shape, allocator);
     switch (init.kind) {
-    case InitSpec::Kind::Zeros: break;
-    case InitSpec::Kind::Ones: fillRepeated(array, 1.0); break;
-    case InitSpec::Kind::Constant: fillRepeated(array, init.constant); break;
-    case InitSpec::Kind::Range: fillRange(array, init); break;
-    case InitSpec::Kind::Uniform: fillUniform(array, init); break;
-    case InitSpec::Kind::Normal: fillNormal(array, init); break;
-    case InitSpec::Kind::Formula: fillFormula(array, init, where + ".formula"); break;
-    case InitSpec::Kind::File: break;
+    case InitSpec::Kind::Zeros:
+        break;
+    case InitSpec::Kind::Ones:
+        fillRepeated(array, 1.0);
+        break;
+    case InitSpec::Kind::Constant:
+        fillRepeated(array, init.constant);
+        break;
+    case InitSpec::Kind::Range:
+        fillRange(array, init);
+        break;
+    case InitSpec::Kind::Uniform:
+        fillUniform(array, init);
+        break;
+    case InitSpec::Kind::Normal:
+        fillNormal(array, init);
+        break;
+    case InitSpec::Kind::Formula:
+        fillFormula(array, init, where + ".formula");
+        break;
+    case InitSpec::Kind::File:
+        break;
     }
     return array;
 }

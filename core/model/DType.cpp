@@ -33,10 +33,14 @@ constexpr std::array<Info, 15> kInfo{{
     {DType::Int4, "int4", "int4", 16, 16, 4, DType::Int32},
 }};
 
-const Info& info(DType type) { return kInfo[static_cast<std::size_t>(type)]; }
+const Info& info(DType type) {
+    return kInfo[static_cast<std::size_t>(type)];
+}
 } // namespace
 
-std::string_view name(DType type) { return info(type).name; }
+std::string_view name(DType type) {
+    return info(type).name;
+}
 
 std::optional<DType> dtypeFromName(std::string_view text) {
     for (const auto& i : kInfo)
@@ -44,11 +48,21 @@ std::optional<DType> dtypeFromName(std::string_view text) {
     return std::nullopt;
 }
 
-std::string_view cudaName(DType type) { return info(type).cuda; }
-std::size_t byteSize(DType type) { return info(type).bytes; }
-std::size_t alignment(DType type) { return info(type).align; }
-int components(DType type) { return info(type).components; }
-DType componentType(DType type) { return info(type).component; }
+std::string_view cudaName(DType type) {
+    return info(type).cuda;
+}
+std::size_t byteSize(DType type) {
+    return info(type).bytes;
+}
+std::size_t alignment(DType type) {
+    return info(type).align;
+}
+int components(DType type) {
+    return info(type).components;
+}
+DType componentType(DType type) {
+    return info(type).component;
+}
 
 bool isFloating(DType type) {
     const DType c = componentType(type);

@@ -10,9 +10,21 @@
 namespace kp::model {
 
 enum class DType {
-    Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64,
-    Float16, Float32, Float64,
-    Float2, Float4, Int2, Int4,
+    Int8,
+    UInt8,
+    Int16,
+    UInt16,
+    Int32,
+    UInt32,
+    Int64,
+    UInt64,
+    Float16,
+    Float32,
+    Float64,
+    Float2,
+    Float4,
+    Int2,
+    Int4,
 };
 
 // "float32", as playground files spell it.

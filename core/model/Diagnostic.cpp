@@ -15,14 +15,20 @@ const char* toString(Diagnostic::Severity severity) {
 }
 
 std::string toString(const Diagnostic& d) {
-    return d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + toString(d.severity) +
-           ": " + d.message;
+    return d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
+           toString(d.severity) + ": " + d.message;
 }
 
-std::ostream& operator<<(std::ostream& out, const Diagnostic& diagnostic) { return out << toString(diagnostic); }
+std::ostream& operator<<(std::ostream& out, const Diagnostic& diagnostic) {
+    return out << toString(diagnostic);
+}
 
 nlohmann::json toJson(const Diagnostic& d) {
-    return {{"file", d.file}, {"line", d.line}, {"column", d.column}, {"severity", toString(d.severity)}, {"message", d.message}};
+    return {{"file", d.file},
+            {"line", d.line},
+            {"column", d.column},
+            {"severity", toString(d.severity)},
+            {"message", d.message}};
 }
 
 Diagnostic diagnosticFromJson(const nlohmann::json& j) {

@@ -31,6 +31,8 @@ std::string toString(const KernelSignature& kernel) {
     return text + join(parameters) + ")";
 }
 
-std::ostream& operator<<(std::ostream& out, const KernelSignature& kernel) { return out << toString(kernel); }
+std::ostream& operator<<(std::ostream& out, const KernelSignature& kernel) {
+    return out << toString(kernel);
+}
 
 } // namespace kp::model

@@ -21,8 +21,8 @@ struct Parameter {
     // The element type (the pointee's for pointers). Empty where no DType fits: structs, template
     // parameters, references, pointers to pointers, function pointers, bool.
     std::optional<DType> dtype;
-    int line = 0;   // 1-based, of the name (of the parameter's first token when unnamed)
-    int column = 0; // 1-based, in bytes
+    int line = 0;             // 1-based, of the name (of the parameter's first token when unnamed)
+    int column = 0;           // 1-based, in bytes
     std::string defaultValue; // as written ("f(1, 2)"); empty when there is none
 
     bool operator==(const Parameter&) const = default;
@@ -34,8 +34,8 @@ struct KernelSignature {
     bool externC = false; // extern "C" linkage: the name is not mangled, so NVRTC needs no name expression
     bool isTemplate = false;
     std::vector<std::string> templateParameters; // as written: "typename T", "int N = 4"
-    int line = 0;   // 1-based, of the name
-    int column = 0; // 1-based, in bytes
+    int line = 0;                                // 1-based, of the name
+    int column = 0;                              // 1-based, in bytes
 
     bool operator==(const KernelSignature&) const = default;
 };

@@ -12,9 +12,12 @@ namespace fs = std::filesystem;
 
 std::string_view name(Direction direction) {
     switch (direction) {
-    case Direction::In: return "in";
-    case Direction::Out: return "out";
-    case Direction::InOut: return "inout";
+    case Direction::In:
+        return "in";
+    case Direction::Out:
+        return "out";
+    case Direction::InOut:
+        return "inout";
     }
     return "in";
 }
@@ -26,24 +29,33 @@ std::optional<Direction> directionFromName(std::string_view text) {
     return std::nullopt;
 }
 
-Direction inferDirection(bool pointeeConst) { return pointeeConst ? Direction::In : Direction::InOut; }
+Direction inferDirection(bool pointeeConst) {
+    return pointeeConst ? Direction::In : Direction::InOut;
+}
 
 namespace {
 
 std::string_view functionName(ScalarValue::Kind kind) {
     switch (kind) {
-    case ScalarValue::Kind::Size: return "size";
-    case ScalarValue::Kind::Rows: return "rows";
-    case ScalarValue::Kind::Cols: return "cols";
-    case ScalarValue::Kind::Depth: return "depth";
-    case ScalarValue::Kind::Number: break;
+    case ScalarValue::Kind::Size:
+        return "size";
+    case ScalarValue::Kind::Rows:
+        return "rows";
+    case ScalarValue::Kind::Cols:
+        return "cols";
+    case ScalarValue::Kind::Depth:
+        return "depth";
+    case ScalarValue::Kind::Number:
+        break;
     }
     return {};
 }
 
 std::string_view trim(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+        text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.remove_suffix(1);
     return text;
 }
 
@@ -85,12 +97,15 @@ const ArgumentSpec* Playground::find(std::string_view argumentName) const {
     return nullptr;
 }
 
-fs::path Playground::resolve(const std::string& relative) const { return resolveInside(folder, relative); }
+fs::path Playground::resolve(const std::string& relative) const {
+    return resolveInside(folder, relative);
+}
 
 std::optional<std::string> pathProblem(const fs::path& folder, const std::string& relative) {
     if (relative.empty()) return "the path is empty";
     for (char c : relative)
-        if (std::iscntrl(static_cast<unsigned char>(c))) return "the path \"" + relative + "\" holds a control character";
+        if (std::iscntrl(static_cast<unsigned char>(c)))
+            return "the path \"" + relative + "\" holds a control character";
     const fs::path path(relative);
     if (path.has_root_name() || path.has_root_directory())
         return "the path \"" + relative +
@@ -120,8 +135,10 @@ fs::path resolveInside(const fs::path& folder, const std::string& relative, cons
 
 std::string describe(const CompileSpec& compile) {
     std::string text;
-    for (const auto& [name, value] : compile.defines) text += (text.empty() ? "" : " ") + ("-D" + name + (value.empty() ? "" : "=" + value));
-    for (const auto& option : compile.options) text += (text.empty() ? "" : " ") + option;
+    for (const auto& [name, value] : compile.defines)
+        text += (text.empty() ? "" : " ") + ("-D" + name + (value.empty() ? "" : "=" + value));
+    for (const auto& option : compile.options)
+        text += (text.empty() ? "" : " ") + option;
     return text;
 }
 

@@ -7,11 +7,10 @@
 #include "DType.h"
 #include "core/model/Array.h"
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,13 +32,13 @@ Direction inferDirection(bool pointeeConst);
 struct InitSpec {
     enum class Kind { Zeros, Ones, Constant, Range, Uniform, Normal, Formula, File };
     Kind kind = Kind::Zeros;
-    double constant = 0;                      // Constant
-    double start = 0, step = 1;               // Range: start + index * step
-    double low = 0, high = 1;                 // Uniform, over [low, high)
-    double mean = 0, stddev = 1;              // Normal
-    std::uint64_t seed = 0;                   // Uniform, Normal
-    std::string formula;                      // Formula: muparser text over i, j, k, c, n, pi, e
-    std::string file;                         // File: .npy or .csv, relative to the playground's folder
+    double constant = 0;         // Constant
+    double start = 0, step = 1;  // Range: start + index * step
+    double low = 0, high = 1;    // Uniform, over [low, high)
+    double mean = 0, stddev = 1; // Normal
+    std::uint64_t seed = 0;      // Uniform, Normal
+    std::string formula;         // Formula: muparser text over i, j, k, c, n, pi, e
+    std::string file;            // File: .npy or .csv, relative to the playground's folder
     nlohmann::json extra = nlohmann::json::object();      // unknown members of the init object
     nlohmann::json rangeExtra = nlohmann::json::object(); // unknown members of {"range": {...}}
 
@@ -66,8 +65,8 @@ struct ScalarSpec {
 struct ScalarValue {
     enum class Kind { Number, Size, Rows, Cols, Depth };
     Kind kind = Kind::Number;
-    double number = 0;  // Number
-    std::string array;  // Size, Rows, Cols, Depth: the array argument's name
+    double number = 0; // Number
+    std::string array; // Size, Rows, Cols, Depth: the array argument's name
 
     bool operator==(const ScalarValue&) const = default;
 };

@@ -12,14 +12,22 @@ namespace {
 // The range of an integer component type, as doubles (the ends of the 64-bit types round to 2^63, 2^64).
 std::pair<double, double> integerRange(DType component) {
     switch (component) {
-    case DType::Int8: return {-128.0, 127.0};
-    case DType::UInt8: return {0.0, 255.0};
-    case DType::Int16: return {-32768.0, 32767.0};
-    case DType::UInt16: return {0.0, 65535.0};
-    case DType::Int32: return {-2147483648.0, 2147483647.0};
-    case DType::UInt32: return {0.0, 4294967295.0};
-    case DType::Int64: return {-9223372036854775808.0, 9223372036854775807.0};
-    default: return {0.0, 18446744073709551615.0};
+    case DType::Int8:
+        return {-128.0, 127.0};
+    case DType::UInt8:
+        return {0.0, 255.0};
+    case DType::Int16:
+        return {-32768.0, 32767.0};
+    case DType::UInt16:
+        return {0.0, 65535.0};
+    case DType::Int32:
+        return {-2147483648.0, 2147483647.0};
+    case DType::UInt32:
+        return {0.0, 4294967295.0};
+    case DType::Int64:
+        return {-9223372036854775808.0, 9223372036854775807.0};
+    default:
+        return {0.0, 18446744073709551615.0};
     }
 }
 
@@ -34,17 +42,24 @@ bool staysFinite(DType component, double value) {
     return true;
 }
 
-std::string printed(double value) { return toString(ScalarValue{ScalarValue::Kind::Number, value, {}}); }
+std::string printed(double value) {
+    return toString(ScalarValue{ScalarValue::Kind::Number, value, {}});
+}
 
 } // namespace
 
 std::size_t dimension(ScalarValue::Kind kind, const Shape& shape) {
     switch (kind) {
-    case ScalarValue::Kind::Size: return elementCount(shape);
-    case ScalarValue::Kind::Rows: return shape.empty() ? 0 : shape[0];
-    case ScalarValue::Kind::Cols: return shape.size() > 1 ? shape[1] : 1;
-    case ScalarValue::Kind::Depth: return shape.size() > 2 ? shape[2] : 1;
-    case ScalarValue::Kind::Number: break;
+    case ScalarValue::Kind::Size:
+        return elementCount(shape);
+    case ScalarValue::Kind::Rows:
+        return shape.empty() ? 0 : shape[0];
+    case ScalarValue::Kind::Cols:
+        return shape.size() > 1 ? shape[1] : 1;
+    case ScalarValue::Kind::Depth:
+        return shape.size() > 2 ? shape[2] : 1;
+    case ScalarValue::Kind::Number:
+        break;
     }
     return 0;
 }
@@ -74,16 +89,19 @@ std::vector<std::byte> scalarBytes(DType dtype, double value, const std::string&
     if (!isFloating(component)) {
         const auto [low, high] = integerRange(component);
         // The top of the 64-bit ranges is 2^63 or 2^64 as a double, one past the largest integer.
-        const bool tooHigh = component == DType::Int64 || component == DType::UInt64 ? value >= high : value > high;
+        const bool tooHigh =
+            component == DType::Int64 || component == DType::UInt64 ? value >= high : value > high;
         if (value < low || tooHigh || value != std::trunc(value))
             throw InputError(where + ": " + printed(value) + " is not a " + std::string(name(dtype)) +
-                             " value (" + (value != std::trunc(value) ? "not a whole number" : "out of range") +
+                             " value (" +
+                             (value != std::trunc(value) ? "not a whole number" : "out of range") +
                              "): change the value or the scalar's dtype");
     } else if (std::isfinite(value) && !staysFinite(component, value)) {
         throw InputError(where + ": " + printed(value) + " is too large for " + std::string(name(dtype)));
     }
     Array one(dtype, {1});
-    for (int c = 0; c < components(dtype); ++c) one.setValue(0, value, c);
+    for (int c = 0; c < components(dtype); ++c)
+        one.setValue(0, value, c);
     return {one.span().begin(), one.span().end()};
 }
 

@@ -310,26 +310,35 @@ std::optional<DType> namedType(std::string_view word) {
 std::optional<DType> builtinIntegerType(const std::vector<std::string_view>& words) {
     int isSignedCount = 0, isUnsigned = 0, chars = 0, shorts = 0, ints = 0, longs = 0;
     for (const auto word : words) {
-        if (word == "signed") ++isSignedCount;
-        else if (word == "unsigned") ++isUnsigned;
-        else if (word == "char") ++chars;
-        else if (word == "short") ++shorts;
-        else if (word == "int") ++ints;
-        else if (word == "long") ++longs;
-        else return std::nullopt;
+        if (word == "signed")
+            ++isSignedCount;
+        else if (word == "unsigned")
+            ++isUnsigned;
+        else if (word == "char")
+            ++chars;
+        else if (word == "short")
+            ++shorts;
+        else if (word == "int")
+            ++ints;
+        else if (word == "long")
+            ++longs;
+        else
+            return std::nullopt;
     }
     if ((isSignedCount > 0 && isUnsigned > 0) || isSignedCount > 1 || isUnsigned > 1 || chars > 1 ||
         shorts > 1 || ints > 1 || longs > 2)
         return std::nullopt;
     const bool u = isUnsigned > 0;
-    if (chars > 0) return shorts + ints + longs > 0 ? std::nullopt : std::optional(u ? DType::UInt8 : DType::Int8);
+    if (chars > 0)
+        return shorts + ints + longs > 0 ? std::nullopt : std::optional(u ? DType::UInt8 : DType::Int8);
     if (shorts > 0) return longs > 0 ? std::nullopt : std::optional(u ? DType::UInt16 : DType::Int16);
     if (longs > 0) return u ? DType::UInt64 : DType::Int64;
     return u ? DType::UInt32 : DType::Int32;
 }
 
 std::optional<DType> elementType(std::vector<std::string_view> words) {
-    if (words.size() >= 2 && words[0] == "std" && words[1] == "::") words.erase(words.begin(), words.begin() + 2);
+    if (words.size() >= 2 && words[0] == "std" && words[1] == "::")
+        words.erase(words.begin(), words.begin() + 2);
     if (!words.empty() && words[0] == "::") words.erase(words.begin());
     if (words.empty()) return std::nullopt;
     if (words.size() == 1) return namedType(words[0]);
@@ -428,13 +437,15 @@ private:
     }
 
     // Index of the bracket that opens the group closed at `close`, scanning back no further than `floor`.
-    std::optional<std::size_t> openerBefore(const std::vector<Token>& tokens, std::size_t floor, std::size_t close,
-                                            std::string_view open) const {
+    std::optional<std::size_t> openerBefore(const std::vector<Token>& tokens, std::size_t floor,
+                                            std::size_t close, std::string_view open) const {
         const std::string_view closer = text(tokens[close]);
         int depth = 0;
         for (std::size_t i = close + 1; i-- > floor;) {
-            if (is(tokens[i], closer)) ++depth;
-            else if (is(tokens[i], open) && --depth == 0) return i;
+            if (is(tokens[i], closer))
+                ++depth;
+            else if (is(tokens[i], open) && --depth == 0)
+                return i;
         }
         return std::nullopt;
     }
@@ -472,8 +483,10 @@ private:
         std::size_t begin = open + 1;
         for (std::size_t i = open + 1; i <= close; ++i) {
             const Token& token = tokens[i];
-            if (is(token, "(") || is(token, "[") || is(token, "{") || is(token, "<")) ++depth;
-            else if (i < close && (is(token, ")") || is(token, "]") || is(token, "}") || is(token, ">"))) --depth;
+            if (is(token, "(") || is(token, "[") || is(token, "{") || is(token, "<"))
+                ++depth;
+            else if (i < close && (is(token, ")") || is(token, "]") || is(token, "}") || is(token, ">")))
+                --depth;
             if ((depth == 0 && is(token, ",")) || i == close) {
                 if (i > begin) parameters.push_back(join(tokens, begin, i));
                 begin = i + 1;
@@ -515,8 +528,10 @@ private:
                             std::string_view closer) const {
         int depth = 0;
         for (std::size_t i = open; i < tokens.size(); ++i) {
-            if (is(tokens[i], opener)) ++depth;
-            else if (is(tokens[i], closer) && --depth == 0) return i;
+            if (is(tokens[i], opener))
+                ++depth;
+            else if (is(tokens[i], closer) && --depth == 0)
+                return i;
         }
         return tokens.size() - 1;
     }
@@ -539,13 +554,15 @@ private:
             const Token token = take();
             if (token.kind == TokenKind::End || is(token, ";") || is(token, "{") || is(token, "}") ||
                 is(token, "__global__")) {
-                error(open, "unbalanced parentheses: the '(' of " + std::string(what) + " is not closed before " +
-                                describe(token) + "; add the missing ')'");
+                error(open, "unbalanced parentheses: the '(' of " + std::string(what) +
+                                " is not closed before " + describe(token) + "; add the missing ')'");
                 putBack(token);
                 return false;
             }
-            if (is(token, "(")) ++depth;
-            else if (is(token, ")") && --depth == 0) return true;
+            if (is(token, "("))
+                ++depth;
+            else if (is(token, ")") && --depth == 0)
+                return true;
         }
         error(open, "the '(' of " + std::string(what) + " is not closed within " +
                         std::to_string(kMaxDeclarationTokens) + " tokens; add the missing ')'");
@@ -566,15 +583,17 @@ private:
             const Token token = take();
             if (token.kind == TokenKind::End || is(token, ";") || is(token, "{") || is(token, "}") ||
                 is(token, "=") || tokens.size() >= kMaxDeclarationTokens) {
-                error(global, "__global__ is not followed by a function declaration (found " + describe(token) +
-                                  " before any parameter list)");
+                error(global, "__global__ is not followed by a function declaration (found " +
+                                  describe(token) + " before any parameter list)");
                 putBack(token);
                 return std::nullopt;
             }
             if (isAttributeKeyword(text(token))) {
                 const Token next = take();
-                if (!is(next, "(")) putBack(next);
-                else if (!skipGroup(next, std::string(text(token)))) return std::nullopt;
+                if (!is(next, "("))
+                    putBack(next);
+                else if (!skipGroup(next, std::string(text(token))))
+                    return std::nullopt;
                 continue;
             }
             if (is(token, "(")) {
@@ -619,7 +638,10 @@ private:
             const std::string_view word = token.kind == TokenKind::Punct ? text(token) : std::string_view{};
             const bool closes = word == ")" || word == "]" || word == "}";
             if (open.empty() && word == ")") return tokens;
-            const char expected = open.empty() ? ')' : (open.back() == '(' ? ')' : open.back() == '[' ? ']' : '}');
+            const char expected = open.empty() ? ')'
+                                               : (open.back() == '('   ? ')'
+                                                  : open.back() == '[' ? ']'
+                                                                       : '}');
             // No recursion reads the brackets, but 50,000 of them are no parameter list: say so where
             // they get too deep, rather than call them unbalanced.
             if (open.size() == kMaxNesting && (word == "(" || word == "[" || word == "{")) {
@@ -643,8 +665,10 @@ private:
                 putBack(token);
                 return std::nullopt;
             }
-            if (word == "(" || word == "[" || word == "{") open += word[0];
-            else if (closes) open.pop_back();
+            if (word == "(" || word == "[" || word == "{")
+                open += word[0];
+            else if (closes)
+                open.pop_back();
             tokens.push_back(token);
         }
     }
@@ -664,9 +688,11 @@ private:
         }
     }
 
-    void checkReturnType(const Token& name, std::vector<Token> returnType, const std::vector<Token>& trailing) {
+    void checkReturnType(const Token& name, std::vector<Token> returnType,
+                         const std::vector<Token>& trailing) {
         const auto isAuto = [&](const Token& token) { return is(token, "auto"); };
-        if (!trailing.empty() && std::any_of(returnType.begin(), returnType.end(), isAuto)) returnType = trailing;
+        if (!trailing.empty() && std::any_of(returnType.begin(), returnType.end(), isAuto))
+            returnType = trailing;
         const bool hasVoid = std::any_of(returnType.begin(), returnType.end(),
                                          [&](const Token& token) { return is(token, "void"); });
         const bool indirect = std::any_of(returnType.begin(), returnType.end(), [&](const Token& token) {
@@ -677,7 +703,8 @@ private:
         if (returnType.empty())
             error(name, kernel + " declares no return type; write 'void' before its name");
         else
-            error(returnType.front(), kernel + " must return void, not '" + join(returnType, 0, returnType.size()) +
+            error(returnType.front(), kernel + " must return void, not '" +
+                                          join(returnType, 0, returnType.size()) +
                                           "'; return results through pointer parameters");
     }
 
@@ -724,10 +751,14 @@ private:
         int angles = 0;
         bool inDefault = false;
         for (const Token& token : tokens) {
-            if (is(token, "(") || is(token, "[") || is(token, "{")) ++depth;
-            else if (is(token, ")") || is(token, "]") || is(token, "}")) --depth;
-            else if (!inDefault && is(token, "<")) ++angles;
-            else if (!inDefault && is(token, ">") && angles > 0) --angles;
+            if (is(token, "(") || is(token, "[") || is(token, "{"))
+                ++depth;
+            else if (is(token, ")") || is(token, "]") || is(token, "}"))
+                --depth;
+            else if (!inDefault && is(token, "<"))
+                ++angles;
+            else if (!inDefault && is(token, ">") && angles > 0)
+                --angles;
             if (depth == 0 && angles == 0 && is(token, ",")) {
                 parameters.emplace_back();
                 inDefault = false;
@@ -749,18 +780,21 @@ private:
     // Which token names the parameter, if any: the last word of the declarator unless it is part of the
     // type (`int`, `T` alone), or the word inside `(*name)` for function pointers and array references.
     std::optional<std::size_t> nameIndex(const std::vector<Token>& tokens) const {
-        const auto paren = std::find_if(tokens.begin(), tokens.end(), [&](const Token& t) { return is(t, "("); });
+        const auto paren =
+            std::find_if(tokens.begin(), tokens.end(), [&](const Token& t) { return is(t, "("); });
         if (paren != tokens.end()) {
             for (auto i = paren; i != tokens.end() && !is(*i, ")"); ++i)
                 if (isIdentifier(*i) && !isTypeQualifier(text(*i)))
                     return static_cast<std::size_t>(i - tokens.begin());
             return std::nullopt;
         }
-        const auto bracket = std::find_if(tokens.begin(), tokens.end(), [&](const Token& t) { return is(t, "["); });
+        const auto bracket =
+            std::find_if(tokens.begin(), tokens.end(), [&](const Token& t) { return is(t, "["); });
         if (bracket == tokens.begin()) return std::nullopt;
         const auto candidate = static_cast<std::size_t>(bracket - tokens.begin()) - 1;
         const std::string_view word = text(tokens[candidate]);
-        if (!isIdentifier(tokens[candidate]) || isTypeQualifier(word) || isBuiltinTypeWord(word)) return std::nullopt;
+        if (!isIdentifier(tokens[candidate]) || isTypeQualifier(word) || isBuiltinTypeWord(word))
+            return std::nullopt;
         for (std::size_t i = 0; i < candidate; ++i)
             if ((isIdentifier(tokens[i]) && !isTypeQualifier(text(tokens[i]))) || is(tokens[i], ">"))
                 return candidate;
@@ -775,11 +809,12 @@ private:
             if (i != tokens.name) type.push_back(declarator[i]);
         parameter.typeText = join(type, 0, type.size());
         parameter.defaultValue = join(tokens.defaultValue, 0, tokens.defaultValue.size());
-        parameter.name = tokens.name ? std::string(text(declarator[*tokens.name])) : "arg" + std::to_string(index);
-        const Token* at = tokens.name ? &declarator[*tokens.name]
-                          : !declarator.empty()     ? &declarator.front()
+        parameter.name =
+            tokens.name ? std::string(text(declarator[*tokens.name])) : "arg" + std::to_string(index);
+        const Token* at = tokens.name                    ? &declarator[*tokens.name]
+                          : !declarator.empty()          ? &declarator.front()
                           : !tokens.defaultValue.empty() ? &tokens.defaultValue.front()
-                                                          : nullptr;
+                                                         : nullptr;
         if (at) {
             parameter.line = at->line;
             parameter.column = at->column;
@@ -810,9 +845,12 @@ private:
             else if (word == "]" && brackets > 0)
                 --brackets;
             if (brackets > 1 || (brackets == 1 && word != "[")) continue; // a bound's `N * 2` is no pointer
-            if (word == "*" || word == "[") ++indirections;
-            else if (word == "&" || word == "&&") reference = true;
-            else if (word == "(" || word == "..." || word == "<") complex = true;
+            if (word == "*" || word == "[")
+                ++indirections;
+            else if (word == "&" || word == "&&")
+                reference = true;
+            else if (word == "(" || word == "..." || word == "<")
+                complex = true;
             else if (word == "const") {
                 anyConst = true;
                 baseConst = baseConst || indirections == 0;

@@ -12,9 +12,10 @@ namespace {
 
 void requireComparable(const std::string& output, const model::Array& actual, const model::Array& expected) {
     if (actual.dtype() == expected.dtype() && actual.shape() == expected.shape()) return;
-    throw InputError("cannot check '" + output + "': the output is " + std::string(model::name(actual.dtype())) +
-                     " " + model::toString(actual.shape()) + " but the reference is " +
-                     std::string(model::name(expected.dtype())) + " " + model::toString(expected.shape()));
+    throw InputError("cannot check '" + output + "': the output is " +
+                     std::string(model::name(actual.dtype())) + " " + model::toString(actual.shape()) +
+                     " but the reference is " + std::string(model::name(expected.dtype())) + " " +
+                     model::toString(expected.shape()));
 }
 
 } // namespace
@@ -50,7 +51,8 @@ CheckResult check(const std::string& output, const model::Array& actual, const m
                 if (e != 0) r.maxRel = std::max(r.maxRel, diff / std::fabs(e));
             }
             if (matches(a, e, tolerance)) continue;
-            if (++r.mismatches <= CheckResult::kMaxListed) r.first.push_back({unravel(i, actual.shape()), a, e});
+            if (++r.mismatches <= CheckResult::kMaxListed)
+                r.first.push_back({unravel(i, actual.shape()), a, e});
         }
     }
     r.passed = r.mismatches == 0;
@@ -70,7 +72,8 @@ std::pair<std::string, std::string> distinct(double actual, double expected) {
     };
     if (whole(actual) && whole(expected)) return {print(actual, 16), print(expected, 16)};
     for (int digits = 6;; ++digits)
-        if (digits == 17 || print(actual, digits) != print(expected, digits)) return {print(actual, digits), print(expected, digits)};
+        if (digits == 17 || print(actual, digits) != print(expected, digits))
+            return {print(actual, digits), print(expected, digits)};
 }
 
 } // namespace
@@ -82,12 +85,13 @@ std::string describe(const CheckResult& r) {
         text << "matches the reference (max abs " << r.maxAbs << ", max rel " << r.maxRel << ")";
         return text.str();
     }
-    text << r.mismatches << (r.mismatches == 1 ? " value differs" : " values differ") << " (max abs " << r.maxAbs
-         << ", max rel " << r.maxRel << ")";
+    text << r.mismatches << (r.mismatches == 1 ? " value differs" : " values differ") << " (max abs "
+         << r.maxAbs << ", max rel " << r.maxRel << ")";
     if (!r.first.empty()) {
         const auto& m = r.first.front();
         text << "; first at [";
-        for (std::size_t d = 0; d < m.index.size(); ++d) text << (d ? ", " : "") << m.index[d];
+        for (std::size_t d = 0; d < m.index.size(); ++d)
+            text << (d ? ", " : "") << m.index[d];
         const auto [actual, expected] = distinct(m.actual, m.expected);
         text << "]: " << actual << " where the reference has " << expected;
     }

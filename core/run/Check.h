@@ -21,8 +21,8 @@ struct CheckResult {
     std::string output; // the argument's name
     bool passed = true;
     std::size_t mismatches = 0;
-    double maxAbs = 0;  // largest |actual - expected| over finite pairs
-    double maxRel = 0;  // largest |actual - expected| / |expected| over finite pairs with expected != 0
+    double maxAbs = 0; // largest |actual - expected| over finite pairs
+    double maxRel = 0; // largest |actual - expected| / |expected| over finite pairs with expected != 0
     // Up to kMaxListed mismatching elements, first by position: multi-dimensional indices (row-major).
     struct Mismatch {
         std::vector<std::size_t> index;

@@ -1,7 +1,5 @@
 #include "CompiledCode.h"
 
-#include "core/launch/CompileError.h"
-#include "core/launch/RunSetup.h"
 #include "core/Error.h"
 #include "core/Stopwatch.h"
 #include "core/cuda/Compiler.h"
@@ -9,6 +7,8 @@
 #include "core/cuda/Disassembler.h"
 #include "core/cuda/Driver.h"
 #include "core/cuda/Nvrtc.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/RunSetup.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,8 +1,5 @@
 #include "CudaRunner.h"
 
-#include "core/launch/CompileError.h"
-#include "core/launch/KernelFault.h"
-#include "core/launch/Repeats.h"
 #include "core/cuda/Compiler.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/DeviceBuffer.h"
@@ -11,6 +8,9 @@
 #include "core/cuda/Module.h"
 #include "core/cuda/PinnedAllocator.h"
 #include "core/cuda/Stream.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/KernelFault.h"
+#include "core/launch/Repeats.h"
 
 namespace kp::run {
 
@@ -21,7 +21,8 @@ cuda::CompileOptions compileOptions(const launch::RunSetup& setup, const cuda::D
     options.arch = device.arch();
     options.device = device.ordinal;
     options.extraOptions = setup.compile.options;
-    for (const auto& [name, value] : setup.compile.defines) options.defines[name] = value;
+    for (const auto& [name, value] : setup.compile.defines)
+        options.defines[name] = value;
     // A C++ kernel's symbol is mangled, and a template is only instantiated when named: ask NVRTC.
     if (!setup.signature.externC) options.nameExpressions = {setup.kernelName};
     return options;
@@ -37,7 +38,8 @@ std::string symbolName(const launch::RunSetup& setup, const cuda::CompileResult&
 
 cuda::Module loadModule(const cuda::CompileResult& compiled) {
     if (!compiled.cubin.empty())
-        return cuda::Module::fromImage({reinterpret_cast<const char*>(compiled.cubin.data()), compiled.cubin.size()});
+        return cuda::Module::fromImage(
+            {reinterpret_cast<const char*>(compiled.cubin.data()), compiled.cubin.size()});
     return cuda::Module::fromImage(compiled.ptx);
 }
 
@@ -90,11 +92,13 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
     const cuda::Module module = loadModule(compiled);
     const cuda::Kernel kernel = module.kernel(symbolName(setup, compiled));
     const auto attributes = kernel.attributes();
-    if (auto problems = validate(setup.launch, limits(), static_cast<std::uint64_t>(attributes.staticSharedBytes),
-                                 static_cast<std::uint32_t>(attributes.maxThreadsPerBlock), attributes.registersPerThread);
+    if (auto problems = validate(
+            setup.launch, limits(), static_cast<std::uint64_t>(attributes.staticSharedBytes),
+            static_cast<std::uint32_t>(attributes.maxThreadsPerBlock), attributes.registersPerThread);
         !problems.empty())
         throw launch::SetupError(problems);
-    // Past 48 KiB of static and dynamic together, a block needs the opt-in (its default dynamic limit is 48 KiB - static).
+    // Past 48 KiB of static and dynamic together, a block needs the opt-in (its default dynamic limit is 48
+    // KiB - static).
     if (setup.launch.sharedBytes + static_cast<std::uint64_t>(attributes.staticSharedBytes) > 48 * 1024)
         kernel.setMaxDynamicSharedBytes(static_cast<int>(setup.launch.sharedBytes));
 
@@ -108,13 +112,15 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
             arguments.add(buffers.back().address());
         } else {
             buffers.emplace_back();
-            arguments.addBytes(arg.scalarBytes.data(), arg.scalarBytes.size(), model::alignment(arg.scalarType));
+            arguments.addBytes(arg.scalarBytes.data(), arg.scalarBytes.size(),
+                               model::alignment(arg.scalarType));
         }
     }
     // Results land in arrays of their own, so an inout input stays as generated for the next repeat.
     for (const auto& arg : setup.args)
-        if (arg.copiedOut()) result.outputs.emplace_back(arg.name, model::Array(arg.array.dtype(), arg.array.shape(), allocator_,
-                                                                          model::Array::Uninitialized{}));
+        if (arg.copiedOut())
+            result.outputs.emplace_back(arg.name, model::Array(arg.array.dtype(), arg.array.shape(),
+                                                               allocator_, model::Array::Uninitialized{}));
 
     const cuda::Stream stream = cuda::Stream::create();
     const cuda::LaunchConfig config = launchConfig(setup.launch);
@@ -159,13 +165,14 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
         in = out = 0;
         for (const auto& arg : setup.args) {
             if (arg.copiedIn()) {
-                result.h2dByArgument.push_back(
-                    {arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousIn, events.afterCopyIn[in])});
+                result.h2dByArgument.push_back({arg.name, arg.array.bytes(),
+                                                cuda::Event::elapsedMs(*previousIn, events.afterCopyIn[in])});
                 previousIn = &events.afterCopyIn[in++];
             }
             if (arg.copiedOut()) {
                 result.d2hByArgument.push_back(
-                    {arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousOut, events.afterCopyOut[out])});
+                    {arg.name, arg.array.bytes(),
+                     cuda::Event::elapsedMs(*previousOut, events.afterCopyOut[out])});
                 previousOut = &events.afterCopyOut[out++];
             }
         }

@@ -1,17 +1,17 @@
-// Runs a launch::RunSetup on a CUDA device, PyCUDA's whole loop in one call: compile (cached), check the launch
-// against the device and the kernel, allocate, copy in, launch, copy back, with CUDA events around each
-// transfer and launch. Used by the CLI, the worker and the benchmarks.
+// Runs a launch::RunSetup on a CUDA device, PyCUDA's whole loop in one call: compile (cached), check the
+// launch against the device and the kernel, allocate, copy in, launch, copy back, with CUDA events around
+// each transfer and launch. Used by the CLI, the worker and the benchmarks.
 #pragma once
 
-#include "core/launch/LaunchGeometry.h"
-#include "core/launch/RunResult.h"
-#include "core/launch/RunSetup.h"
-#include "core/launch/Runner.h"
 #include "core/cuda/CompileCache.h"
 #include "core/cuda/CompileResult.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"
 #include "core/cuda/Kernel.h"
+#include "core/launch/LaunchGeometry.h"
+#include "core/launch/RunResult.h"
+#include "core/launch/RunSetup.h"
+#include "core/launch/Runner.h"
 
 #include <memory>
 
@@ -32,14 +32,16 @@ public:
     cuda::CompileResult compile(const launch::RunSetup& setup) const;
     struct Inspected {
         cuda::CompileResult compiled;
-        cuda::KernelAttributes attributes; // registers, static shared memory, the most threads a block may have
+        cuda::KernelAttributes
+            attributes; // registers, static shared memory, the most threads a block may have
     };
     // Compiles and loads the kernel without running it: what the launch panel's occupancy needs.
     Inspected inspect(const launch::RunSetup& setup) const;
-    // Throws launch::CompileError, launch::SetupError (launch problems: block too big, shared memory over the limit,
-    // more threads than the kernel's registers allow), launch::KernelFault when the kernel crashes the device,
-    // CudaError for anything else the driver refuses. Device memory is freed on every path.
-    launch::RunResult run(const launch::RunSetup& setup, const launch::RunOptions& options = {}) const override;
+    // Throws launch::CompileError, launch::SetupError (launch problems: block too big, shared memory over the
+    // limit, more threads than the kernel's registers allow), launch::KernelFault when the kernel crashes the
+    // device, CudaError for anything else the driver refuses. Device memory is freed on every path.
+    launch::RunResult run(const launch::RunSetup& setup,
+                          const launch::RunOptions& options = {}) const override;
 
 private:
     cuda::Device device_;

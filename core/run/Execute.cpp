@@ -8,7 +8,8 @@
 namespace kp::run {
 
 RunReport Execution::report() const {
-    RunReport r{&setup, &result, reference ? &*reference : nullptr, referenceIsCpuBackend, checks, uncheckedBecause};
+    RunReport r{&setup, &result,         reference ? &*reference : nullptr, referenceIsCpuBackend,
+                checks, uncheckedBecause};
     return r;
 }
 
@@ -20,8 +21,10 @@ std::optional<int> cudaOrdinal(const run::Backend& backend) {
 
 std::unique_ptr<Execution> execute(const model::Playground& playground, const ExecuteOptions& options) {
     const auto ordinal = cudaOrdinal(options.backend);
-    if (options.repeat < 1) throw InputError("repeat: must be at least 1, got " + std::to_string(options.repeat));
-    if (options.warmup < 0) throw InputError("warmup: must be 0 or more, got " + std::to_string(options.warmup));
+    if (options.repeat < 1)
+        throw InputError("repeat: must be at least 1, got " + std::to_string(options.repeat));
+    if (options.warmup < 0)
+        throw InputError("warmup: must be 0 or more, got " + std::to_string(options.warmup));
     if (ordinal && !cuda::Driver::available()) {
         (void)launch::prepare(playground); // a bad playground is reported as such on any machine
         throw cuda::Unavailable(cuda::Driver::unavailableReason());
@@ -46,7 +49,8 @@ std::unique_ptr<Execution> execute(const model::Playground& playground, const Ex
             e.reference->milliseconds = cpu.kernelMs.front();
             e.referenceIsCpuBackend = true;
         } catch (const InputError& error) {
-            e.uncheckedBecause = std::string("the CPU backend could not run the kernel to compare: ") + error.what();
+            e.uncheckedBecause =
+                std::string("the CPU backend could not run the kernel to compare: ") + error.what();
         }
     }
     if (e.reference) e.checks = run::checkAgainst(e.setup, e.result, *e.reference);

@@ -1,16 +1,16 @@
 // One run of a playground as the CLI and the worker do it, so there is one data path (architecture.md):
 // prepare the arguments, run on the chosen backend, run the reference (or, for a CUDA run without one,
-// the CPU backend) and check. Throws what the steps throw: InputError (and its launch::SetupError, launch::CompileError,
-// launch::KernelFault), cuda::CudaError, SystemError.
+// the CPU backend) and check. Throws what the steps throw: InputError (and its launch::SetupError,
+// launch::CompileError, launch::KernelFault), cuda::CudaError, SystemError.
 #pragma once
 
+#include "core/launch/RunResult.h"
+#include "core/launch/RunSetup.h"
 #include "core/model/Playground.h"
 #include "core/run/Backend.h"
 #include "core/run/Check.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
-#include "core/launch/RunResult.h"
-#include "core/launch/RunSetup.h"
 
 #include <atomic>
 #include <memory>
@@ -26,7 +26,8 @@ struct ExecuteOptions {
     int warmup = 0;
     bool checkBounds = false; // the CPU backend's bounds-checking mode
     const std::atomic<bool>* cancel = nullptr;
-    std::shared_ptr<model::HostAllocator> resultAllocator = nullptr; // the CPU backend's results (default: heap)
+    std::shared_ptr<model::HostAllocator> resultAllocator =
+        nullptr; // the CPU backend's results (default: heap)
 };
 
 struct Execution {

@@ -48,7 +48,8 @@ GridCoverage strideCoverageOf(const model::Shape& shape, const launch::LaunchGeo
     c.threads = times(geometry.blocks(), geometry.threadsPerBlock());
     if (shape.empty()) return c;
     c.elements = 1;
-    for (const auto extent : shape) c.elements = times(c.elements, extent);
+    for (const auto extent : shape)
+        c.elements = times(c.elements, extent);
     c.busy = std::min(c.threads, c.elements);
     c.idle = c.threads - c.busy;
     return c;

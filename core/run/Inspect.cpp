@@ -5,8 +5,8 @@
 #include "core/cpu/CpuRunner.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/Driver.h"
-#include "core/run/CudaRunner.h"
 #include "core/launch/RunSetup.h"
+#include "core/run/CudaRunner.h"
 
 #include <map>
 #include <memory>

@@ -6,10 +6,10 @@
 
 #include "core/cuda/Device.h"
 #include "core/cuda/Kernel.h"
+#include "core/launch/LaunchGeometry.h"
 #include "core/model/Diagnostic.h"
 #include "core/model/Playground.h"
 #include "core/run/Backend.h"
-#include "core/launch/LaunchGeometry.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

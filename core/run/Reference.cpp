@@ -1,12 +1,12 @@
 #include "Reference.h"
 
-#include "core/launch/CompileError.h"
-#include "core/launch/Repeats.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
 #include "core/cpu/ContainedRun.h"
 #include "core/cpu/CudaHostHeader.h"
 #include "core/io/FileBytes.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/Repeats.h"
 #include "core/sandbox/ChildSharedAllocator.h"
 
 #include <algorithm>
@@ -49,9 +49,11 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
     const auto& spec = *setup.reference;
     static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*");
     if (!std::regex_match(spec.function, identifier))
-        throw launch::SetupError({"reference.function: \"" + spec.function + "\" is not the name of a C++ function"});
+        throw launch::SetupError(
+            {"reference.function: \"" + spec.function + "\" is not the name of a C++ function"});
 
-    const std::string userText = io::readTextFile(model::resolveInside(setup.folder, spec.source, "reference.source"));
+    const std::string userText =
+        io::readTextFile(model::resolveInside(setup.folder, spec.source, "reference.source"));
     const std::string escaped = std::regex_replace(spec.source, std::regex(R"(["\\])"), R"(\$&)");
     cpu::HostSource source{spec.source, "#line 1 \"<kernelpad cuda built-ins>\"\n" +
                                             std::string(cpu::kCudaHostHeader) + "#line 1 \"" + escaped +

@@ -3,9 +3,9 @@
 // Check compares a backend's outputs with.
 #pragma once
 
+#include "core/cpu/HostCompiler.h"
 #include "core/launch/RunResult.h"
 #include "core/launch/RunSetup.h"
-#include "core/cpu/HostCompiler.h"
 
 #include <string>
 #include <utility>
@@ -14,9 +14,9 @@
 namespace kp::run {
 
 struct ReferenceResult {
-    launch::NamedArrays outputs;     // out and inout arrays, parameter order
-    double milliseconds = 0;                                   // the call alone (the median of the calls)
-    std::vector<double> samplesMs;                             // every timed call
+    launch::NamedArrays outputs;   // out and inout arrays, parameter order
+    double milliseconds = 0;       // the call alone (the median of the calls)
+    std::vector<double> samplesMs; // every timed call
     double compileMs = 0;
     bool compileFromCache = false;
 
@@ -28,6 +28,7 @@ struct ReferenceResult {
 // parameter count differs from the kernel's, InputError when the file cannot be read.
 // `repeat` timed calls after `warmup` untimed ones, each on fresh copies of the inputs (sweeps time the
 // reference as they time a backend); the outputs are the last call's.
-ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler, int repeat = 1, int warmup = 0);
+ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler, int repeat = 1,
+                             int warmup = 0);
 
 } // namespace kp::run

@@ -8,14 +8,16 @@ namespace {
 
 nlohmann::ordered_json checkJson(const CheckResult& check) {
     nlohmann::ordered_json first = nlohmann::ordered_json::array();
-    for (const auto& m : check.first) first.push_back({{"index", m.index}, {"actual", m.actual}, {"expected", m.expected}});
-    return {{"output", check.output}, {"passed", check.passed},     {"mismatches", check.mismatches},
+    for (const auto& m : check.first)
+        first.push_back({{"index", m.index}, {"actual", m.actual}, {"expected", m.expected}});
+    return {{"output", check.output},  {"passed", check.passed},  {"mismatches", check.mismatches},
             {"max_abs", check.maxAbs}, {"max_rel", check.maxRel}, {"first", first}};
 }
 
 nlohmann::ordered_json transfersJson(const std::vector<launch::TransferTiming>& transfers) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const auto& t : transfers) out.push_back({{"argument", t.argument}, {"bytes", t.bytes}, {"ms", t.milliseconds}});
+    for (const auto& t : transfers)
+        out.push_back({{"argument", t.argument}, {"bytes", t.bytes}, {"ms", t.milliseconds}});
     return out;
 }
 
@@ -52,7 +54,9 @@ nlohmann::ordered_json RunReport::toJson() const {
     }
     if (!uncheckedBecause.empty()) out["unchecked_because"] = uncheckedBecause;
     out["kernel"] = setup->kernelName;
-    out["launch"] = {{"grid", setup->launch.grid}, {"block", setup->launch.block}, {"shared_bytes", setup->launch.sharedBytes}};
+    out["launch"] = {{"grid", setup->launch.grid},
+                     {"block", setup->launch.block},
+                     {"shared_bytes", setup->launch.sharedBytes}};
     out["compile_ms"] = result->compileMs;
     out["compile_cached"] = result->compileFromCache;
     if (reference) out["reference_compile_ms"] = reference->compileMs;
@@ -62,13 +66,15 @@ nlohmann::ordered_json RunReport::toJson() const {
     return out;
 }
 
-std::vector<CheckResult> checkAgainst(const launch::RunSetup& setup, const launch::RunResult& result, const ReferenceResult& reference) {
+std::vector<CheckResult> checkAgainst(const launch::RunSetup& setup, const launch::RunResult& result,
+                                      const ReferenceResult& reference) {
     std::vector<CheckResult> checks;
     const Tolerance tolerance{setup.check.rtol, setup.check.atol};
     for (const auto& name : setup.checkedOutputs()) {
         const auto* actual = result.output(name);
         const auto* expected = reference.output(name);
-        if (!actual || !expected) throw InputError("check: the output \"" + name + "\" is missing from the run");
+        if (!actual || !expected)
+            throw InputError("check: the output \"" + name + "\" is missing from the run");
         checks.push_back(check(name, *actual, *expected, tolerance));
     }
     return checks;

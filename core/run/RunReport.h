@@ -19,14 +19,15 @@ struct RunReport {
     const launch::RunResult* result = nullptr;
     const ReferenceResult* reference = nullptr; // none: no reference_ms
     bool referenceIsCpuBackend = false;         // the CPU backend stood in for a missing reference
-    std::vector<CheckResult> checks;             // empty: no check was made
-    std::string uncheckedBecause;                // why no check was made, where one was meant to be
+    std::vector<CheckResult> checks;            // empty: no check was made
+    std::string uncheckedBecause;               // why no check was made, where one was meant to be
 
     bool passed() const; // every check passed (true when there was none)
     nlohmann::ordered_json toJson() const;
 };
 
 // Compares every checked output of `result` with the reference's, with the playground's tolerances.
-std::vector<CheckResult> checkAgainst(const launch::RunSetup& setup, const launch::RunResult& result, const ReferenceResult& reference);
+std::vector<CheckResult> checkAgainst(const launch::RunSetup& setup, const launch::RunResult& result,
+                                      const ReferenceResult& reference);
 
 } // namespace kp::run

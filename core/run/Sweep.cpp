@@ -1,8 +1,8 @@
 #include "Sweep.h"
 
 #include "GridCoverage.h"
-#include "core/launch/RunSetup.h"
 #include "core/Error.h"
+#include "core/launch/RunSetup.h"
 
 #include <algorithm>
 #include <charconv>
@@ -113,11 +113,13 @@ SweepSpec SweepSpec::fromJson(const json& in, const std::string& where) {
     if (!in.is_object()) bad(where, "expected an object");
     SweepSpec spec;
     if (in.contains("parameter"))
-        spec.parameter = namedAt(in, "parameter", where, {SweepParameter::ProblemSize, SweepParameter::BlockSize},
-                                 "use \"size\" (the problem size) or \"block\" (blockDim.x)");
+        spec.parameter =
+            namedAt(in, "parameter", where, {SweepParameter::ProblemSize, SweepParameter::BlockSize},
+                    "use \"size\" (the problem size) or \"block\" (blockDim.x)");
     if (spec.parameter == SweepParameter::BlockSize) spec.from = 32, spec.to = 1024, spec.steps = 6;
     if (in.contains("scale"))
-        spec.scale = namedAt(in, "scale", where, {SweepScale::Log, SweepScale::Linear}, "use \"log\" or \"linear\"");
+        spec.scale =
+            namedAt(in, "scale", where, {SweepScale::Log, SweepScale::Linear}, "use \"log\" or \"linear\"");
     if (in.contains("from")) spec.from = numberAt(in, "from", where);
     if (in.contains("to")) spec.to = numberAt(in, "to", where);
     if (in.contains("steps")) spec.steps = wholeAt(in, "steps", where);

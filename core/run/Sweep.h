@@ -73,7 +73,8 @@ struct SweepPlan {
 };
 
 // Throws InputError for a spec that does not fit the playground (an array that is not there, a swept
-// array filled from a file, whose shape cannot change) and launch::SetupError for a playground without arrays.
+// array filled from a file, whose shape cannot change) and launch::SetupError for a playground without
+// arrays.
 SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec);
 
 } // namespace kp::run

@@ -1,15 +1,15 @@
 #include "SweepRunner.h"
 
 #include "Check.h"
-#include "core/launch/CompileError.h"
 #include "CudaRunner.h"
-#include "core/launch/KernelFault.h"
 #include "Reference.h"
 #include "RunReport.h"
 #include "core/cpu/CpuRunner.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/Device.h"
 #include "core/cuda/Driver.h"
+#include "core/launch/CompileError.h"
+#include "core/launch/KernelFault.h"
 #include "core/sandbox/Confinement.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "Timing.h"
 
-#include "core/launch/RunResult.h"
 #include "core/Error.h"
+#include "core/launch/RunResult.h"
 
 #include <algorithm>
 #include <cmath>

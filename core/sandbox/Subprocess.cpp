@@ -97,8 +97,7 @@ void endGroup(int) {
     ::_exit(127);
 }
 
-[[noreturn]] void supervise(const Prepared& p, const ProcessOptions& options, int output,
-                            pid_t parent) {
+[[noreturn]] void supervise(const Prepared& p, const ProcessOptions& options, int output, pid_t parent) {
     ::setpgid(0, 0);
     struct sigaction stop {};
     stop.sa_handler = endGroup;

@@ -6,11 +6,11 @@
 // Every request may say `trusted`: where there is no sandbox, the host code runs unconfined.
 #pragma once
 
-#include "core/run/Inspect.h"
+#include "core/launch/RunResult.h"
 #include "core/model/Diagnostic.h"
 #include "core/run/Backend.h"
 #include "core/run/CompiledCode.h"
-#include "core/launch/RunResult.h"
+#include "core/run/Inspect.h"
 #include "core/run/SweepResult.h"
 #include "core/run/Timing.h"
 
@@ -103,10 +103,10 @@ struct DisassembleRequest {
 using Request = std::variant<RunRequest, InspectRequest, SweepRequest, DisassembleRequest>;
 
 struct RunReply {
-    nlohmann::json report;             // the timings.json object (project-format.md), as the history keeps it
-    run::RunTimings timings;           // the same report, typed
-    std::string execution;             // how the backend ran the threads
-    launch::NamedArrays outputs;          // out and inout arrays
+    nlohmann::json report;       // the timings.json object (project-format.md), as the history keeps it
+    run::RunTimings timings;     // the same report, typed
+    std::string execution;       // how the backend ran the threads
+    launch::NamedArrays outputs; // out and inout arrays
     launch::NamedArrays referenceOutputs; // the reference's (or the CPU backend's), if any
 };
 

@@ -5,11 +5,11 @@
 #pragma once
 
 #include "Channel.h"
-#include "core/run/Inspect.h"
 #include "Messages.h"
 #include "core/UniqueFd.h"
 #include "core/model/Diagnostic.h"
 #include "core/run/CompiledCode.h"
+#include "core/run/Inspect.h"
 #include "core/run/SweepResult.h"
 
 #include <atomic>
@@ -57,14 +57,14 @@ struct WorkerResult {
     nlohmann::json report;                      // Ok, for a Run: the timings.json object (project-format.md)
     run::RunTimings timings;                    // Ok, for a Run: the same report, typed
     std::string execution;                      // Ok: how the backend ran the threads
-    launch::NamedArrays outputs;                   // Ok: out and inout arrays (shared memory, mapped)
-    launch::NamedArrays referenceOutputs;          // Ok: the reference's (or the CPU backend's), if any
+    launch::NamedArrays outputs;                // Ok: out and inout arrays (shared memory, mapped)
+    launch::NamedArrays referenceOutputs;       // Ok: the reference's (or the CPU backend's), if any
     double seconds = 0;                         // wall time of the request
     // What the kernel (printf), the compiler or the runtime printed during the request, on either stream,
     // even when the worker died (an assert's text comes before its SIGABRT). At most kMaxOutputBytes.
     std::string output;
     double receiveMs = 0;                          // Ok: reading the answer and mapping its arrays
-    std::optional<run::Inspection> inspection;          // Ok, for an Inspect request
+    std::optional<run::Inspection> inspection;     // Ok, for an Inspect request
     std::optional<run::SweepResult> sweep;         // Ok, for a Sweep request
     std::optional<run::CompiledCode> compiledCode; // Ok, for a Disassemble request
     bool ok() const { return outcome == Outcome::Ok; }
@@ -117,7 +117,7 @@ private:
 
     std::filesystem::path executable_;
     std::mutex runMutex_;
-    std::string takeOutput(); // what the worker printed since the last call
+    std::string takeOutput();          // what the worker printed since the last call
     std::unique_ptr<Channel> channel_; // to the worker, while one runs
     UniqueFd output_; // the worker's stdout and stderr: a memory file the client reads after each request
     off_t outputRead_ = 0;

@@ -17,11 +17,11 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
-#include <QTextBlock>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTextBlock>
 #include <Qsci/qscilexer.h>
 #include <Qsci/qscilexercpp.h>
+#include <QtTest>
 #include <qcustomplot.h>
 
 namespace {
@@ -51,20 +51,28 @@ Sizes sizesOf(MainWindow& window) {
 
 QByteArray describe(const Sizes& s) {
     return QStringLiteral("app %1 menu %2 table %3 output %4 ticks %5 legend %6 editor line %7 px")
-        .arg(s.app).arg(s.menu).arg(s.table).arg(s.output).arg(s.plotTicks).arg(s.plotLegend).arg(s.editorLine)
+        .arg(s.app)
+        .arg(s.menu)
+        .arg(s.table)
+        .arg(s.output)
+        .arg(s.plotTicks)
+        .arg(s.plotLegend)
+        .arg(s.editorLine)
         .toUtf8();
 }
 
-const int kCodeStyles[] = {QsciLexerCPP::Default,       QsciLexerCPP::Comment,     QsciLexerCPP::CommentLine,
-                           QsciLexerCPP::Number,        QsciLexerCPP::Keyword,     QsciLexerCPP::DoubleQuotedString,
-                           QsciLexerCPP::PreProcessor,  QsciLexerCPP::Operator,    QsciLexerCPP::Identifier,
-                           QsciLexerCPP::KeywordSet2,   QsciLexerCPP::GlobalClass, QsciLexerCPP::CommentDoc};
+const int kCodeStyles[] = {
+    QsciLexerCPP::Default,      QsciLexerCPP::Comment,     QsciLexerCPP::CommentLine,
+    QsciLexerCPP::Number,       QsciLexerCPP::Keyword,     QsciLexerCPP::DoubleQuotedString,
+    QsciLexerCPP::PreProcessor, QsciLexerCPP::Operator,    QsciLexerCPP::Identifier,
+    QsciLexerCPP::KeywordSet2,  QsciLexerCPP::GlobalClass, QsciLexerCPP::CommentDoc};
 
 // The weakest contrast of text on paper among the styles code is drawn in.
 double weakestCodeContrast(KernelEditor* editor) {
     double weakest = 21;
     for (int style : kCodeStyles)
-        weakest = std::min(weakest, contrastRatio(editor->lexer()->color(style), editor->lexer()->paper(style)));
+        weakest =
+            std::min(weakest, contrastRatio(editor->lexer()->color(style), editor->lexer()->paper(style)));
     return weakest;
 }
 
@@ -117,10 +125,12 @@ class TestAppearance : public QObject {
     QTemporaryDir dir_;
 
     void openSample(MainWindow& window) {
-        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
+        window.setSaveQuestion(
+            [] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.resize(1280, 800);
         window.show();
-        QVERIFY(window.openFile(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/multiply_them.kpad.json")));
+        QVERIFY(
+            window.openFile(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/multiply_them.kpad.json")));
     }
 
     void save(QWidget& widget, const QString& name) {
@@ -158,7 +168,8 @@ private slots:
         const Appearance dark{Theme::Dark, false};
         const QColor base = colorsOf(dark).base;
         QCOMPARE(adaptBackground(Qt::white, dark), base);
-        QVERIFY(adaptBackground(QColor(0xc8, 0xc8, 0xc8), dark).lightness() < 100); // a light grid line stays subtle
+        QVERIFY(adaptBackground(QColor(0xc8, 0xc8, 0xc8), dark).lightness() <
+                100); // a light grid line stays subtle
         const QColor text = adaptForeground(Qt::black, base, dark);
         QVERIFY2(contrastRatio(text, base) >= 4.5, qPrintable(text.name()));
         const QColor blue = adaptForeground(QColor(0, 0, 0xa0), base, dark);
@@ -173,7 +184,8 @@ private slots:
         MainWindow window;
         openSample(window);
         const Sizes before = sizesOf(window);
-        QVERIFY2(before.app > 0 && before.table > 0 && before.output > 0 && before.plotTicks > 0, describe(before));
+        QVERIFY2(before.app > 0 && before.table > 0 && before.output > 0 && before.plotTicks > 0,
+                 describe(before));
         QVERIFY(!window.isFullScreen());
 
         window.presentationAction()->trigger();
@@ -189,12 +201,14 @@ private slots:
         QCOMPARE(large.output, before.output * k); // a font the output pane set for itself
         QCOMPARE(large.plotTicks, before.plotTicks * k);
         QCOMPARE(large.plotLegend, before.plotLegend * k);
-        QVERIFY2(static_cast<double>(large.editorLine) >= static_cast<double>(before.editorLine) * 1.4, describe(before) + " / " + describe(large));
+        QVERIFY2(static_cast<double>(large.editorLine) >= static_cast<double>(before.editorLine) * 1.4,
+                 describe(before) + " / " + describe(large));
         // High contrast: the panels' text and the code on their backgrounds at 7:1 or more.
         const QPalette palette = QApplication::palette();
         QVERIFY(contrastRatio(palette.color(QPalette::WindowText), palette.color(QPalette::Window)) >= 7);
         QVERIFY(contrastRatio(palette.color(QPalette::Text), palette.color(QPalette::Base)) >= 7);
-        QVERIFY2(weakestCodeContrast(window.editor()) >= 7, QByteArray::number(weakestCodeContrast(window.editor())));
+        QVERIFY2(weakestCodeContrast(window.editor()) >= 7,
+                 QByteArray::number(weakestCodeContrast(window.editor())));
         save(window, QStringLiteral("presentation"));
 
         // Applying it again scales nothing twice.
@@ -270,16 +284,19 @@ private slots:
         KernelEditor* editor = window.editor();
         QVERIFY(editor->lexer()->paper(QsciLexerCPP::Default).lightness() < 40);
         QVERIFY2(weakestCodeContrast(editor) >= 4.5, QByteArray::number(weakestCodeContrast(editor)));
-        QVERIFY(editor->lexer()->color(QsciLexerCPP::Keyword) != editor->lexer()->color(QsciLexerCPP::Comment));
+        QVERIFY(editor->lexer()->color(QsciLexerCPP::Keyword) !=
+                editor->lexer()->color(QsciLexerCPP::Comment));
 
         plot->replot();
         QVERIFY(plot->xAxis->tickLabelColor().lightness() > 180);
         QVERIFY(plot->xAxis->basePen().color().lightness() > 180);
-        QVERIFY(contrastRatio(plot->xAxis->tickLabelColor(), adaptBackground(Qt::white, currentAppearance())) >= 4.5);
+        QVERIFY(contrastRatio(plot->xAxis->tickLabelColor(),
+                              adaptBackground(Qt::white, currentAppearance())) >= 4.5);
         // A label marked as an error is readable on the dark panels.
         QLabel error(QStringLiteral("wrong"));
         setTone(&error, Tone::Error);
-        QVERIFY(contrastRatio(error.palette().color(QPalette::WindowText), palette.color(QPalette::Window)) >= 4.5);
+        QVERIFY(contrastRatio(error.palette().color(QPalette::WindowText), palette.color(QPalette::Window)) >=
+                4.5);
         save(window, QStringLiteral("dark"));
 
         QCOMPARE(QSettings().value(QStringLiteral("view/theme")).toString(), QStringLiteral("dark"));
@@ -314,7 +331,8 @@ private slots:
         QVERIFY(background.lightness() < 20);
         for (int i = 0; i < time->itemCount(); ++i)
             if (auto* label = qobject_cast<QCPItemText*>(time->item(i)); label && !label->text().isEmpty()) {
-                const QColor box = label->brush().style() == Qt::NoBrush ? background : label->brush().color();
+                const QColor box =
+                    label->brush().style() == Qt::NoBrush ? background : label->brush().color();
                 QVERIFY2(contrastRatio(label->color(), box) >= 7, qPrintable(label->text()));
                 QVERIFY(label->font().pointSizeF() >= 8 * Appearance::kPresentationScale);
             }
@@ -333,7 +351,8 @@ private slots:
         const QColor entryColour = time->legend->item(0)->textColor();
         applyAppearance(Appearance{Theme::Dark, false});
         time->replot();
-        QCOMPARE(time->legend->item(0)->font().pointSizeF(), entryFont.pointSizeF() / Appearance::kPresentationScale);
+        QCOMPARE(time->legend->item(0)->font().pointSizeF(),
+                 entryFont.pointSizeF() / Appearance::kPresentationScale);
         applyAppearance(Appearance{Theme::Dark, true});
         time->replot();
         QCOMPARE(time->legend->item(0)->font(), entryFont);

@@ -2,7 +2,6 @@
 // signature, keeps what the user set when the signature changes compatibly, marks a field with an
 // error and says why while keeping the last valid value, and previews the values an init makes.
 #include "ArgumentPanel.h"
-
 #include "core/model/ArgumentFit.h"
 #include "core/model/SignatureParser.h"
 
@@ -16,7 +15,9 @@ using namespace kp::model;
 
 namespace {
 
-KernelSignature kernelOf(const std::string& code) { return parseKernels(code).kernels.at(0); }
+KernelSignature kernelOf(const std::string& code) {
+    return parseKernels(code).kernels.at(0);
+}
 
 void retype(QLineEdit* field, const QString& text) {
     field->selectAll();
@@ -36,7 +37,8 @@ private slots:
         const auto args = panel.arguments();
         QCOMPARE(args[0].direction, std::optional(Direction::Out));
         QCOMPARE(toString(*args[2].value), std::string("size(out)"));
-        QVERIFY(!panel.editorFor(QStringLiteral("in"))->dtypeCombo()->isEnabled()); // the signature says float
+        QVERIFY(
+            !panel.editorFor(QStringLiteral("in"))->dtypeCombo()->isEnabled()); // the signature says float
     }
 
     void badShapeIsMarkedAndTheLastGoodOneKept() {
@@ -50,11 +52,13 @@ private slots:
         retype(x->shapeEdit(), QStringLiteral("64, x"));
         QVERIFY(changed.count() > 0);
         QCOMPARE(panel.problems().size(), 1);
-        QVERIFY2(panel.problems().first().startsWith(QStringLiteral("args[0] x: \"x\" is not a positive whole number")),
+        QVERIFY2(panel.problems().first().startsWith(
+                     QStringLiteral("args[0] x: \"x\" is not a positive whole number")),
                  qPrintable(panel.problems().first()));
         QVERIFY(!x->errorLabel()->isHidden());
         QVERIFY(x->shapeEdit()->toolTip().contains(QStringLiteral("\"x\"")));
-        QCOMPARE(panel.arguments()[0].array().shape, (Shape{64})); // typed key by key, the last valid text was "64, "
+        QCOMPARE(panel.arguments()[0].array().shape,
+                 (Shape{64})); // typed key by key, the last valid text was "64, "
         retype(x->shapeEdit(), QStringLiteral("64, 32"));
         QVERIFY(panel.problems().isEmpty());
         QVERIFY(x->errorLabel()->isHidden());
@@ -65,10 +69,18 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("constant") << 2 << "constant" << "two" << "constant: \"two\" is not a number";
-        QTest::newRow("seed") << 4 << "seed" << "-1" << "seed: \"-1\" is not a whole number";
-        QTest::newRow("formula") << 6 << "formula" << "sin(i" << "formula";
-        QTest::newRow("file outside") << 7 << "file" << "../../etc/passwd" << "..";
+        QTest::newRow("constant") << 2 << "constant"
+                                  << "two"
+                                  << "constant: \"two\" is not a number";
+        QTest::newRow("seed") << 4 << "seed"
+                              << "-1"
+                              << "seed: \"-1\" is not a whole number";
+        QTest::newRow("formula") << 6 << "formula"
+                                 << "sin(i"
+                                 << "formula";
+        QTest::newRow("file outside") << 7 << "file"
+                                      << "../../etc/passwd"
+                                      << "..";
     }
     void fieldErrorsSayWhatIsWrong() {
         QFETCH(int, init);
@@ -92,7 +104,8 @@ private slots:
         panel.setKernel(kernelOf("__global__ void k(float* x, int n) {}"), {}, ".");
         ArgumentEditor* n = panel.editorFor(QStringLiteral("n"));
         retype(n->valueEdit(), QStringLiteral("size(y)"));
-        QVERIFY2(panel.problems().join('\n').contains(QStringLiteral("no array argument \"y\"")), qPrintable(panel.problems().join('\n')));
+        QVERIFY2(panel.problems().join('\n').contains(QStringLiteral("no array argument \"y\"")),
+                 qPrintable(panel.problems().join('\n')));
         retype(n->valueEdit(), QStringLiteral("rows(x)"));
         QVERIFY(panel.problems().isEmpty());
         QCOMPARE(toString(*panel.arguments()[1].value), std::string("rows(x)"));

@@ -2,9 +2,9 @@
 // message naming launch.block and the limit, on a red field, gone once fixed; "auto" follows the array
 // and the block; totals, idle threads and occupancy follow every keystroke; launchChanged comes once per
 // edit and never from the main window's set*() calls. Screenshots go to /tmp/launchpanel*.png.
+#include "../TestSupport.h"
 #include "GridDrawing.h"
 #include "LaunchPanel.h"
-#include "../TestSupport.h"
 #include "ProblemFrame.h"
 
 #include <QCheckBox>
@@ -176,8 +176,9 @@ private slots:
         panel.setDataShape({4000, 4000});
         QVERIFY(panel.idleText().contains(QStringLiteral("no thread reaches them")));
         panel.setGridStride(true);
-        QCOMPARE(panel.idleText(), QStringLiteral("The kernel reads gridDim: a grid-stride loop, so its 262,144 threads reach "
-                                                  "all 16,000,000 elements, about 61 each"));
+        QCOMPARE(panel.idleText(),
+                 QStringLiteral("The kernel reads gridDim: a grid-stride loop, so its 262,144 threads reach "
+                                "all 16,000,000 elements, about 61 each"));
         // The drawing shows the rest of the data as reached later, not as out of reach.
         const QImage picture = panel.drawing()->grab().toImage();
         picture.save(QStringLiteral("/tmp/kernelpad_launch_gridstride.png"));
@@ -192,8 +193,9 @@ private slots:
 
         // More threads than elements: the extra ones idle.
         panel.setDataShape({1000});
-        QCOMPARE(panel.idleText(), QStringLiteral("The kernel reads gridDim: a grid-stride loop, so its 262,144 threads reach "
-                                                  "all 1,000 elements in one turn; 261,144 idle threads (99.6%)"));
+        QCOMPARE(panel.idleText(),
+                 QStringLiteral("The kernel reads gridDim: a grid-stride loop, so its 262,144 threads reach "
+                                "all 1,000 elements in one turn; 261,144 idle threads (99.6%)"));
     }
 
     void asksForAGridWhenAutoHasNoArray() {

@@ -73,12 +73,14 @@ private slots:
 
     void showsTheCompileOptionsAPlaygroundCarries() {
         write(QStringLiteral("k.cu"), "__global__ void k(float* x) { x[threadIdx.x] = N; }\n");
-        const QString path = write(QStringLiteral("shared.kpad.json"), R"({"format": "kernelpad/1", "title": "Shared", "source": "k.cu",
+        const QString path = write(QStringLiteral("shared.kpad.json"),
+                                   R"({"format": "kernelpad/1", "title": "Shared", "source": "k.cu",
             "kernel": "k", "compile": {"options": ["--use_fast_math"], "defines": {"N": "400"}},
             "launch": {"grid": [1], "block": [4]},
             "args": [{"name": "x", "array": {"dtype": "float32", "shape": [4]}, "direction": "out"}]})");
         MainWindow window;
-        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
+        window.setSaveQuestion(
+            [] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.show();
         QVERIFY(window.openFile(path));
         QVERIFY(window.editor()->text().contains(QStringLiteral("x[threadIdx.x] = N")));
@@ -91,16 +93,19 @@ private slots:
         shot.save(QStringLiteral("/tmp/kernelpad_compile_notice.png"));
 
         // The sample carries none: no notice.
-        QVERIFY(window.openFile(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/multiply_them.kpad.json")));
+        QVERIFY(
+            window.openFile(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/multiply_them.kpad.json")));
         QVERIFY(!window.compileNotice()->isVisible());
         QVERIFY(window.editor()->text().contains(QStringLiteral("multiply_them")));
         window.close();
     }
 
     void refusesABrokenPlaygroundAndKeepsTheText() {
-        const QString path = write(QStringLiteral("broken.kpad.json"), R"({"format": "kernelpad/1", "code": "x", "kernel": 5})");
+        const QString path = write(QStringLiteral("broken.kpad.json"),
+                                   R"({"format": "kernelpad/1", "code": "x", "kernel": 5})");
         MainWindow window;
-        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
+        window.setSaveQuestion(
+            [] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.editor()->setText(QStringLiteral("my work\n"));
         QTimer::singleShot(0, [] {
             // The refusal is a message box: close it as a user would, after reading it.
@@ -291,7 +296,8 @@ private slots:
         window.setSaveQuestion([] { return QMessageBox::Discard; });
         window.resize(1400, 900);
         window.show();
-        QVERIFY(window.openFile(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/multiply_them.kpad.json")));
+        QVERIFY(
+            window.openFile(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/multiply_them.kpad.json")));
         window.showCompiledCode();
         QVERIFY(window.compilingCode());
         QTRY_VERIFY_WITH_TIMEOUT(!window.compilingCode(), 60000);
@@ -305,19 +311,28 @@ private slots:
         QCOMPARE(code->kernelTable()->rowCount(), 1);
         QVERIFY(code->kernelTable()->item(0, 0)->text().contains(QStringLiteral("multiply_them")));
         QVERIFY(code->kernelTable()->item(0, 1)->text().toInt() > 0); // registers
-        QVERIFY(code->view(CompiledCodeView::Listing::Ptx)->toPlainText().contains(QStringLiteral(".entry multiply_them")));
+        QVERIFY(code->view(CompiledCodeView::Listing::Ptx)
+                    ->toPlainText()
+                    .contains(QStringLiteral(".entry multiply_them")));
 
         // The line that multiplies: its loads, multiply and store are highlighted in the PTX.
-        const int multiply = static_cast<int>(window.editor()->text().split(QLatin1Char('\n')).indexOf(
-                                 QRegularExpression(QStringLiteral(".*dest\\[i\\] = a\\[i\\] \\* b\\[i\\].*")))) + 1;
+        const int multiply =
+            static_cast<int>(
+                window.editor()
+                    ->text()
+                    .split(QLatin1Char('\n'))
+                    .indexOf(QRegularExpression(QStringLiteral(".*dest\\[i\\] = a\\[i\\] \\* b\\[i\\].*")))) +
+            1;
         QVERIFY(multiply > 0);
-        window.editor()->setCursorPosition(multiply - 1, 0); // QScintilla tells of the move when it next updates
+        window.editor()->setCursorPosition(multiply - 1,
+                                           0); // QScintilla tells of the move when it next updates
         QTRY_VERIFY(!code->highlightedLines(CompiledCodeView::Listing::Ptx).empty());
         const std::vector<int> lines = code->highlightedLines(CompiledCodeView::Listing::Ptx);
         QString highlighted;
         for (int index : lines) {
             QCOMPARE(code->sourceLineAt(CompiledCodeView::Listing::Ptx, index), multiply);
-            highlighted += code->view(CompiledCodeView::Listing::Ptx)->document()->findBlockByNumber(index).text();
+            highlighted +=
+                code->view(CompiledCodeView::Listing::Ptx)->document()->findBlockByNumber(index).text();
         }
         QVERIFY2(highlighted.contains(QStringLiteral("mul.f32")), qPrintable(highlighted));
 
@@ -354,11 +369,14 @@ private slots:
             QVERIFY(window.startRun());
             QTRY_VERIFY_WITH_TIMEOUT(finished.size() == before + 1, 60000);
             QVERIFY2(finished.last().at(0).toBool() == ok,
-                     qPrintable(QStringLiteral("asked %1 times; %2").arg(asked.size()).arg(window.statusBar()->currentMessage())));
+                     qPrintable(QStringLiteral("asked %1 times; %2")
+                                    .arg(asked.size())
+                                    .arg(window.statusBar()->currentMessage())));
         };
         run(false); // declined: nothing ran
         QCOMPARE(asked.size(), 1);
-        QVERIFY2(asked.front().contains(QStringLiteral("sandbox")) && asked.front().contains(QStringLiteral("simulated for the test")),
+        QVERIFY2(asked.front().contains(QStringLiteral("sandbox")) &&
+                     asked.front().contains(QStringLiteral("simulated for the test")),
                  qPrintable(asked.front()));
         answer = MainWindow::UnsandboxedAnswer::RunOnce;
         run(true);

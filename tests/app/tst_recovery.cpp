@@ -87,7 +87,8 @@ private slots:
 
     void autosavesTheEditorsText() {
         MainWindow window;
-        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
+        window.setSaveQuestion(
+            [] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.setAutosaveInterval(50);
         window.show();
         window.editor()->setText(QStringLiteral("__global__ void typed_just_now() {}\n"));
@@ -96,7 +97,8 @@ private slots:
         QFile in(file);
         QVERIFY(in.open(QIODevice::ReadOnly));
         QVERIFY(in.readAll().contains("typed_just_now"));
-        QCOMPARE(window.offerRecovery([](const RecoveredSession&) { return true; }), 0); // a live window's text is not offered
+        QCOMPARE(window.offerRecovery([](const RecoveredSession&) { return true; }),
+                 0); // a live window's text is not offered
         window.close();
         QVERIFY2(!QFile::exists(file), "a normal close leaves nothing to recover");
     }
@@ -107,7 +109,8 @@ private slots:
         QVERIFY(child >= 0);
         if (child == 0) {
             RecoveryStore store(recoveryDir());
-            store.save(QStringLiteral("/home/student/reduce.cu"), QStringLiteral("__global__ void unsaved_work() {}\n"));
+            store.save(QStringLiteral("/home/student/reduce.cu"),
+                       QStringLiteral("__global__ void unsaved_work() {}\n"));
             ::raise(SIGKILL);
             ::_exit(0);
         }
@@ -116,7 +119,8 @@ private slots:
         QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 
         MainWindow window;
-        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
+        window.setSaveQuestion(
+            [] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.show();
         QString offeredFor;
         const int restored = window.offerRecovery([&](const RecoveredSession& s) {
@@ -128,7 +132,8 @@ private slots:
         QCOMPARE(window.editor()->text(), QStringLiteral("__global__ void unsaved_work() {}\n"));
         // Offered once: the next start does not ask again for the same text.
         MainWindow second;
-        second.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
+        second.setSaveQuestion(
+            [] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         QCOMPARE(second.offerRecovery([](const RecoveredSession&) { return true; }), 0);
         const QImage shot = window.grab().toImage();
         QVERIFY(!shot.isNull());
@@ -149,7 +154,8 @@ private slots:
         int status = 0;
         ::waitpid(child, &status, 0);
         MainWindow window;
-        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
+        window.setSaveQuestion(
+            [] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         QCOMPARE(window.offerRecovery([](const RecoveredSession&) { return false; }), 0);
         QVERIFY(window.editor()->text() != QStringLiteral("never saved"));
         QCOMPARE(RecoveryStore(recoveryDir()).orphaned().size(), 0);
@@ -308,7 +314,8 @@ private slots:
             old.write("old contents\n");
         }
         MainWindow window;
-        window.setSaveQuestion([] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
+        window.setSaveQuestion(
+            [] { return QMessageBox::Discard; }); // the test decides: its edits are not kept
         window.editor()->setText(QStringLiteral("new contents\n"));
         QVERIFY(window.saveSource(path));
         QFile check(path);

@@ -25,10 +25,10 @@
 #include <limits>
 #include <qcustomplot.h>
 
+using kp::launch::NamedArrays;
 using kp::model::Array;
 using kp::model::DType;
 using kp::model::Shape;
-using kp::launch::NamedArrays;
 using kp::run::Tolerance;
 
 namespace {

@@ -25,7 +25,8 @@ const QString kSamples = QStringLiteral(KP_SOURCE_DIR "/samples");
 QTreeWidgetItem* itemNamed(QTreeWidget* list, const QString& name) {
     for (int g = 0; g < list->topLevelItemCount(); ++g)
         for (int i = 0; i < list->topLevelItem(g)->childCount(); ++i)
-            if (list->topLevelItem(g)->child(i)->data(0, Qt::UserRole + 1).toString() == name) return list->topLevelItem(g)->child(i);
+            if (list->topLevelItem(g)->child(i)->data(0, Qt::UserRole + 1).toString() == name)
+                return list->topLevelItem(g)->child(i);
     return nullptr;
 }
 
@@ -60,13 +61,16 @@ private slots:
             for (int i = 0; i < list->topLevelItem(g)->childCount(); ++i, ++next) {
                 const auto& sample = catalog.samples[next];
                 QCOMPARE(list->topLevelItem(g)->child(i)->text(0), QString::fromStdString(sample.title));
-                QVERIFY(list->topLevelItem(g)->child(i)->toolTip(0).contains(QString::fromStdString(sample.summary)));
+                QVERIFY(list->topLevelItem(g)->child(i)->toolTip(0).contains(
+                    QString::fromStdString(sample.summary)));
             }
         }
         QCOMPARE(next, catalog.samples.size());
         QVERIFY(browser.findChild<QLabel*>(QStringLiteral("samplesProblems"))->isHidden());
-        QCOMPARE(browser.pathOf(QStringLiteral("doublify")), QString::fromStdString(catalog.find("doublify")->playground.string()));
-        QCOMPARE(browser.pathOf(QStringLiteral("Multiply two vectors")), kSamples + QStringLiteral("/multiply_them/multiply_them.kpad.json"));
+        QCOMPARE(browser.pathOf(QStringLiteral("doublify")),
+                 QString::fromStdString(catalog.find("doublify")->playground.string()));
+        QCOMPARE(browser.pathOf(QStringLiteral("Multiply two vectors")),
+                 kSamples + QStringLiteral("/multiply_them/multiply_them.kpad.json"));
         QVERIFY(browser.pathOf(QStringLiteral("no such sample")).isEmpty());
     }
 
@@ -79,9 +83,11 @@ private slots:
         browser.list()->setCurrentItem(itemNamed(browser.list(), QStringLiteral("sum_squares_atomic")));
         const auto* sample = browser.catalog().find("sum_squares_atomic");
         QVERIFY(open->isEnabled());
-        QVERIFY2(summary->text().contains(QString::fromStdString(sample->title)), qPrintable(summary->text()));
+        QVERIFY2(summary->text().contains(QString::fromStdString(sample->title)),
+                 qPrintable(summary->text()));
         // The first paragraph's opening; the whole lesson is in the Lesson dock once the sample is open.
-        QVERIFY2(summary->text().contains(QString::fromStdString(sample->summary.substr(0, 60))), qPrintable(summary->text()));
+        QVERIFY2(summary->text().contains(QString::fromStdString(sample->summary.substr(0, 60))),
+                 qPrintable(summary->text()));
         QVERIFY2(summary->text().size() < 300, qPrintable(summary->text()));
         // A group is not a sample: nothing to open.
         browser.list()->setCurrentItem(browser.list()->topLevelItem(1));
@@ -111,16 +117,18 @@ private slots:
         QVERIFY(!lesson.contains(QStringLiteral("## "))); // rendered, not shown as Markdown source
         // Its grid-stride loop covers the data past its fixed grid; the launch panel says so.
         QVERIFY(window.launch()->gridStride());
-        QVERIFY2(window.launch()->idleText().contains(QStringLiteral("grid-stride")), qPrintable(window.launch()->idleText()));
+        QVERIFY2(window.launch()->idleText().contains(QStringLiteral("grid-stride")),
+                 qPrintable(window.launch()->idleText()));
         window.grab().save(QStringLiteral("/tmp/kernelpad_samples_lesson.png"));
 
         // The Open button does the same for another sample.
         list->setCurrentItem(itemNamed(list, QStringLiteral("mandelbrot")));
-        QTest::mouseClick(window.samples()->findChild<QPushButton*>(QStringLiteral("samplesOpen")), Qt::LeftButton);
+        QTest::mouseClick(window.samples()->findChild<QPushButton*>(QStringLiteral("samplesOpen")),
+                          Qt::LeftButton);
         QVERIFY(window.playgroundPath().endsWith(QStringLiteral("mandelbrot/mandelbrot.kpad.json")));
         QVERIFY(window.lesson()->lessonPath().endsWith(QStringLiteral("mandelbrot/README.md")));
         QVERIFY(!window.launch()->gridStride()); // one thread per pixel
-        QTest::qWait(100); // let the panels lay out before the picture
+        QTest::qWait(100);                       // let the panels lay out before the picture
         window.grab().save(QStringLiteral("/tmp/kernelpad_samples_mandelbrot.png"));
         window.close();
     }
@@ -143,7 +151,8 @@ private slots:
             {"code", "extern \"C\" __global__ void k(float* x) { x[threadIdx.x] = 1; }"},
             {"kernel", "k"},
             {"launch", {{"grid", {1, 1, 1}}, {"block", {4, 1, 1}}}},
-            {"args", {{{"name", "x"}, {"array", {{"dtype", "float32"}, {"shape", {4}}}}, {"direction", "out"}}}}};
+            {"args",
+             {{{"name", "x"}, {"array", {{"dtype", "float32"}, {"shape", {4}}}}, {"direction", "out"}}}}};
         kp::test::writeText(path.toStdString(), plain.dump());
         MainWindow window;
         window.setSaveQuestion([] { return QMessageBox::Discard; });
@@ -151,7 +160,8 @@ private slots:
         QVERIFY(!window.lesson()->lessonPath().isEmpty());
         QVERIFY(window.openFile(path));
         QVERIFY(window.lesson()->lessonPath().isEmpty());
-        QVERIFY2(window.lesson()->toPlainText().contains(QStringLiteral("has no lesson")), qPrintable(window.lesson()->toPlainText()));
+        QVERIFY2(window.lesson()->toPlainText().contains(QStringLiteral("has no lesson")),
+                 qPrintable(window.lesson()->toPlainText()));
         // Not a sample: nothing stays selected in the browser.
         QCOMPARE(window.samples()->list()->currentItem(), nullptr);
         window.close();
@@ -162,7 +172,8 @@ private slots:
         const std::string root = folder.path().toStdString();
         std::filesystem::create_directories(root + "/broken");
         kp::test::writeText(root + "/broken/broken.kpad.json", R"({"format": "kernelpad/1", "kernel": 3})");
-        kp::test::writeText(root + "/index.json", R"({"groups": [{"title": "G", "samples": ["broken", "gone"]}]})");
+        kp::test::writeText(root + "/index.json",
+                            R"({"groups": [{"title": "G", "samples": ["broken", "gone"]}]})");
         SamplesBrowser browser;
         QCOMPARE(browser.load(folder.path()), 1);
         auto* problems = browser.findChild<QLabel*>(QStringLiteral("samplesProblems"));

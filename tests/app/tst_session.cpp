@@ -13,12 +13,10 @@
 #include "ProblemsView.h"
 #include "ResultsView.h"
 #include "TimingsView.h"
-
-#include "core/io/PlaygroundFile.h"
 #include "core/io/InitialArray.h"
+#include "core/io/PlaygroundFile.h"
 
 #include <QDockWidget>
-#include <qcustomplot.h>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
@@ -29,6 +27,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <qcustomplot.h>
 
 namespace {
 
@@ -37,7 +36,8 @@ const QString kSample = QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/mul
 bool waitFor(QSignalSpy& spy, int count, int timeoutMs) {
     QElapsedTimer timer;
     timer.start();
-    while (spy.count() < count && timer.elapsed() < timeoutMs) spy.wait(100);
+    while (spy.count() < count && timer.elapsed() < timeoutMs)
+        spy.wait(100);
     return spy.count() >= count;
 }
 
@@ -69,7 +69,10 @@ private slots:
         window.setSaveQuestion([] { return QMessageBox::Discard; });
         window.show();
         QVERIFY(openSample(window));
-        QVERIFY2(window.problems()->errorCount() == 0, qPrintable(window.problems()->topLevelItemCount() ? window.problems()->topLevelItem(0)->text(2) : QString()));
+        QVERIFY2(window.problems()->errorCount() == 0,
+                 qPrintable(window.problems()->topLevelItemCount()
+                                ? window.problems()->topLevelItem(0)->text(2)
+                                : QString()));
         QVERIFY(!window.editor()->hasErrorMarker(8));
 
         // Line 8 is "        dest[i] = a[i] * b[i];": type an undeclared name into it.
@@ -83,7 +86,8 @@ private slots:
         QVERIFY2(window.editor()->annotationText(8).contains(QStringLiteral("oops_undeclared")),
                  qPrintable(window.editor()->annotationText(8)));
         QVERIFY(window.editor()->hoverText(8).contains(QStringLiteral("oops_undeclared")));
-        const int column = static_cast<int>(window.editor()->text(7).indexOf(QStringLiteral("oops_undeclared"))) + 1;
+        const int column =
+            static_cast<int>(window.editor()->text(7).indexOf(QStringLiteral("oops_undeclared"))) + 1;
         QVERIFY(window.editor()->hasSquiggle(8, column));
         QVERIFY(!window.editor()->hasSquiggle(2, 1));
         QVERIFY(window.problems()->errorCount() >= 1);
@@ -99,7 +103,8 @@ private slots:
         QCOMPARE(line, 7);
 
         // Undo the typing: the marker, the squiggle, the annotation and the problem go.
-        for (int i = 0; i < 40 && window.editor()->text(7).contains(QStringLiteral("oops")); ++i) window.editor()->undo();
+        for (int i = 0; i < 40 && window.editor()->text(7).contains(QStringLiteral("oops")); ++i)
+            window.editor()->undo();
         QVERIFY(!window.editor()->text(7).contains(QStringLiteral("oops")));
         window.compileNow();
         QVERIFY(waitFor(compiled, 2, 120000));
@@ -123,15 +128,19 @@ private slots:
 
         // dest = a * b with the sample's own inputs, as the table shows them.
         const auto playground = kp::io::readPlayground(kSample.toStdString());
-        const auto a = kp::io::initialArray(playground.args[1].array(), *playground.args[1].init, playground.folder, "a");
-        const auto b = kp::io::initialArray(playground.args[2].array(), *playground.args[2].init, playground.folder, "b");
+        const auto a = kp::io::initialArray(playground.args[1].array(), *playground.args[1].init,
+                                            playground.folder, "a");
+        const auto b = kp::io::initialArray(playground.args[2].array(), *playground.args[2].init,
+                                            playground.folder, "b");
         QTableView* table = window.results()->table(QStringLiteral("dest"));
         QVERIFY(table);
         QCOMPARE(table->model()->rowCount(), 400);
         for (int row : {0, 1, 199, 399}) {
             const double shown = table->model()->data(table->model()->index(row, 0), Qt::UserRole).toDouble();
-            const double expected = static_cast<double>(static_cast<float>(a.value(std::size_t(row))) * static_cast<float>(b.value(std::size_t(row))));
-            QVERIFY2(std::abs(shown - expected) <= 1e-6 * std::max(1.0, std::abs(expected)), qPrintable(QStringLiteral("row %1: %2 != %3").arg(row).arg(shown).arg(expected)));
+            const double expected = static_cast<double>(static_cast<float>(a.value(std::size_t(row))) *
+                                                        static_cast<float>(b.value(std::size_t(row))));
+            QVERIFY2(std::abs(shown - expected) <= 1e-6 * std::max(1.0, std::abs(expected)),
+                     qPrintable(QStringLiteral("row %1: %2 != %3").arg(row).arg(shown).arg(expected)));
         }
         ArrayPlot* plot = window.results()->plot(QStringLiteral("dest"));
         QVERIFY(plot);
@@ -139,7 +148,8 @@ private slots:
         QVERIFY(plot->valuesGraph() && plot->valuesGraph()->dataCount() > 0);
         QCOMPARE(window.timings()->historySize(), 1);
         // The sample's C++ reference (multiply_them.ref.cpp) checks the CPU backend's run too.
-        QVERIFY2(window.output()->toPlainText().contains(QStringLiteral("check passed")), qPrintable(window.output()->toPlainText()));
+        QVERIFY2(window.output()->toPlainText().contains(QStringLiteral("check passed")),
+                 qPrintable(window.output()->toPlainText()));
         window.grab().save(QStringLiteral("/tmp/kernelpad_run.png"));
     }
 
@@ -149,18 +159,21 @@ private slots:
         MainWindow window;
         window.setSaveQuestion([] { return QMessageBox::Discard; });
         if (!window.backends()->setBackend(QStringLiteral("cuda:0")))
-            QSKIP(qPrintable(QStringLiteral("no CUDA device here (%1): this runs on the GPU machine").arg(window.backends()->cudaUnavailableReason())));
+            QSKIP(qPrintable(QStringLiteral("no CUDA device here (%1): this runs on the GPU machine")
+                                 .arg(window.backends()->cudaUnavailableReason())));
         window.show();
         QSignalSpy compiled(&window, &MainWindow::compileFinished);
         QVERIFY(window.openFile(kSample));
         QVERIFY(waitFor(compiled, 1, 120000));
         QTRY_VERIFY_WITH_TIMEOUT(!window.compiling(), 60000);
-        QVERIFY2(window.launch()->occupancyText().contains(QLatin1Char('%')), qPrintable(window.launch()->occupancyText()));
+        QVERIFY2(window.launch()->occupancyText().contains(QLatin1Char('%')),
+                 qPrintable(window.launch()->occupancyText()));
         QSignalSpy finished(&window, &MainWindow::runFinished);
         QVERIFY(window.startRun());
         QVERIFY(waitFor(finished, 1, 120000));
         QVERIFY2(finished.first().first().toBool(), qPrintable(window.output()->toPlainText()));
-        QVERIFY2(window.output()->toPlainText().contains(QStringLiteral("check passed")), qPrintable(window.output()->toPlainText()));
+        QVERIFY2(window.output()->toPlainText().contains(QStringLiteral("check passed")),
+                 qPrintable(window.output()->toPlainText()));
         QVERIFY(window.timings()->summaryText().contains(QStringLiteral("cuda:0")));
         window.grab().save(QStringLiteral("/tmp/kernelpad_cuda.png"));
     }
@@ -175,7 +188,8 @@ private slots:
         QTest::keyClicks(blockX, QStringLiteral("2048"));
         QCOMPARE(blockX->value(), 2048);
         QVERIFY(!window.launch()->problems().isEmpty());
-        QVERIFY2(window.launch()->problems().first().contains(QStringLiteral("1024")), qPrintable(window.launch()->problems().join('\n')));
+        QVERIFY2(window.launch()->problems().first().contains(QStringLiteral("1024")),
+                 qPrintable(window.launch()->problems().join('\n')));
         QVERIFY(window.launch()->problemsLabel()->isVisible());
         QVERIFY(!window.startRun());
         QVERIFY(window.output()->toPlainText().contains(QStringLiteral("Not run: launch.block")));
@@ -190,8 +204,9 @@ private slots:
         QVERIFY(openSample(window));
         // A kernel that never ends: only Stop ends it.
         QSignalSpy compiled(&window, &MainWindow::compileFinished);
-        window.editor()->setText(QStringLiteral("extern \"C\" __global__ void multiply_them(float *dest, const float *a, const float *b, int n)\n"
-                                                "{\n    const int i = threadIdx.x;\n    while (a[i] == a[i] || true) dest[i] += 1;\n}\n"));
+        window.editor()->setText(QStringLiteral(
+            "extern \"C\" __global__ void multiply_them(float *dest, const float *a, const float *b, int n)\n"
+            "{\n    const int i = threadIdx.x;\n    while (a[i] == a[i] || true) dest[i] += 1;\n}\n"));
         window.compileNow();
         QVERIFY(waitFor(compiled, 1, 120000));
         QSignalSpy finished(&window, &MainWindow::runFinished);
@@ -215,9 +230,13 @@ private slots:
         QVERIFY(waitFor(finished, 1, 10000));
         probe.stop();
         QCOMPARE(finished.first().first().toBool(), false);
-        QVERIFY2(window.output()->toPlainText().contains(QStringLiteral("Stopped after")), qPrintable(window.output()->toPlainText()));
-        qInfo("GUI thread: longest gap between 5 ms ticks during a 2 s run and its stop: %lld ms (goal: under 50)", worst);
-        // Generous, so a loaded CI machine does not fail it; a GUI that waited for the run would block 2000 ms.
+        QVERIFY2(window.output()->toPlainText().contains(QStringLiteral("Stopped after")),
+                 qPrintable(window.output()->toPlainText()));
+        qInfo("GUI thread: longest gap between 5 ms ticks during a 2 s run and its stop: %lld ms (goal: "
+              "under 50)",
+              worst);
+        // Generous, so a loaded CI machine does not fail it; a GUI that waited for the run would block 2000
+        // ms.
         QVERIFY2(worst < 250, qPrintable(QStringLiteral("the GUI thread was blocked for %1 ms").arg(worst)));
         QVERIFY(window.runAction()->isEnabled());
     }
@@ -248,8 +267,10 @@ private slots:
     void saveWritesThePlaygroundAndItsSource() {
         const QString folder = dir_.filePath(QStringLiteral("mine"));
         QVERIFY(QDir().mkpath(folder));
-        for (const QString& name : {QStringLiteral("multiply_them.kpad.json"), QStringLiteral("multiply_them.cu")})
-            QVERIFY(QFile::copy(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/") + name, folder + QLatin1Char('/') + name));
+        for (const QString& name :
+             {QStringLiteral("multiply_them.kpad.json"), QStringLiteral("multiply_them.cu")})
+            QVERIFY(QFile::copy(QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/") + name,
+                                folder + QLatin1Char('/') + name));
         const QString path = folder + QStringLiteral("/multiply_them.kpad.json");
         MainWindow window;
         window.show();

@@ -3,11 +3,10 @@
 // fill as rows arrive, the results are kept with the playground and come back when it is opened again;
 // Stop keeps the rows so far; wrong settings are said in words and nothing runs.
 #include "BackendChooser.h"
-#include "TimingsView.h"
 #include "MainWindow.h"
 #include "SweepPlots.h"
 #include "SweepView.h"
-
+#include "TimingsView.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/run/SweepResult.h"
 
@@ -33,7 +32,8 @@ const QString kSamples = QStringLiteral(KP_SOURCE_DIR "/samples/multiply_them/")
 bool waitFor(QSignalSpy& spy, int count, int timeoutMs) {
     QElapsedTimer timer;
     timer.start();
-    while (spy.count() < count && timer.elapsed() < timeoutMs) spy.wait(100);
+    while (spy.count() < count && timer.elapsed() < timeoutMs)
+        spy.wait(100);
     return spy.count() >= count;
 }
 
@@ -51,7 +51,8 @@ void tickOnly(SweepView* view, const QStringList& ids) {
 
 int pointsOf(QCustomPlot* plot) {
     int points = 0;
-    for (int i = 0; i < plot->graphCount(); ++i) points += plot->graph(i)->dataCount();
+    for (int i = 0; i < plot->graphCount(); ++i)
+        points += plot->graph(i)->dataCount();
     return points;
 }
 
@@ -65,7 +66,8 @@ class TestSweepView : public QObject {
     QString copyOfSample() {
         const QString folder = dir_.filePath(QStringLiteral("m%1").arg(++copies_));
         QDir().mkpath(folder);
-        for (const char* name : {"multiply_them.kpad.json", "multiply_them.cu", "multiply_them.ref.cpp", "README.md"})
+        for (const char* name :
+             {"multiply_them.kpad.json", "multiply_them.cu", "multiply_them.ref.cpp", "README.md"})
             QFile::copy(kSamples + QLatin1String(name), folder + QLatin1Char('/') + QLatin1String(name));
         return folder + QStringLiteral("/multiply_them.kpad.json");
     }
@@ -95,14 +97,18 @@ private slots:
         QCOMPARE(view->toEdit()->text(), QStringLiteral("10000000"));
         QCOMPARE(view->stepsSpin()->value(), 9);
         QCOMPARE(view->flopsEdit()->text(), QStringLiteral("n"));
-        // Offered: the CPU backend on all cores and on one, the reference; all cores and the reference ticked.
+        // Offered: the CPU backend on all cores and on one, the reference; all cores and the reference
+        // ticked.
         QStringList offered, ticked;
-        for (int i = 0; i < view->backendList()->count(); ++i) offered << view->backendList()->item(i)->data(Qt::UserRole).toString();
-        for (const auto& id : view->checkedBackends()) ticked << QString::fromStdString(id);
+        for (int i = 0; i < view->backendList()->count(); ++i)
+            offered << view->backendList()->item(i)->data(Qt::UserRole).toString();
+        for (const auto& id : view->checkedBackends())
+            ticked << QString::fromStdString(id);
         QVERIFY2(offered.contains(QStringLiteral("cpu")) && offered.contains(QStringLiteral("cpu:1")) &&
                      offered.contains(QStringLiteral("reference")),
                  qPrintable(offered.join(',')));
-        QVERIFY(ticked.contains(QStringLiteral("cpu")) && ticked.contains(QStringLiteral("reference")) && !ticked.contains(QStringLiteral("cpu:1")));
+        QVERIFY(ticked.contains(QStringLiteral("cpu")) && ticked.contains(QStringLiteral("reference")) &&
+                !ticked.contains(QStringLiteral("cpu:1")));
         QVERIFY(!window.isModified());
         // Choosing the block size offers a range that fits it.
         view->parameterBox()->setCurrentIndex(1);
@@ -119,13 +125,15 @@ private slots:
         QSignalSpy ran(&window, &MainWindow::runFinished);
         QVERIFY(window.startRun());
         QVERIFY(waitFor(ran, 1, 120000));
-        QVERIFY2(window.timings()->summaryText().contains(QStringLiteral("GFLOP/s")), qPrintable(window.timings()->summaryText()));
+        QVERIFY2(window.timings()->summaryText().contains(QStringLiteral("GFLOP/s")),
+                 qPrintable(window.timings()->summaryText()));
         // Without a formula, no GFLOP/s is claimed.
         window.sweep()->flopsEdit()->clear();
         QTest::keyClicks(window.sweep()->flopsEdit(), QStringLiteral(" "));
         QVERIFY(window.startRun());
         QVERIFY(waitFor(ran, 2, 120000));
-        QVERIFY2(!window.timings()->summaryText().contains(QStringLiteral("GFLOP/s")), qPrintable(window.timings()->summaryText()));
+        QVERIFY2(!window.timings()->summaryText().contains(QStringLiteral("GFLOP/s")),
+                 qPrintable(window.timings()->summaryText()));
     }
 
     void wrongSettingsAreSaidAndNothingRuns() {
@@ -135,15 +143,18 @@ private slots:
         SweepView* view = window.sweep();
         type(view->fromEdit(), QStringLiteral("lots"));
         QVERIFY(!window.startSweep());
-        QVERIFY2(view->statusText().contains(QStringLiteral("From: \"lots\" is not a number")), qPrintable(view->statusText()));
+        QVERIFY2(view->statusText().contains(QStringLiteral("From: \"lots\" is not a number")),
+                 qPrintable(view->statusText()));
         type(view->fromEdit(), QStringLiteral("5000"));
         type(view->toEdit(), QStringLiteral("10"));
         QVERIFY(!window.startSweep());
-        QVERIFY2(view->statusText().contains(QStringLiteral("To: 10 is below From (5000)")), qPrintable(view->statusText()));
+        QVERIFY2(view->statusText().contains(QStringLiteral("To: 10 is below From (5000)")),
+                 qPrintable(view->statusText()));
         type(view->toEdit(), QStringLiteral("10k"));
         tickOnly(view, {});
         QVERIFY(!window.startSweep());
-        QVERIFY2(view->statusText().contains(QStringLiteral("tick at least one")), qPrintable(view->statusText()));
+        QVERIFY2(view->statusText().contains(QStringLiteral("tick at least one")),
+                 qPrintable(view->statusText()));
         QVERIFY(!window.sweeping());
         // The text typed is kept, as typed.
         QCOMPARE(view->toEdit()->text(), QStringLiteral("10k"));
@@ -180,13 +191,18 @@ private slots:
             for (const auto& id : {"cpu", "cpu:1", "reference"}) {
                 const auto rows = result.rowsOf(id);
                 QCOMPARE(rows.size(), std::size_t{4});
-                for (std::size_t i = 1; i < rows.size(); ++i) QVERIFY(rows[i]->elements > rows[i - 1]->elements);
-                for (const auto* row : rows) QVERIFY2(row->ran(), row->error.c_str());
+                for (std::size_t i = 1; i < rows.size(); ++i)
+                    QVERIFY(rows[i]->elements > rows[i - 1]->elements);
+                for (const auto* row : rows)
+                    QVERIFY2(row->ran(), row->error.c_str());
             }
-            QVERIFY2(view->statusText().startsWith(QStringLiteral("12 rows")), qPrintable(view->statusText()));
-            // Every plot has data: 4 points per backend on the time and throughput plots, a roofline point each.
+            QVERIFY2(view->statusText().startsWith(QStringLiteral("12 rows")),
+                     qPrintable(view->statusText()));
+            // Every plot has data: 4 points per backend on the time and throughput plots, a roofline point
+            // each.
             SweepPlots* plots = view->plots();
-            QVERIFY2(pointsOf(plots->timePlot()) >= 12, qPrintable(QString::number(pointsOf(plots->timePlot()))));
+            QVERIFY2(pointsOf(plots->timePlot()) >= 12,
+                     qPrintable(QString::number(pointsOf(plots->timePlot()))));
             QVERIFY(pointsOf(plots->throughputPlot()) >= 12);
             QVERIFY(pointsOf(plots->rooflinePlot()) >= 3);
             QVERIFY(plots->timePlot()->xAxis->scaleType() == QCPAxis::stLogarithmic);
@@ -196,7 +212,8 @@ private slots:
             for (int tab = 0; tab < 3; ++tab) {
                 plots->tabs()->setCurrentIndex(tab);
                 QCoreApplication::processEvents();
-                window.grab().save(QDir::temp().filePath(QStringLiteral("kernelpad-sweep-window-%1.png").arg(tab)));
+                window.grab().save(
+                    QDir::temp().filePath(QStringLiteral("kernelpad-sweep-window-%1.png").arg(tab)));
             }
             // Kept with the playground: saved, and there when the file is read.
             QVERIFY(window.isModified());
@@ -212,7 +229,8 @@ private slots:
             QFile file(csv);
             QVERIFY(file.open(QIODevice::ReadOnly));
             QCOMPARE(file.readAll().count('\n'), 13);
-            QVERIFY2(plots->exportPlot(dir_.filePath(QStringLiteral("sweep.svg")), &error), qPrintable(error));
+            QVERIFY2(plots->exportPlot(dir_.filePath(QStringLiteral("sweep.svg")), &error),
+                     qPrintable(error));
         }
         MainWindow again;
         again.setSaveQuestion([] { return QMessageBox::Discard; });
@@ -260,7 +278,8 @@ private slots:
         MainWindow window;
         window.setSaveQuestion([] { return QMessageBox::Discard; });
         if (!window.backends()->setBackend(QStringLiteral("cuda:0")))
-            QSKIP(qPrintable(QStringLiteral("no CUDA device here (%1): this runs on the GPU machine").arg(window.backends()->cudaUnavailableReason())));
+            QSKIP(qPrintable(QStringLiteral("no CUDA device here (%1): this runs on the GPU machine")
+                                 .arg(window.backends()->cudaUnavailableReason())));
         window.resize(1500, 1000);
         window.show();
         QSignalSpy compiled(&window, &MainWindow::compileFinished);
@@ -292,7 +311,8 @@ private slots:
         QCOMPARE(lines, 2);
         view->plots()->tabs()->setCurrentIndex(0);
         window.grab().save(QDir::temp().filePath(QStringLiteral("kernelpad-sweep-cuda.png")));
-        QVERIFY(view->plots()->exportPlot(QDir::temp().filePath(QStringLiteral("kernelpad-sweep-cuda-time.png")), nullptr));
+        QVERIFY(view->plots()->exportPlot(
+            QDir::temp().filePath(QStringLiteral("kernelpad-sweep-cuda-time.png")), nullptr));
     }
 };
 

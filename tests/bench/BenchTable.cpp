@@ -1,8 +1,7 @@
 #include "BenchTable.h"
 
-#include <chrono>
-
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,11 +9,17 @@
 namespace kp::bench {
 
 namespace {
-double ratioOf(const Row& r) { return r.baseline > 0 ? r.ours / r.baseline : 0.0; }
-bool missed(const Row& r) { return r.goalRatio > 0 && r.baseline > 0 && ratioOf(r) > r.goalRatio; }
+double ratioOf(const Row& r) {
+    return r.baseline > 0 ? r.ours / r.baseline : 0.0;
+}
+bool missed(const Row& r) {
+    return r.goalRatio > 0 && r.baseline > 0 && ratioOf(r) > r.goalRatio;
+}
 } // namespace
 
-void BenchTable::add(Row row) { rows_.push_back(std::move(row)); }
+void BenchTable::add(Row row) {
+    rows_.push_back(std::move(row));
+}
 
 void BenchTable::print() const {
     std::printf("%-52s %12s %12s %8s  %-18s\n", "figure", "kernelpad", "raw", "ratio", "goal");
@@ -31,8 +36,13 @@ void BenchTable::print() const {
 void BenchTable::writeJson(const std::string& path) const {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& r : rows_)
-        rows.push_back({{"figure", r.figure}, {"unit", r.unit}, {"kernelpad", r.ours}, {"raw", r.baseline},
-                        {"ratio", ratioOf(r)}, {"goal", r.goal}, {"missed", missed(r)}});
+        rows.push_back({{"figure", r.figure},
+                        {"unit", r.unit},
+                        {"kernelpad", r.ours},
+                        {"raw", r.baseline},
+                        {"ratio", ratioOf(r)},
+                        {"goal", r.goal},
+                        {"missed", missed(r)}});
     std::ofstream(path) << rows.dump(2) << "\n";
 }
 
@@ -52,7 +62,8 @@ double medianMs(int repeat, const std::function<void()>& body) {
     for (int i = 0; i < repeat; ++i) {
         const auto start = std::chrono::steady_clock::now();
         body();
-        samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        samples.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     return median(samples);
 }

@@ -7,8 +7,8 @@
 #include "core/cuda/CompileCache.h"
 #include "core/cuda/Disassembler.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/CompiledCode.h"
 #include "core/launch/RunSetup.h"
+#include "core/run/CompiledCode.h"
 
 #include <chrono>
 #include <cstdio>
@@ -34,12 +34,14 @@ double msSince(std::chrono::steady_clock::time_point start) {
 // The same compile by hand: the options CompiledCode adds (line info, ptxas's report, no driver cache).
 std::vector<char> rawCompile(const launch::RunSetup& setup, const std::string& arch) {
     nvrtcProgram prog = nullptr;
-    if (nvrtcCreateProgram(&prog, setup.source.c_str(), setup.sourceName.c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS)
+    if (nvrtcCreateProgram(&prog, setup.source.c_str(), setup.sourceName.c_str(), 0, nullptr, nullptr) !=
+        NVRTC_SUCCESS)
         throw std::runtime_error("raw nvrtcCreateProgram failed");
     if (!setup.signature.externC) nvrtcAddNameExpression(prog, setup.kernelName.c_str());
     const std::string archOption = "--gpu-architecture=" + arch;
     const char* options[] = {archOption.c_str(), "-std=c++17", "-lineinfo", "-Xptxas=-v", "--no-cache"};
-    if (nvrtcCompileProgram(prog, 5, options) != NVRTC_SUCCESS) throw std::runtime_error("raw compile failed");
+    if (nvrtcCompileProgram(prog, 5, options) != NVRTC_SUCCESS)
+        throw std::runtime_error("raw compile failed");
     std::size_t logSize = 0;
     nvrtcGetProgramLogSize(prog, &logSize);
     std::string log(logSize, '\0');
@@ -65,7 +67,8 @@ std::size_t rawDisassemble(const fs::path& nvdisasm, const std::vector<char>& cu
     if (!out) throw std::runtime_error("popen nvdisasm failed");
     std::size_t bytes = 0;
     char buffer[65536];
-    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, out)) bytes += n;
+    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, out))
+        bytes += n;
     pclose(out);
     fs::remove(file);
     return bytes;
@@ -77,7 +80,8 @@ int main(int argc, char** argv) {
     std::string json;
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], "--json") == 0) json = argv[i + 1];
-    const auto playground = io::readPlayground(std::string(KP_SOURCE_DIR) + "/samples/matmul_tiled/matmul_tiled.kpad.json");
+    const auto playground =
+        io::readPlayground(std::string(KP_SOURCE_DIR) + "/samples/matmul_tiled/matmul_tiled.kpad.json");
     const launch::RunSetup setup = launch::prepareKernel(playground);
     const std::string arch = run::CompiledCode::defaultArch();
     const auto nvdisasm = cuda::Disassembler::find();
@@ -86,9 +90,11 @@ int main(int argc, char** argv) {
     // Warm both: NVRTC's start-up is paid once per process, by whichever comes first.
     const run::CompiledCode code = run::compileCode(playground, arch, true, nullptr);
     rawCompile(setup, arch);
-    std::printf("%zu PTX lines, %zu SASS lines, %zu kernel(s)", code.ptx.lines().size(), code.sass.lines().size(),
-                code.kernels.size());
-    for (const auto& k : code.kernels) std::printf("; %s: %d registers, %d bytes of spill stores", k.name.c_str(), k.registers, k.spillStoreBytes);
+    std::printf("%zu PTX lines, %zu SASS lines, %zu kernel(s)", code.ptx.lines().size(),
+                code.sass.lines().size(), code.kernels.size());
+    for (const auto& k : code.kernels)
+        std::printf("; %s: %d registers, %d bytes of spill stores", k.name.c_str(), k.registers,
+                    k.spillStoreBytes);
     std::printf("\n%s\n", code.sassUnavailable.c_str());
 
     // New code each round, as while editing: a global of its own changes the CUBIN, so neither the
@@ -109,8 +115,9 @@ int main(int argc, char** argv) {
         raw.push_back(msSince(start));
     }
     bench::BenchTable table;
-    table.add({nvdisasm ? "compiled code of new text: compile, report, PTX and SASS read (median of 9)"
-                        : "compiled code of new text: compile, report and PTX read, no nvdisasm (median of 9)",
+    table.add({nvdisasm
+                   ? "compiled code of new text: compile, report, PTX and SASS read (median of 9)"
+                   : "compiled code of new text: compile, report and PTX read, no nvdisasm (median of 9)",
                "ms", bench::median(ours), bench::median(raw), "ratio <= 1.10", 1.10});
 
     // The same text again (a refresh, the dock shown again): a compile-cache hit and the SASS kept.
@@ -119,7 +126,8 @@ int main(int argc, char** argv) {
     cuda::CompileCache cache(cacheDir);
     run::compileCode(playground, arch, true, &cache);
     const double hit = bench::medianMs(9, [&] { run::compileCode(playground, arch, true, &cache); });
-    table.add({"compiled code of the same text again: compile cache and kept SASS (median of 9)", "ms", hit, bench::median(raw), "ratio <= 0.50", 0.50});
+    table.add({"compiled code of the same text again: compile cache and kept SASS (median of 9)", "ms", hit,
+               bench::median(raw), "ratio <= 0.50", 0.50});
     fs::remove_all(cacheDir);
 
     table.print();

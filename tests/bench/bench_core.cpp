@@ -56,7 +56,8 @@ double msSince(Clock::time_point start) {
 }
 
 void rawCheck(CUresult r, const char* what) {
-    if (r != CUDA_SUCCESS) throw std::runtime_error(std::string("raw ") + what + " failed: " + std::to_string(r));
+    if (r != CUDA_SUCCESS)
+        throw std::runtime_error(std::string("raw ") + what + " failed: " + std::to_string(r));
 }
 
 std::string currentArch() {
@@ -74,7 +75,8 @@ std::vector<char> rawCompile(const std::string& arch) {
     nvrtcCreateProgram(&prog, kFourKernels, "bench.cu", 0, nullptr, nullptr);
     const std::string archOption = "-arch=" + arch;
     const char* options[] = {archOption.c_str(), "-std=c++17"};
-    if (nvrtcCompileProgram(prog, 2, options) != NVRTC_SUCCESS) throw std::runtime_error("raw compile failed");
+    if (nvrtcCompileProgram(prog, 2, options) != NVRTC_SUCCESS)
+        throw std::runtime_error("raw compile failed");
     std::size_t size = 0;
     nvrtcGetCUBINSize(prog, &size);
     std::vector<char> cubin(size);
@@ -114,7 +116,8 @@ double firstCompileInChild(const char* self, const std::string& which, const std
 
 // Median over `rounds` of fn's time in ms, raw and ours alternating round by round so that clocks,
 // caches and the GPU's state treat both the same.
-std::pair<double, double> alternate(int rounds, const std::function<double()>& ours, const std::function<double()>& raw) {
+std::pair<double, double> alternate(int rounds, const std::function<double()>& ours,
+                                    const std::function<double()>& raw) {
     std::vector<double> a, b;
     for (int i = 0; i < rounds; ++i) {
         b.push_back(raw());
@@ -129,9 +132,10 @@ void benchCompiles(bench::BenchTable& table, const char* self, const std::string
     // both sides alternate and the medians are compared.
     firstCompileInChild(self, "raw", arch);
     const auto [firstOurs, firstRaw] = alternate(
-        7, [&] { return firstCompileInChild(self, "core", arch); }, [&] { return firstCompileInChild(self, "raw", arch); });
-    table.add({"NVRTC compile, 4 kernels, first in a process (median of 7)", "ms", firstOurs, firstRaw, "ratio <= 1.05",
-               1.05});
+        7, [&] { return firstCompileInChild(self, "core", arch); },
+        [&] { return firstCompileInChild(self, "raw", arch); });
+    table.add({"NVRTC compile, 4 kernels, first in a process (median of 7)", "ms", firstOurs, firstRaw,
+               "ratio <= 1.05", 1.05});
 
     const cuda::Compiler uncached(nullptr);
     rawCompile(arch);
@@ -160,14 +164,16 @@ void benchCompiles(bench::BenchTable& table, const char* self, const std::string
             const auto t = Clock::now();
             const auto r = cached.compile(kFourKernels, "bench.cu", benchOptions(arch));
             memoryHits.push_back(msSince(t));
-            if (r.fromCache != cuda::CompileResult::CacheHit::Memory) throw std::runtime_error("expected a memory hit");
+            if (r.fromCache != cuda::CompileResult::CacheHit::Memory)
+                throw std::runtime_error("expected a memory hit");
         }
         for (int i = 0; i < 50; ++i) {
             cache.clearMemory();
             const auto t = Clock::now();
             const auto r = cached.compile(kFourKernels, "bench.cu", benchOptions(arch));
             diskHits.push_back(msSince(t));
-            if (r.fromCache != cuda::CompileResult::CacheHit::Disk) throw std::runtime_error("expected a disk hit");
+            if (r.fromCache != cuda::CompileResult::CacheHit::Disk)
+                throw std::runtime_error("expected a disk hit");
         }
     }
     std::filesystem::remove_all(dir);
@@ -206,14 +212,16 @@ void benchLaunches(bench::BenchTable& table, const cuda::Module& module) {
         7,
         [&] {
             const auto t = Clock::now();
-            for (int i = 0; i < kLaunches; ++i) cuda::launch(empty, one, stream);
+            for (int i = 0; i < kLaunches; ++i)
+                cuda::launch(empty, one, stream);
             const double ms = msSince(t);
             cuCtxSynchronize();
             return ms * 1000.0 / kLaunches;
         },
         [&] {
             const auto t = Clock::now();
-            for (int i = 0; i < kLaunches; ++i) cuLaunchKernel(empty.handle(), 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr);
+            for (int i = 0; i < kLaunches; ++i)
+                cuLaunchKernel(empty.handle(), 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr);
             const double ms = msSince(t);
             cuCtxSynchronize();
             return ms * 1000.0 / kLaunches;
@@ -226,7 +234,8 @@ void benchLaunches(bench::BenchTable& table, const cuda::Module& module) {
         7,
         [&] {
             const auto t = Clock::now();
-            for (int i = 0; i < kLaunches; ++i) cuda::launch(multiply, one, stream, d, d, d, n);
+            for (int i = 0; i < kLaunches; ++i)
+                cuda::launch(multiply, one, stream, d, d, d, n);
             const double ms = msSince(t);
             cuCtxSynchronize();
             return ms * 1000.0 / kLaunches;
@@ -240,7 +249,8 @@ void benchLaunches(bench::BenchTable& table, const cuda::Module& module) {
             cuCtxSynchronize();
             return ms * 1000.0 / kLaunches;
         });
-    table.add({"launch with 4 arguments, host throughput (100k)", "us/launch", ours4, raw4, "ratio <= 1.05", 1.05});
+    table.add(
+        {"launch with 4 arguments, host throughput (100k)", "us/launch", ours4, raw4, "ratio <= 1.05", 1.05});
 
     std::vector<double> latOurs, latRaw;
     for (int i = 0; i < 20000; ++i) {
@@ -283,13 +293,17 @@ void benchCopies(bench::BenchTable& table) {
         const double slowdown = o > 0 ? r / o : 0;
         table.add({std::string(figure) + ", slowdown vs raw", "x", slowdown, 1.0, "ratio <= 1.05", 1.05});
     };
-    row("host->device 256 MiB, pageable", [&] { device.copyFrom(pageable); },
+    row(
+        "host->device 256 MiB, pageable", [&] { device.copyFrom(pageable); },
         [&] { rawCheck(cuMemcpyHtoD(device.address(), pageable.data(), kBytes), "cuMemcpyHtoD"); });
-    row("host->device 256 MiB, pinned", [&] { device.copyFrom(pinned.span()); },
+    row(
+        "host->device 256 MiB, pinned", [&] { device.copyFrom(pinned.span()); },
         [&] { rawCheck(cuMemcpyHtoD(device.address(), pinned.data(), kBytes), "cuMemcpyHtoD"); });
-    row("device->host 256 MiB, pageable", [&] { device.copyTo(pageable); },
+    row(
+        "device->host 256 MiB, pageable", [&] { device.copyTo(pageable); },
         [&] { rawCheck(cuMemcpyDtoH(pageable.data(), device.address(), kBytes), "cuMemcpyDtoH"); });
-    row("device->host 256 MiB, pinned", [&] { device.copyTo(pinned.span()); },
+    row(
+        "device->host 256 MiB, pinned", [&] { device.copyTo(pinned.span()); },
         [&] { rawCheck(cuMemcpyDtoH(pinned.data(), device.address(), kBytes), "cuMemcpyDtoH"); });
 }
 
@@ -304,15 +318,15 @@ int main(int argc, char** argv) {
         }
         cuda::Context context(cuda::Device::get(0));
         const auto props = context.device().properties();
-        std::printf("bench_core on %s (%s), driver %d, NVRTC %s\n\n", props.name.c_str(), props.arch().c_str(),
-                    cuda::Driver::version(), cuda::Nvrtc::version().c_str());
+        std::printf("bench_core on %s (%s), driver %d, NVRTC %s\n\n", props.name.c_str(),
+                    props.arch().c_str(), cuda::Driver::version(), cuda::Nvrtc::version().c_str());
         const std::string arch = currentArch();
         bench::BenchTable table;
         benchCompiles(table, argv[0], arch);
         benchModuleLoad(table, arch);
         const auto result = cuda::Compiler(nullptr).compile(kFourKernels, "bench.cu", benchOptions(arch));
-        const auto module =
-            cuda::Module::fromImage({reinterpret_cast<const char*>(result.cubin.data()), result.cubin.size()});
+        const auto module = cuda::Module::fromImage(
+            {reinterpret_cast<const char*>(result.cubin.data()), result.cubin.size()});
         benchLaunches(table, module);
         benchCopies(table);
         table.print();

@@ -20,16 +20,18 @@ using namespace kp;
 
 namespace {
 
-
-launch::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
-                      const nlohmann::json& launch) {
-    nlohmann::json playground = {{"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
+launch::RunSetup setupOf(const std::string& code, const std::string& kernel,
+                         const std::vector<nlohmann::json>& args, const nlohmann::json& launch) {
+    nlohmann::json playground = {
+        {"format", "kernelpad/1"}, {"code", code}, {"kernel", kernel}, {"launch", launch}};
     playground["args"] = args;
-    return launch::prepare(io::parsePlayground(playground.dump(), std::filesystem::temp_directory_path() / "bench.kpad.json"));
+    return launch::prepare(
+        io::parsePlayground(playground.dump(), std::filesystem::temp_directory_path() / "bench.kpad.json"));
 }
 nlohmann::json array(const std::string& name, std::vector<std::size_t> shape, const std::string& direction,
                      nlohmann::json init = nullptr) {
-    nlohmann::json a = {{"name", name}, {"array", {{"dtype", "float32"}, {"shape", shape}}}, {"direction", direction}};
+    nlohmann::json a = {
+        {"name", name}, {"array", {{"dtype", "float32"}, {"shape", shape}}}, {"direction", direction}};
     if (!init.is_null()) a["init"] = init;
     return a;
 }
@@ -40,7 +42,9 @@ nlohmann::json scalar(const std::string& name, nlohmann::json value) {
 double medianKernelMs(const cpu::CpuRunner& runner, const launch::RunSetup& setup, int repeat) {
     return launch::median(runner.run(setup, {repeat, 1, nullptr}).kernelMs);
 }
-template <typename T> void keep(const T& value) { asm volatile("" : : "g"(&value) : "memory"); }
+template <typename T> void keep(const T& value) {
+    asm volatile("" : : "g"(&value) : "memory");
+}
 
 } // namespace
 
@@ -51,33 +55,40 @@ int main(int argc, char** argv) {
     // The general path for kernels that synchronise, one fiber per thread: what the split replaces.
     cpu::CpuRunner oneFibers(cpu::HostCompiler(), 1);
     oneFibers.setSplitAtBarriers(false);
-    std::printf("bench_cpu: %u cores, host compiler %s\n\n", cores, cpu::HostCompiler().compilerPath().c_str());
+    std::printf("bench_cpu: %u cores, host compiler %s\n\n", cores,
+                cpu::HostCompiler().compilerPath().c_str());
     bench::BenchTable table;
 
     // 1. Barrier-free: multiply 2^24 floats on one core against the loop a person would write.
     const std::size_t n = std::size_t{1} << 24;
-    const auto multiply = setupOf(
-        "__global__ void mul(float* d, const float* a, const float* b, int n) {\n"
-        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) d[i] = a[i] * b[i];\n}\n",
-        "mul", {array("d", {n}, "out"), array("a", {n}, "in", "ones"), array("b", {n}, "in", {{"constant", 2}}), scalar("n", "size(a)")},
-        {{"grid", "auto"}, {"block", {256}}});
+    const auto multiply =
+        setupOf("__global__ void mul(float* d, const float* a, const float* b, int n) {\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) d[i] = a[i] * b[i];\n}\n",
+                "mul",
+                {array("d", {n}, "out"), array("a", {n}, "in", "ones"),
+                 array("b", {n}, "in", {{"constant", 2}}), scalar("n", "size(a)")},
+                {{"grid", "auto"}, {"block", {256}}});
     std::vector<float> a(n, 1.0f), b(n, 2.0f), d(n);
     const double loop = bench::medianMs(9, [&] {
-        for (std::size_t i = 0; i < n; ++i) d[i] = a[i] * b[i];
+        for (std::size_t i = 0; i < n; ++i)
+            d[i] = a[i] * b[i];
         keep(d);
     });
-    table.add({"multiply 2^24 floats, one core vs serial loop", "ms", medianKernelMs(one, multiply, 9), loop, "ratio <= 1.25", 1.25});
+    table.add({"multiply 2^24 floats, one core vs serial loop", "ms", medianKernelMs(one, multiply, 9), loop,
+               "ratio <= 1.25", 1.25});
 
     // 2. Compute-bound: all cores against one, per core.
-    const auto compute = setupOf(
-        "__global__ void iterate(float* x, int n) {\n"
-        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n"
-        "    float v = x[i];\n    for (int k = 0; k < 2000; ++k) v = v * 0.999f + 0.001f;\n    x[i] = v;\n}\n",
-        "iterate", {array("x", {1u << 18}, "inout", "ones"), scalar("n", "size(x)")}, {{"grid", "auto"}, {"block", {256}}});
+    const auto compute =
+        setupOf("__global__ void iterate(float* x, int n) {\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i >= n) return;\n"
+                "    float v = x[i];\n    for (int k = 0; k < 2000; ++k) v = v * 0.999f + 0.001f;\n    x[i] "
+                "= v;\n}\n",
+                "iterate", {array("x", {1u << 18}, "inout", "ones"), scalar("n", "size(x)")},
+                {{"grid", "auto"}, {"block", {256}}});
     const double oneCore = medianKernelMs(one, compute, 5);
     const double allCores = medianKernelMs(all, compute, 5);
-    table.add({"compute-bound kernel, speedup per core (" + std::to_string(cores) + " cores)", "x", oneCore / allCores / cores, 0,
-               ">= 0.6"});
+    table.add({"compute-bound kernel, speedup per core (" + std::to_string(cores) + " cores)", "x",
+               oneCore / allCores / cores, 0, ">= 0.6"});
 
     // 3. Barriers: block reduction of 2^22 floats against a serial sum.
     const std::size_t m = std::size_t{1} << 22;
@@ -86,48 +97,58 @@ int main(int argc, char** argv) {
         "    __shared__ float partial[256];\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    partial[threadIdx.x] = i < n ? x[i] * x[i] : 0.0f;\n    __syncthreads();\n"
         "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
-        "        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];\n        __syncthreads();\n    }\n"
+        "        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];\n        "
+        "__syncthreads();\n    }\n"
         "    if (threadIdx.x == 0) atomicAdd(sum, partial[0]);\n}\n",
         "sum_squares", {array("x", {m}, "in", "ones"), array("sum", {1}, "out"), scalar("n", "size(x)")},
         {{"grid", "auto"}, {"block", {256}}});
     std::vector<float> x(m, 1.0f);
     const double serialSum = bench::medianMs(9, [&] {
         float s = 0;
-        for (float v : x) s += v * v;
+        for (float v : x)
+            s += v * v;
         keep(s);
     });
     const double reduceMs = medianKernelMs(one, reduce, 5);
-    table.add({"shared-memory reduction 2^22, one core vs serial loop", "ms", reduceMs, serialSum, "ratio <= 10", 10});
-    table.add({"shared-memory reduction 2^22, split at barriers vs fibers", "ms", reduceMs, medianKernelMs(oneFibers, reduce, 3),
-               "(information)"});
+    table.add({"shared-memory reduction 2^22, one core vs serial loop", "ms", reduceMs, serialSum,
+               "ratio <= 10", 10});
+    table.add({"shared-memory reduction 2^22, split at barriers vs fibers", "ms", reduceMs,
+               medianKernelMs(oneFibers, reduce, 3), "(information)"});
 
     // 4. Barriers: tiled 256x256 matrix multiply against a naive serial triple loop.
     const std::size_t k = 256;
-    const auto tiled = setupOf(
-        "#define TILE 16\n"
-        "__global__ void matmul(float* c, const float* a, const float* b, int n) {\n"
-        "    __shared__ float ta[TILE][TILE];\n    __shared__ float tb[TILE][TILE];\n"
-        "    int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;\n    float acc = 0;\n"
-        "    for (int t = 0; t < n / TILE; ++t) {\n"
-        "        ta[threadIdx.y][threadIdx.x] = a[row * n + t * TILE + threadIdx.x];\n"
-        "        tb[threadIdx.y][threadIdx.x] = b[(t * TILE + threadIdx.y) * n + col];\n        __syncthreads();\n"
-        "        for (int j = 0; j < TILE; ++j) acc += ta[threadIdx.y][j] * tb[j][threadIdx.x];\n        __syncthreads();\n    }\n"
-        "    c[row * n + col] = acc;\n}\n",
-        "matmul", {array("c", {k, k}, "out"), array("a", {k, k}, "in", "ones"), array("b", {k, k}, "in", "ones"), scalar("n", "rows(a)")},
-        {{"grid", "auto"}, {"block", {16, 16}}});
+    const auto tiled = setupOf("#define TILE 16\n"
+                               "__global__ void matmul(float* c, const float* a, const float* b, int n) {\n"
+                               "    __shared__ float ta[TILE][TILE];\n    __shared__ float tb[TILE][TILE];\n"
+                               "    int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + "
+                               "threadIdx.x;\n    float acc = 0;\n"
+                               "    for (int t = 0; t < n / TILE; ++t) {\n"
+                               "        ta[threadIdx.y][threadIdx.x] = a[row * n + t * TILE + threadIdx.x];\n"
+                               "        tb[threadIdx.y][threadIdx.x] = b[(t * TILE + threadIdx.y) * n + "
+                               "col];\n        __syncthreads();\n"
+                               "        for (int j = 0; j < TILE; ++j) acc += ta[threadIdx.y][j] * "
+                               "tb[j][threadIdx.x];\n        __syncthreads();\n    }\n"
+                               "    c[row * n + col] = acc;\n}\n",
+                               "matmul",
+                               {array("c", {k, k}, "out"), array("a", {k, k}, "in", "ones"),
+                                array("b", {k, k}, "in", "ones"), scalar("n", "rows(a)")},
+                               {{"grid", "auto"}, {"block", {16, 16}}});
     std::vector<float> ma(k * k, 1.0f), mb(k * k, 1.0f), mc(k * k);
     const double serialMatmul = bench::medianMs(5, [&] {
         for (std::size_t r = 0; r < k; ++r)
             for (std::size_t c = 0; c < k; ++c) {
                 float acc = 0;
-                for (std::size_t j = 0; j < k; ++j) acc += ma[r * k + j] * mb[j * k + c];
+                for (std::size_t j = 0; j < k; ++j)
+                    acc += ma[r * k + j] * mb[j * k + c];
                 mc[r * k + c] = acc;
             }
         keep(mc);
     });
     const double tiledMs = medianKernelMs(one, tiled, 5);
-    table.add({"tiled matmul 256x256, one core vs serial loop", "ms", tiledMs, serialMatmul, "ratio <= 10", 10});
-    table.add({"tiled matmul 256x256, split at barriers vs fibers", "ms", tiledMs, medianKernelMs(oneFibers, tiled, 3), "(information)"});
+    table.add(
+        {"tiled matmul 256x256, one core vs serial loop", "ms", tiledMs, serialMatmul, "ratio <= 10", 10});
+    table.add({"tiled matmul 256x256, split at barriers vs fibers", "ms", tiledMs,
+               medianKernelMs(oneFibers, tiled, 3), "(information)"});
 
     table.print();
     if (argc == 3 && std::strcmp(argv[1], "--json") == 0) table.writeJson(argv[2]);

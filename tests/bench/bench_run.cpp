@@ -5,8 +5,8 @@
 #include "BenchTable.h"
 #include "core/cuda/Compiler.h"
 #include "core/cuda/Context.h"
-#include "core/run/CudaRunner.h"
 #include "core/launch/RunSetup.h"
+#include "core/run/CudaRunner.h"
 
 #include <chrono>
 #include <cstdio>
@@ -22,7 +22,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 void rawCheck(CUresult r, const char* what) {
     if (r != CUDA_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(r));
@@ -35,7 +37,7 @@ struct Scenario {
     std::string code;
     std::string kernel;
     std::size_t elements = 0;
-    bool twoInputs = false;      // multiply_them: dest = a * b; else sum of squares: *sum += x[i]^2
+    bool twoInputs = false; // multiply_them: dest = a * b; else sum of squares: *sum += x[i]^2
     std::uint32_t grid = 0, block = 256;
 };
 
@@ -60,11 +62,19 @@ model::Playground playgroundOf(const Scenario& s) {
         p.args.push_back({"b", big, model::Direction::In, range, std::nullopt, {}});
     } else {
         p.args.push_back({"x", big, model::Direction::In, ones, std::nullopt, {}});
-        p.args.push_back({"sum", model::ArraySpec{model::DType::Float32, {1}, {}}, model::Direction::Out, std::nullopt,
-                          std::nullopt, {}});
+        p.args.push_back({"sum",
+                          model::ArraySpec{model::DType::Float32, {1}, {}},
+                          model::Direction::Out,
+                          std::nullopt,
+                          std::nullopt,
+                          {}});
     }
-    p.args.push_back({"n", model::ScalarSpec{model::DType::Int32, {}}, std::nullopt, std::nullopt,
-                      model::ScalarValue{model::ScalarValue::Kind::Size, 0, s.twoInputs ? "a" : "x"}, {}});
+    p.args.push_back({"n",
+                      model::ScalarSpec{model::DType::Int32, {}},
+                      std::nullopt,
+                      std::nullopt,
+                      model::ScalarValue{model::ScalarValue::Kind::Size, 0, s.twoInputs ? "a" : "x"},
+                      {}});
     return p;
 }
 
@@ -75,8 +85,8 @@ struct RawTimes {
 
 // What a hand-written program does: pageable host vectors, cuMemAlloc, cuMemcpyHtoD, a launch timed by
 // events, cuMemcpyDtoH, cuMemFree. The module is loaded once outside, as a compiled SourceModule is.
-RawTimes rawRun(const Scenario& s, CUfunction function, const std::vector<float>& a, const std::vector<float>& b,
-                std::vector<float>& out) {
+RawTimes rawRun(const Scenario& s, CUfunction function, const std::vector<float>& a,
+                const std::vector<float>& b, std::vector<float>& out) {
     const auto start = Clock::now();
     const std::size_t bytes = s.elements * sizeof(float);
     const std::size_t outBytes = s.twoInputs ? bytes : sizeof(float);
@@ -94,7 +104,8 @@ RawTimes rawRun(const Scenario& s, CUfunction function, const std::vector<float>
     void* multiplyArgs[] = {&dout, &da, &db, &n};
     void* sumArgs[] = {&da, &dout, &n};
     cuEventRecord(e0, nullptr);
-    rawCheck(cuLaunchKernel(function, s.grid, 1, 1, s.block, 1, 1, 0, nullptr, s.twoInputs ? multiplyArgs : sumArgs, nullptr),
+    rawCheck(cuLaunchKernel(function, s.grid, 1, 1, s.block, 1, 1, 0, nullptr,
+                            s.twoInputs ? multiplyArgs : sumArgs, nullptr),
              "cuLaunchKernel");
     cuEventRecord(e1, nullptr);
     out.resize(outBytes / sizeof(float));
@@ -123,7 +134,8 @@ void benchScenario(bench::BenchTable& table, const run::CudaRunner& runner, cons
     std::vector<float> b;
     if (s.twoInputs) {
         b.resize(s.elements);
-        for (std::size_t i = 0; i < s.elements; ++i) b[i] = static_cast<float>(static_cast<double>(i) * 1e-6);
+        for (std::size_t i = 0; i < s.elements; ++i)
+            b[i] = static_cast<float>(static_cast<double>(i) * 1e-6);
     }
     const auto compiled = cuda::Compiler(nullptr).compile(s.code, "bench.cu", {});
     CUmodule module = nullptr;
@@ -150,12 +162,13 @@ void benchScenario(bench::BenchTable& table, const run::CudaRunner& runner, cons
     }
     cuModuleUnload(module);
     if (oursResult != rawResult)
-        throw std::runtime_error(s.title + ": results differ: " + std::to_string(oursResult) + " vs " + std::to_string(rawResult));
+        throw std::runtime_error(s.title + ": results differ: " + std::to_string(oursResult) + " vs " +
+                                 std::to_string(rawResult));
 
-    table.add({s.title + ": kernel time, events (median)", "ms", bench::median(oursKernel), bench::median(rawKernel),
-               "ratio <= 1.03", 1.03});
-    table.add({s.title + ": end to end, compiled (median)", "ms", bench::median(oursE2E), bench::median(rawE2E),
-               "ratio <= 1.00", 1.0});
+    table.add({s.title + ": kernel time, events (median)", "ms", bench::median(oursKernel),
+               bench::median(rawKernel), "ratio <= 1.03", 1.03});
+    table.add({s.title + ": end to end, compiled (median)", "ms", bench::median(oursE2E),
+               bench::median(rawE2E), "ratio <= 1.00", 1.0});
     table.add({s.title + ": prepare, inputs into pinned memory (once)", "ms", prepareMs, 0, "informational"});
 }
 
@@ -180,7 +193,8 @@ int main(int argc, char** argv) {
         Scenario multiply;
         multiply.title = "multiply_them 2^26 floats";
         multiply.kernel = "multiply_them";
-        multiply.code = "extern \"C\" __global__ void multiply_them(float* dest, const float* a, const float* b, int n) {\n"
+        multiply.code = "extern \"C\" __global__ void multiply_them(float* dest, const float* a, const "
+                        "float* b, int n) {\n"
                         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                         "    if (i < n) dest[i] = a[i] * b[i];\n}\n";
         multiply.elements = std::size_t{1} << 26;

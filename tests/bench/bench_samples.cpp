@@ -7,10 +7,10 @@
 #include "core/cpu/CpuRunner.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/io/SampleCatalog.h"
+#include "core/launch/RunSetup.h"
 #include "core/run/CudaRunner.h"
 #include "core/run/Reference.h"
 #include "core/run/RunReport.h"
-#include "core/launch/RunSetup.h"
 
 #include <cstdio>
 #include <cstring>
@@ -62,7 +62,8 @@ double readBaselineMs(std::size_t bytes) {
     return bench::median(times) / 2;
 }
 
-bool passed(const launch::RunSetup& setup, const launch::RunResult& result, const run::ReferenceResult& reference) {
+bool passed(const launch::RunSetup& setup, const launch::RunResult& result,
+            const run::ReferenceResult& reference) {
     for (const auto& c : run::checkAgainst(setup, result, reference))
         if (!c.passed) return false;
     return true;
@@ -97,15 +98,16 @@ int main(int argc, char** argv) {
         const auto catalog = io::readSampleCatalog(io::defaultSamplesFolder());
 
         std::map<std::string, SampleTimes> times;
-        std::printf("%-24s %12s %12s %12s %12s %10s  %s\n", "sample", "GPU kernel", "GPU copies", "CPU kernel",
-                    "reference", "CPU/GPU", "checks");
+        std::printf("%-24s %12s %12s %12s %12s %10s  %s\n", "sample", "GPU kernel", "GPU copies",
+                    "CPU kernel", "reference", "CPU/GPU", "checks");
         int failures = 0;
         for (const auto& sample : catalog.samples) {
             const auto t = measure(sample, gpu, cpu);
             times[sample.name] = t;
             failures += !t.gpuPassed + !t.cpuPassed;
-            std::printf("%-24s %9.4f ms %9.4f ms %9.4f ms %9.4f ms %9.1fx  %s\n", sample.name.c_str(), t.gpuKernelMs,
-                        t.gpuCopiesMs, t.cpuKernelMs, t.referenceMs, t.cpuKernelMs / t.gpuKernelMs,
+            std::printf("%-24s %9.4f ms %9.4f ms %9.4f ms %9.4f ms %9.1fx  %s\n", sample.name.c_str(),
+                        t.gpuKernelMs, t.gpuCopiesMs, t.cpuKernelMs, t.referenceMs,
+                        t.cpuKernelMs / t.gpuKernelMs,
                         t.gpuPassed && t.cpuPassed ? "both pass" : (t.gpuPassed ? "CPU FAILS" : "GPU FAILS"));
         }
         std::printf("\n");
@@ -113,15 +115,17 @@ int main(int argc, char** argv) {
         bench::BenchTable table;
         const auto& atomic = times.at("sum_squares_atomic");
         const auto& reduction = times.at("sum_squares_reduction");
-        table.add({"sum of squares 4000x4000: reduction / atomic kernel", "ms", reduction.gpuKernelMs, atomic.gpuKernelMs,
-                   "ratio <= 0.01", 0.01});
+        table.add({"sum of squares 4000x4000: reduction / atomic kernel", "ms", reduction.gpuKernelMs,
+                   atomic.gpuKernelMs, "ratio <= 0.01", 0.01});
         table.add({"reduction kernel / reading its 64 MB once (DtoD / 2)", "ms", reduction.gpuKernelMs,
                    readBaselineMs(4000ull * 4000ull * sizeof(float)), "ratio <= 1.5", 1.5});
-        table.add({"reduction kernel (anchors.md: 0.034 ms to beat)", "ms", reduction.gpuKernelMs, 0.034, "ratio < 1", 1.0});
-        for (const auto& [fast, slow] : {std::pair{"matmul_tiled", "matmul_naive"}, std::pair{"transpose_tiled", "transpose_naive"},
-                                         std::pair{"histogram_shared", "histogram_global"}})
-            table.add({std::string(fast) + " / " + slow + " kernel", "ms", times.at(fast).gpuKernelMs, times.at(slow).gpuKernelMs,
-                       "ratio < 1", 1.0});
+        table.add({"reduction kernel (anchors.md: 0.034 ms to beat)", "ms", reduction.gpuKernelMs, 0.034,
+                   "ratio < 1", 1.0});
+        for (const auto& [fast, slow] :
+             {std::pair{"matmul_tiled", "matmul_naive"}, std::pair{"transpose_tiled", "transpose_naive"},
+              std::pair{"histogram_shared", "histogram_global"}})
+            table.add({std::string(fast) + " / " + slow + " kernel", "ms", times.at(fast).gpuKernelMs,
+                       times.at(slow).gpuKernelMs, "ratio < 1", 1.0});
         table.print();
         if (!jsonPath.empty()) table.writeJson(jsonPath);
         if (failures) std::printf("\n%d sample runs failed their check\n", failures);

@@ -11,8 +11,8 @@
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/run/Reference.h"
 #include "core/launch/RunSetup.h"
+#include "core/run/Reference.h"
 #include "core/run/SweepRunner.h"
 
 #include <chrono>
@@ -57,8 +57,8 @@ double rawKernelMs(const model::Playground& playground, const run::SweepRow& row
     std::vector<double> times;
     for (int i = 0; i < warmup + repeat; ++i) {
         rawCheck(cuEventRecord(e0, nullptr), "cuEventRecord");
-        rawCheck(cuLaunchKernel(function, row.grid[0], row.grid[1], row.grid[2], row.block[0], row.block[1], row.block[2], 0,
-                                nullptr, args, nullptr),
+        rawCheck(cuLaunchKernel(function, row.grid[0], row.grid[1], row.grid[2], row.block[0], row.block[1],
+                                row.block[2], 0, nullptr, args, nullptr),
                  "cuLaunchKernel");
         rawCheck(cuEventRecord(e1, nullptr), "cuEventRecord");
         rawCheck(cuEventSynchronize(e1), "cuEventSynchronize");
@@ -77,25 +77,30 @@ double rawKernelMs(const model::Playground& playground, const run::SweepRow& row
 
 // The reference's loop written into this benchmark, kept out of line as the reference's function is.
 [[gnu::noinline]] void serialMultiply(float* dest, const float* a, const float* b, int n) {
-    for (int i = 0; i < n; ++i) dest[i] = a[i] * b[i];
+    for (int i = 0; i < n; ++i)
+        dest[i] = a[i] * b[i];
 }
 
 // The reference at the sweep's largest point timed by runReference, and the loop above over copies of
 // the same inputs, taken in turns so that the machine's drift (one core's memory bandwidth on the GPU
 // machine moves by a third from minute to minute) falls on both: the median of each over `rounds`.
-std::pair<double, double> referenceAgainstLoop(const model::Playground& point, int repeat, int warmup, int rounds) {
+std::pair<double, double> referenceAgainstLoop(const model::Playground& point, int repeat, int warmup,
+                                               int rounds) {
     const auto setup = launch::prepare(point);
     const auto& a = setup.args.at(1).array;
     const auto& b = setup.args.at(2).array;
     const auto n = static_cast<int>(a.bytes() / sizeof(float));
-    std::vector<float> dest(a.bytes() / sizeof(float)), aCopy(a.bytes() / sizeof(float)), bCopy(a.bytes() / sizeof(float));
+    std::vector<float> dest(a.bytes() / sizeof(float)), aCopy(a.bytes() / sizeof(float)),
+        bCopy(a.bytes() / sizeof(float));
     std::memcpy(aCopy.data(), a.data(), a.bytes());
     std::memcpy(bCopy.data(), b.data(), b.bytes());
     std::vector<double> reference, loop;
     for (int round = 0; round < rounds; ++round) {
         reference.push_back(run::runReference(setup, cpu::HostCompiler(), repeat, warmup).milliseconds);
-        for (int i = 0; i < warmup; ++i) serialMultiply(dest.data(), aCopy.data(), bCopy.data(), n);
-        loop.push_back(bench::medianMs(repeat, [&] { serialMultiply(dest.data(), aCopy.data(), bCopy.data(), n); }));
+        for (int i = 0; i < warmup; ++i)
+            serialMultiply(dest.data(), aCopy.data(), bCopy.data(), n);
+        loop.push_back(
+            bench::medianMs(repeat, [&] { serialMultiply(dest.data(), aCopy.data(), bCopy.data(), n); }));
     }
     return {bench::median(reference), bench::median(loop)};
 }
@@ -108,7 +113,8 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--json") == 0) json = argv[i + 1];
         if (std::strcmp(argv[i], "--csv") == 0) csv = argv[i + 1];
     }
-    const auto playground = io::readPlayground(std::string(KP_SOURCE_DIR) + "/samples/multiply_them/multiply_them.kpad.json");
+    const auto playground =
+        io::readPlayground(std::string(KP_SOURCE_DIR) + "/samples/multiply_them/multiply_them.kpad.json");
     auto spec = run::storedSweepSpec(playground).value();
     spec.backends = {"cuda:0", "cpu", "reference"};
     spec.from = 1000;
@@ -123,15 +129,17 @@ int main(int argc, char** argv) {
 
     // What the sweep timed: every timed and untimed repeat of every row.
     double timedMs = 0;
-    for (const auto& row : result.rows) timedMs += (spec.repeat + spec.warmup) * row.timeMs(true);
+    for (const auto& row : result.rows)
+        timedMs += (spec.repeat + spec.warmup) * row.timeMs(true);
     bool allPassed = true;
     for (const auto& row : result.rows) {
         if (!row.ran() || row.check.starts_with("failed")) allPassed = false;
-        std::printf("%-10s %12llu elements: kernel %9.4f ms  with copies %9.4f ms  %s%s\n", row.backend.c_str(),
-                    static_cast<unsigned long long>(row.elements), row.kernel().median, row.timeMs(true), row.check.c_str(),
-                    row.error.c_str());
+        std::printf("%-10s %12llu elements: kernel %9.4f ms  with copies %9.4f ms  %s%s\n",
+                    row.backend.c_str(), static_cast<unsigned long long>(row.elements), row.kernel().median,
+                    row.timeMs(true), row.check.c_str(), row.error.c_str());
     }
-    for (const auto& c : run::crossovers(result)) std::printf("%s\n", run::describe(c, result).c_str());
+    for (const auto& c : run::crossovers(result))
+        std::printf("%s\n", run::describe(c, result).c_str());
 
     bench::BenchTable table;
     const auto* gpuLast = result.rowsOf("cuda:0").back();
@@ -140,28 +148,30 @@ int main(int argc, char** argv) {
     const double rawMs = rawKernelMs(playground, *gpuLast, spec.repeat, spec.warmup);
     auto largest = spec;
     largest.values = {static_cast<double>(refLast->value)};
-    const auto [referenceMs, loopMs] =
-        referenceAgainstLoop(run::planSweep(playground, largest).points.at(0).playground, spec.repeat, spec.warmup, 3);
-    table.add({"multiply_them 2^26 kernel (sweep) vs raw launch, same block/grid", "ms", gpuLast->kernel().median, rawMs,
-               "ratio <= 1.03", 1.03});
-    table.add({"  the same vs anchors.md raw 0.293 ms (block 256)", "ms", gpuLast->kernel().median, 0.293, "informational", 0});
+    const auto [referenceMs, loopMs] = referenceAgainstLoop(
+        run::planSweep(playground, largest).points.at(0).playground, spec.repeat, spec.warmup, 3);
+    table.add({"multiply_them 2^26 kernel (sweep) vs raw launch, same block/grid", "ms",
+               gpuLast->kernel().median, rawMs, "ratio <= 1.03", 1.03});
+    table.add({"  the same vs anchors.md raw 0.293 ms (block 256)", "ms", gpuLast->kernel().median, 0.293,
+               "informational", 0});
     table.add({"  its bandwidth vs the device's peak", "GB/s", gpuLast->gigabytesPerSecond().value_or(0),
                result.backends[0].peak.bandwidthGBs, "informational", 0});
-    table.add({"reference 2^26 (one core) vs the same loop in this benchmark, in turns", "ms", referenceMs, loopMs,
-               "ratio <= 1.10", 1.10});
-    table.add({"  the reference's row in the sweep vs anchors.md serial loop 62 ms", "ms", refLast->kernel().median, 62,
-               "informational", 0});
-    table.add({"CPU backend 2^26 (all cores) vs the reference", "ms", cpuLast->kernel().median, refLast->kernel().median, "informational", 0});
+    table.add({"reference 2^26 (one core) vs the same loop in this benchmark, in turns", "ms", referenceMs,
+               loopMs, "ratio <= 1.10", 1.10});
+    table.add({"  the reference's row in the sweep vs anchors.md serial loop 62 ms", "ms",
+               refLast->kernel().median, 62, "informational", 0});
+    table.add({"CPU backend 2^26 (all cores) vs the reference", "ms", cpuLast->kernel().median,
+               refLast->kernel().median, "informational", 0});
     for (const bool copies : {false, true}) {
         const auto c = run::crossover(result, "cuda:0", "reference", copies);
-        table.add({std::string("crossover cuda:0 vs reference, ") + (copies ? "with copies" : "kernel only"), "elements",
-                   c.kind == run::Crossover::Kind::Found ? c.x : 0, 0, "informational", 0});
+        table.add({std::string("crossover cuda:0 vs reference, ") + (copies ? "with copies" : "kernel only"),
+                   "elements", c.kind == run::Crossover::Kind::Found ? c.x : 0, 0, "informational", 0});
     }
     table.add({"whole sweep wall time vs the repeats it times", "ms", wallMs, timedMs, "informational", 0});
     table.print();
-    std::printf("%zu rows, every check %s; device %s, peak %.0f GB/s, %.0f GFLOP/s FP32\n", result.rows.size(),
-                allPassed ? "passed" : "DID NOT pass", result.backends[0].name.c_str(), result.backends[0].peak.bandwidthGBs,
-                result.backends[0].peak.gflops);
+    std::printf("%zu rows, every check %s; device %s, peak %.0f GB/s, %.0f GFLOP/s FP32\n",
+                result.rows.size(), allPassed ? "passed" : "DID NOT pass", result.backends[0].name.c_str(),
+                result.backends[0].peak.bandwidthGBs, result.backends[0].peak.gflops);
     if (!json.empty()) table.writeJson(json);
     if (!csv.empty()) std::ofstream(csv) << result.toCsv();
     return allPassed ? 0 : 1;

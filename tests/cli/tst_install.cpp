@@ -32,8 +32,9 @@ class TestInstall : public QObject {
     // The installed program, run from a folder outside the source and build trees with none of the
     // variables the tests otherwise set.
     sandbox::SubprocessResult installed(const std::string& program, std::vector<std::string> arguments) {
-        arguments.insert(arguments.begin(), {"env", "-u", "KERNELPAD_SAMPLES_DIR", "-u", "KERNELPAD_WORKER",
-                                             "QT_QPA_PLATFORM=offscreen", (prefix_ / "bin" / program).string()});
+        arguments.insert(arguments.begin(),
+                         {"env", "-u", "KERNELPAD_SAMPLES_DIR", "-u", "KERNELPAD_WORKER",
+                          "QT_QPA_PLATFORM=offscreen", (prefix_ / "bin" / program).string()});
         return sandbox::runProcess(arguments, dir_.path().toStdString());
     }
 
@@ -42,16 +43,20 @@ private slots:
         QVERIFY(dir_.isValid());
         prefix_ = fs::path(dir_.path().toStdString()) / "prefix";
         // A build copied to another machine (the GPU machine gets the binaries alone) cannot be installed.
-        if (!fs::is_regular_file(KP_CMAKE_COMMAND) || !fs::is_regular_file(fs::path(KP_BINARY_DIR) / "cmake_install.cmake"))
-            QSKIP("no CMake or no cmake_install.cmake here: this build tree was copied without what installing needs");
-        const auto r = sandbox::runProcess({KP_CMAKE_COMMAND, "--install", KP_BINARY_DIR, "--prefix", prefix_.string()});
+        if (!fs::is_regular_file(KP_CMAKE_COMMAND) ||
+            !fs::is_regular_file(fs::path(KP_BINARY_DIR) / "cmake_install.cmake"))
+            QSKIP("no CMake or no cmake_install.cmake here: this build tree was copied without what "
+                  "installing needs");
+        const auto r =
+            sandbox::runProcess({KP_CMAKE_COMMAND, "--install", KP_BINARY_DIR, "--prefix", prefix_.string()});
         QVERIFY2(r.exitCode == 0, r.output.c_str());
     }
 
     void theTreeHoldsWhatTheAppNeeds() {
-        for (const char* file : {"bin/kernelpad-cli", "libexec/kernelpad/kernelpad-worker", "share/kernelpad/samples/index.json",
-                                 "share/applications/kernelpad.desktop", "share/icons/hicolor/scalable/apps/kernelpad.svg",
-                                 "share/mime/packages/kernelpad.xml", "share/doc/kernelpad/LICENSE"})
+        for (const char* file :
+             {"bin/kernelpad-cli", "libexec/kernelpad/kernelpad-worker", "share/kernelpad/samples/index.json",
+              "share/applications/kernelpad.desktop", "share/icons/hicolor/scalable/apps/kernelpad.svg",
+              "share/mime/packages/kernelpad.xml", "share/doc/kernelpad/LICENSE"})
             QVERIFY2(fs::is_regular_file(prefix_ / file), file);
 #ifdef KP_WITH_GUI
         QVERIFY(fs::is_regular_file(prefix_ / "bin/kernelpad"));
@@ -63,13 +68,15 @@ private slots:
             for (const auto& name : group.at("samples")) {
                 const auto folder = prefix_ / "share/kernelpad/samples" / name.get<std::string>();
                 QVERIFY2(fs::is_regular_file(folder / "README.md"), folder.c_str());
-                QVERIFY2(fs::is_regular_file(folder / (name.get<std::string>() + ".kpad.json")), folder.c_str());
+                QVERIFY2(fs::is_regular_file(folder / (name.get<std::string>() + ".kpad.json")),
+                         folder.c_str());
                 ++samples;
             }
         QCOMPARE(samples, 23);
         // The desktop entry opens playgrounds, which the MIME type recognises by their double extension.
         const auto desktop = readText(prefix_ / "share/applications/kernelpad.desktop");
-        for (const char* line : {"Exec=kernelpad %f", "Icon=kernelpad", "MimeType=application/x-kernelpad-playground;"})
+        for (const char* line :
+             {"Exec=kernelpad %f", "Icon=kernelpad", "MimeType=application/x-kernelpad-playground;"})
             QVERIFY2(desktop.find(line) != std::string::npos, line);
         const auto mime = readText(prefix_ / "share/mime/packages/kernelpad.xml");
         QVERIFY(mime.find("type=\"application/x-kernelpad-playground\"") != std::string::npos);
@@ -80,8 +87,11 @@ private slots:
     void theInstalledCliFindsItsSamplesAndRuns() {
         auto r = installed("kernelpad-cli", {"samples", "multiply_them"});
         QVERIFY2(r.exitCode == 0, r.output.c_str());
-        const auto playground = (prefix_ / "share/kernelpad/samples/multiply_them/multiply_them.kpad.json").lexically_normal().string();
-        QVERIFY2(r.output.find(playground) != std::string::npos, r.output.c_str()); // the installed one, not the source's
+        const auto playground = (prefix_ / "share/kernelpad/samples/multiply_them/multiply_them.kpad.json")
+                                    .lexically_normal()
+                                    .string();
+        QVERIFY2(r.output.find(playground) != std::string::npos,
+                 r.output.c_str()); // the installed one, not the source's
         r = installed("kernelpad-cli", {"run", "doublify", "--backend", "cpu"});
         QVERIFY2(r.exitCode == 0, r.output.c_str());
         QVERIFY2(r.output.find("matches the reference") != std::string::npos, r.output.c_str());
@@ -94,7 +104,8 @@ private slots:
         const auto shots = fs::path(dir_.path().toStdString()) / "shots";
         const auto r = installed("kernelpad", {"--screenshots", shots.string()});
         QVERIFY2(r.exitCode == 0, r.output.c_str());
-        for (const char* picture : {"kernelpad-results.png", "kernelpad-sweep.png", "kernelpad-diagnostics.png"})
+        for (const char* picture :
+             {"kernelpad-results.png", "kernelpad-sweep.png", "kernelpad-diagnostics.png"})
             QVERIFY2(fs::file_size(shots / picture) > 10000, picture);
     }
 #endif

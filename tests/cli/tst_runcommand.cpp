@@ -2,15 +2,15 @@
 // messages for bad input. The parts that run kernels need the GPU machine; the rest runs in CI.
 #include "../TestSupport.h"
 #include "../cuda/GpuTestSupport.h"
-#include "core/sandbox/Subprocess.h"
 #include "core/io/NpyFile.h"
+#include "core/sandbox/Subprocess.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
-#include <filesystem>
-#include <fstream>
 #include <cerrno>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -65,8 +65,9 @@ bool anyStagingLeft(const std::filesystem::path& folder) {
     return false;
 }
 
-#define EXPECT_EXIT(result, code)                                                                          \
-    QVERIFY2((result).exitCode == (code), ("exit " + std::to_string((result).exitCode) + ":\n" + (result).output).c_str())
+#define EXPECT_EXIT(result, code)                                                                            \
+    QVERIFY2((result).exitCode == (code),                                                                    \
+             ("exit " + std::to_string((result).exitCode) + ":\n" + (result).output).c_str())
 
 #define EXPECT_OUTPUT(result, fragment)                                                                      \
     QVERIFY2((result).output.find(fragment) != std::string::npos,                                            \
@@ -223,7 +224,8 @@ private slots:
         pid_t gone = 4'000'000;
         while (::kill(gone, 0) == 0 || errno != ESRCH)
             --gone;
-        const std::filesystem::path abandoned = dir.filePath(".out.kptmp." + QString::number(gone)).toStdString();
+        const std::filesystem::path abandoned =
+            dir.filePath(".out.kptmp." + QString::number(gone)).toStdString();
         const std::filesystem::path running =
             dir.filePath(".out.kptmp." + QString::number(::getpid())).toStdString();
         for (const auto& folder : {abandoned, running}) {

@@ -4,11 +4,10 @@
 // lists them and `run NAME` runs one by its name.
 #include "../TestSupport.h"
 #include "../cuda/GpuTestSupport.h"
-
-#include "core/sandbox/Subprocess.h"
 #include "core/io/FileBytes.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/io/SampleCatalog.h"
+#include "core/sandbox/Subprocess.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -22,14 +21,18 @@ namespace {
 
 const fs::path kSamples = fs::path(KP_SOURCE_DIR) / "samples";
 
-io::SampleCatalog catalog() { return io::readSampleCatalog(kSamples); }
+io::SampleCatalog catalog() {
+    return io::readSampleCatalog(kSamples);
+}
 
 sandbox::SubprocessResult cli(std::vector<std::string> args) {
     args.insert(args.begin(), std::string(KP_BINARY_DIR) + "/app/kernelpad-cli");
     return sandbox::runProcess(args);
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 } // namespace
 
@@ -39,7 +42,8 @@ class TestSamples : public QObject {
 
     static void addRows() {
         QTest::addColumn<QString>("name");
-        for (const auto& sample : catalog().samples) QTest::newRow(sample.name.c_str()) << QString::fromStdString(sample.name);
+        for (const auto& sample : catalog().samples)
+            QTest::newRow(sample.name.c_str()) << QString::fromStdString(sample.name);
     }
     static io::Sample sample(const QString& name) {
         const auto all = catalog();
@@ -57,18 +61,23 @@ private slots:
     void theIndexListsEverySampleInItsGroup() {
         const auto all = catalog();
         QVERIFY2(all.problems.empty(), all.problems.empty() ? "" : all.problems.front().c_str());
-        const std::vector<std::string> tutorial = {"multiply_them", "doublify", "doublify_guarded", "doublify_in_out",
-                                                   "doublify_shared", "elementwise_multiply", "sum_and_difference",
-                                                   "strided_input", "sum_squares_atomic", "sum_squares_reduction",
-                                                   "matmul_naive", "matmul_tiled"};
-        const std::vector<std::string> classic = {"vector_add", "saxpy", "reduction", "warp_shuffle_reduction",
-                                                  "prefix_sum", "histogram_global", "histogram_shared",
-                                                  "transpose_naive", "transpose_tiled", "blur", "mandelbrot"};
+        const std::vector<std::string> tutorial = {
+            "multiply_them",         "doublify",        "doublify_guarded",
+            "doublify_in_out",       "doublify_shared", "elementwise_multiply",
+            "sum_and_difference",    "strided_input",   "sum_squares_atomic",
+            "sum_squares_reduction", "matmul_naive",    "matmul_tiled"};
+        const std::vector<std::string> classic = {"vector_add",       "saxpy",
+                                                  "reduction",        "warp_shuffle_reduction",
+                                                  "prefix_sum",       "histogram_global",
+                                                  "histogram_shared", "transpose_naive",
+                                                  "transpose_tiled",  "blur",
+                                                  "mandelbrot"};
         QCOMPARE(all.samples.size(), tutorial.size() + classic.size());
         for (std::size_t i = 0; i < all.samples.size(); ++i) {
             const bool first = i < tutorial.size();
             QCOMPARE(all.samples[i].name, first ? tutorial[i] : classic[i - tutorial.size()]);
-            QCOMPARE(all.samples[i].group, std::string(first ? "From the PyCUDA tutorial" : "Classic teaching kernels"));
+            QCOMPARE(all.samples[i].group,
+                     std::string(first ? "From the PyCUDA tutorial" : "Classic teaching kernels"));
         }
     }
 
@@ -79,18 +88,22 @@ private slots:
         QVERIFY2(s.problem.empty(), s.problem.c_str());
         const auto playground = io::readPlayground(s.playground);
         QVERIFY(!playground.title.empty());
-        QVERIFY2(playground.source && fs::is_regular_file(playground.folder / *playground.source), "no kernel source file");
+        QVERIFY2(playground.source && fs::is_regular_file(playground.folder / *playground.source),
+                 "no kernel source file");
         QVERIFY2(playground.reference.has_value(), "no CPU reference");
         QVERIFY(fs::is_regular_file(playground.folder / playground.reference->source));
         QVERIFY2(playground.check && !playground.check->outputs.empty(), "checks no output");
         // The lesson: its title, a first paragraph, then what it shows, what to try and what to look at.
         const std::string lesson = test::readText(s.lesson);
-        QVERIFY2(lesson.starts_with("# " + playground.title + "\n"), "the lesson's title is not the playground's");
+        QVERIFY2(lesson.starts_with("# " + playground.title + "\n"),
+                 "the lesson's title is not the playground's");
         QVERIFY(!s.summary.empty());
         std::size_t at = 0;
-        for (const char* heading : {"\n## What it shows\n", "\n## What to try\n", "\n## What to look at in the timings\n"}) {
+        for (const char* heading :
+             {"\n## What it shows\n", "\n## What to try\n", "\n## What to look at in the timings\n"}) {
             const auto found = lesson.find(heading, at);
-            QVERIFY2(found != std::string::npos, (std::string("missing or out of order: ") + heading).c_str());
+            QVERIFY2(found != std::string::npos,
+                     (std::string("missing or out of order: ") + heading).c_str());
             at = found + 1;
         }
     }
@@ -119,7 +132,8 @@ private slots:
         std::size_t at = 0;
         for (const auto& s : all.samples) {
             const auto found = r.output.find("  " + s.name + " ", at);
-            QVERIFY2(found != std::string::npos, ("not listed in order: " + s.name + "\n" + r.output).c_str());
+            QVERIFY2(found != std::string::npos,
+                     ("not listed in order: " + s.name + "\n" + r.output).c_str());
             QVERIFY2(contains(r.output.substr(found, 200), s.title), s.title.c_str());
             at = found;
         }
@@ -155,7 +169,8 @@ private slots:
     }
 
     void anUnknownSampleNamesTheOnesThereAre() {
-        for (const auto& args : {std::vector<std::string>{"samples", "dublify"}, std::vector<std::string>{"run", "dublify", "--backend", "cpu"}}) {
+        for (const auto& args : {std::vector<std::string>{"samples", "dublify"},
+                                 std::vector<std::string>{"run", "dublify", "--backend", "cpu"}}) {
             const auto r = cli(args);
             QCOMPARE(r.exitCode, 2);
             QVERIFY2(contains(r.output, "no sample named \"dublify\""), r.output.c_str());

@@ -4,8 +4,8 @@
 // in a few seconds; the crossover summary needs the GPU machine.
 #include "../TestSupport.h"
 #include "../cuda/GpuTestSupport.h"
-#include "core/sandbox/Subprocess.h"
 #include "core/run/SweepResult.h"
+#include "core/sandbox/Subprocess.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -457,15 +457,14 @@ private slots:
             << sweep({"--from", "10", "--to", "1"}) << QStringList{"--to", "1 is below --from (10)"};
         QTest::newRow("--from 0") << sweep({"--from", "0", "--to", "1000"})
                                   << QStringList{"--from", "must be 1 or more, got 0"};
-        QTest::newRow("unknown backend")
-            << QStringList{"sweep", "multiply_them", "--backends", "cpu,gpu"}
-            << QStringList{"--backends[1]", "\"gpu\" is not a backend", "cpu:N"};
+        QTest::newRow("unknown backend") << QStringList{"sweep", "multiply_them", "--backends", "cpu,gpu"}
+                                         << QStringList{"--backends[1]", "\"gpu\" is not a backend", "cpu:N"};
         QTest::newRow("--steps 1") << sweep({"--to", "10000", "--steps", "1"})
                                    << QStringList{"--steps", "got 1"};
         QTest::newRow("--repeat 0") << sweep({"--to", "10000", "--steps", "2", "--repeat", "0"})
                                     << QStringList{"--repeat", "got 0"};
-        QTest::newRow("unknown parameter") << sweep({"--parameter", "grid"})
-                                           << QStringList{"--parameter", "\"grid\" is not a parameter"};
+        QTest::newRow("unknown parameter")
+            << sweep({"--parameter", "grid"}) << QStringList{"--parameter", "\"grid\" is not a parameter"};
         QTest::newRow("unknown scale")
             << sweep({"--scale", "cubic"}) << QStringList{"--scale", "\"cubic\" is not a scale"};
         QTest::newRow("unknown array")
@@ -523,7 +522,8 @@ private slots:
         const auto r = cli({"sweep", file, "--backends", "cpu,reference", "--to", "10000", "--steps", "2"});
         EXPECT_EXIT(r, 2);
         EXPECT_OUTPUT(r, "--backends");
-        QVERIFY2(r.output.find("parameter,value") == std::string::npos, r.output.c_str()); // refused before any CSV
+        QVERIFY2(r.output.find("parameter,value") == std::string::npos,
+                 r.output.c_str()); // refused before any CSV
         EXPECT_OUTPUT(r, "\"reference\" is named but the playground has no reference");
     }
     // Without --backends: the CPU backend (and any GPU), never a reference the playground lacks; the CPU

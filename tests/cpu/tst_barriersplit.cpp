@@ -2,8 +2,8 @@
 // with one fiber per thread, the CPU backend's general path. Each case runs both ways and compares, and
 // says whether the split happened; kernels the split cannot take must fall back to fibers and still be
 // right. Runs in CI (no GPU).
-#include "core/cpu/BarrierSplit.h"
 #include "../TestSupport.h"
+#include "core/cpu/BarrierSplit.h"
 #include "core/cpu/CpuRunner.h"
 #include "core/io/PlaygroundFile.h"
 
@@ -22,7 +22,9 @@ nlohmann::json ints(const std::string& name, std::size_t n, const std::string& d
             {"direction", direction},
             {"init", {{"range", {{"start", 0}, {"step", 1}}}}}};
 }
-nlohmann::json scalarInt(const std::string& name, int value) { return {{"name", name}, {"scalar", {{"dtype", "int32"}}}, {"value", value}}; }
+nlohmann::json scalarInt(const std::string& name, int value) {
+    return {{"name", name}, {"scalar", {{"dtype", "int32"}}}, {"value", value}};
+}
 
 } // namespace
 
@@ -31,8 +33,8 @@ class TestBarrierSplit : public QObject {
     QTemporaryDir cache_;
     std::optional<cpu::CpuRunner> split_, fibers_;
 
-    launch::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
-                          const nlohmann::json& launch) {
+    launch::RunSetup setupOf(const std::string& code, const std::string& kernel,
+                             const std::vector<nlohmann::json>& args, const nlohmann::json& launch) {
         return test::setupOf(code, kernel, args, launch, cache_.filePath("t.kpad.json").toStdString());
     }
 
@@ -110,7 +112,8 @@ __global__ void k(int* a, int n) {
     __syncthreads();
     p[t] = s[63 - t] + w[0] + w[1] + w[2] + v;
 })" << grid1 << true;
-        QTest::newRow("2D block, tiles with a constant size, uniform loop over a parameter") << R"(
+        QTest::newRow("2D block, tiles with a constant size, uniform loop over a parameter")
+            << R"(
 #define TILE 8
 __global__ void k(int* a, int n) {
     const int size = TILE;
@@ -124,7 +127,8 @@ __global__ void k(int* a, int n) {
         __syncthreads();
     }
     a[blockIdx.x * size * size + y * size + x] = total;
-})" << R"({"grid": [3], "block": [8, 8]})" << true;
+})"
+            << R"({"grid": [3], "block": [8, 8]})" << true;
         QTest::newRow("narrowing keeps C++'s conversions: int alias against a negative bound") << R"(
 __global__ void k(int* a, int n) {
     __shared__ int s[64];
@@ -187,7 +191,8 @@ __global__ void k(int* a, int n) {
         QFETCH(QString, code);
         QFETCH(QString, launch);
         QFETCH(bool, splits);
-        const auto setup = setupOf(code.toStdString(), "k", {ints("a", 192), scalarInt("n", 40)}, nlohmann::json::parse(launch.toStdString()));
+        const auto setup = setupOf(code.toStdString(), "k", {ints("a", 192), scalarInt("n", 40)},
+                                   nlohmann::json::parse(launch.toStdString()));
         const auto split = split_->run(setup);
         const auto fibers = fibers_->run(setup);
         const QString execution = QString::fromStdString(split.execution);
@@ -198,16 +203,19 @@ __global__ void k(int* a, int n) {
         QVERIFY(a && b);
         for (std::size_t i = 0; i < a->size(); ++i)
             if (a->value(i) != b->value(i))
-                QFAIL(qPrintable(QString("a[%1]: split %2, fibers %3").arg(i).arg(a->value(i)).arg(b->value(i))));
+                QFAIL(qPrintable(
+                    QString("a[%1]: split %2, fibers %3").arg(i).arg(a->value(i)).arg(b->value(i))));
         // And the result is not the input: every case writes.
         bool changed = false;
-        for (std::size_t i = 0; i < a->size(); ++i) changed = changed || a->value(i) != static_cast<double>(i);
+        for (std::size_t i = 0; i < a->size(); ++i)
+            changed = changed || a->value(i) != static_cast<double>(i);
         QVERIFY(changed);
     }
 
     void knownValues() {
         // The reduction of 0..191 in blocks of 64: sums written to the first element of each block's part.
-        const auto setup = setupOf(R"(
+        const auto setup =
+            setupOf(R"(
 __global__ void k(int* a, int n) {
     __shared__ int s[64];
     int tid = threadIdx.x;
@@ -219,9 +227,10 @@ __global__ void k(int* a, int n) {
     }
     if (tid == 0) a[blockIdx.x * blockDim.x] = s[0];
 })",
-                                   "k", {ints("a", 192), scalarInt("n", 0)}, {{"grid", {3}}, {"block", {64}}});
+                    "k", {ints("a", 192), scalarInt("n", 0)}, {{"grid", {3}}, {"block", {64}}});
         const auto result = split_->run(setup);
-        QVERIFY2(result.execution.find("as loops between its 2 barriers") != std::string::npos, result.execution.c_str());
+        QVERIFY2(result.execution.find("as loops between its 2 barriers") != std::string::npos,
+                 result.execution.c_str());
         QCOMPARE(result.output("a")->value(0), 63.0 * 64 / 2);
         QCOMPARE(result.output("a")->value(64), (64.0 + 127) * 64 / 2);
         QCOMPARE(result.output("a")->value(128), (128.0 + 191) * 64 / 2);
@@ -230,17 +239,29 @@ __global__ void k(int* a, int n) {
     void reasonsForNotSplitting_data() {
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("break") << "__global__ void k(int* a) { for (;;) { __syncthreads(); break; } }" << "break";
-        QTest::newRow("goto") << "__global__ void k(int* a) { __syncthreads(); goto end; end: a[0] = 1; }" << "goto";
-        QTest::newRow("auto across") << "__global__ void k(int* a) { auto v = a[threadIdx.x]; __syncthreads(); a[0] = v; }" << "auto";
-        QTest::newRow("reference across") << "__global__ void k(int* a) { int& v = a[threadIdx.x]; __syncthreads(); v = 1; }"
-                                           << "reference";
-        QTest::newRow("warp shuffle") << "__global__ void k(int* a) { a[0] = __shfl_sync(~0u, a[1], 0); }" << "synchronises";
-        QTest::newRow("barrier in an expression") << "__global__ void k(int* a) { a[0] = (__syncthreads(), 1); }" << "synchronises";
-        QTest::newRow("barrier in a switch") << "__global__ void k(int* a) { switch (a[0]) { case 1: __syncthreads(); } }"
-                                             << "switch";
-        QTest::newRow("preprocessor in the body") << "__global__ void k(int* a) {\n#if 1\n __syncthreads();\n#endif\n}" << "preprocessor";
-        QTest::newRow("unterminated") << "__global__ void k(int* a) { __syncthreads();" << "does not end";
+        QTest::newRow("break") << "__global__ void k(int* a) { for (;;) { __syncthreads(); break; } }"
+                               << "break";
+        QTest::newRow("goto") << "__global__ void k(int* a) { __syncthreads(); goto end; end: a[0] = 1; }"
+                              << "goto";
+        QTest::newRow("auto across")
+            << "__global__ void k(int* a) { auto v = a[threadIdx.x]; __syncthreads(); a[0] = v; }"
+            << "auto";
+        QTest::newRow("reference across")
+            << "__global__ void k(int* a) { int& v = a[threadIdx.x]; __syncthreads(); v = 1; }"
+            << "reference";
+        QTest::newRow("warp shuffle") << "__global__ void k(int* a) { a[0] = __shfl_sync(~0u, a[1], 0); }"
+                                      << "synchronises";
+        QTest::newRow("barrier in an expression")
+            << "__global__ void k(int* a) { a[0] = (__syncthreads(), 1); }"
+            << "synchronises";
+        QTest::newRow("barrier in a switch")
+            << "__global__ void k(int* a) { switch (a[0]) { case 1: __syncthreads(); } }"
+            << "switch";
+        QTest::newRow("preprocessor in the body")
+            << "__global__ void k(int* a) {\n#if 1\n __syncthreads();\n#endif\n}"
+            << "preprocessor";
+        QTest::newRow("unterminated") << "__global__ void k(int* a) { __syncthreads();"
+                                      << "does not end";
     }
 
     void reasonsForNotSplitting() {
@@ -285,7 +306,8 @@ __global__ void k(int* a, int n) {
     }
 
     void linesAfterTheKernelKeepTheirNumbers() {
-        const std::string code = "__global__ void k(int* a) {\n    a[threadIdx.x] = 1;\n    __syncthreads();\n}\nint after() { return x; }\n";
+        const std::string code = "__global__ void k(int* a) {\n    a[threadIdx.x] = 1;\n    "
+                                 "__syncthreads();\n}\nint after() { return x; }\n";
         const auto result = cpu::splitAtBarriers(code, 1, 17, {"k.cu", false});
         QVERIFY2(result.split(), result.reason.c_str());
         QCOMPARE(result.barriers, 1);

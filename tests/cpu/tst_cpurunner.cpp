@@ -20,13 +20,15 @@ class TestCpuRunner : public QObject {
     std::optional<cpu::CpuRunner> runner_;
 
     // A playground with inline code, parsed as a file would be.
-    launch::RunSetup setupOf(const std::string& code, const std::string& kernel, const std::vector<nlohmann::json>& args,
-                          const nlohmann::json& launch) {
+    launch::RunSetup setupOf(const std::string& code, const std::string& kernel,
+                             const std::vector<nlohmann::json>& args, const nlohmann::json& launch) {
         return test::setupOf(code, kernel, args, launch, cache_.filePath("t.kpad.json").toStdString());
     }
-    static nlohmann::json array(const std::string& name, const std::string& dtype, std::vector<std::size_t> shape,
-                                const std::string& direction, nlohmann::json init = nullptr) {
-        nlohmann::json a = {{"name", name}, {"array", {{"dtype", dtype}, {"shape", shape}}}, {"direction", direction}};
+    static nlohmann::json array(const std::string& name, const std::string& dtype,
+                                std::vector<std::size_t> shape, const std::string& direction,
+                                nlohmann::json init = nullptr) {
+        nlohmann::json a = {
+            {"name", name}, {"array", {{"dtype", dtype}, {"shape", shape}}}, {"direction", direction}};
         if (!init.is_null()) a["init"] = init;
         return a;
     }
@@ -45,14 +47,16 @@ private slots:
             "extern \"C\" __global__ void mul(float* d, const float* a, const float* b, int n) {\n"
             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) d[i] = a[i] * b[i];\n}\n",
             "mul",
-            {array("d", "float32", {10000}, "out"), array("a", "float32", {10000}, "in", {{"range", {{"start", 0}, {"step", 1}}}}),
+            {array("d", "float32", {10000}, "out"),
+             array("a", "float32", {10000}, "in", {{"range", {{"start", 0}, {"step", 1}}}}),
              array("b", "float32", {10000}, "in", {{"constant", 0.5}}), scalar("n", "int32", "size(a)")},
             {{"grid", "auto"}, {"block", {128}}});
         const auto result = runner_->run(setup, {3, 1, nullptr});
         QCOMPARE(result.kernelMs.size(), std::size_t{3});
         QVERIFY(result.backend.starts_with("cpu (4 threads)"));
         const auto* d = result.output("d");
-        for (std::size_t i = 0; i < 10000; ++i) QCOMPARE(d->value(i), 0.5 * static_cast<double>(i));
+        for (std::size_t i = 0; i < 10000; ++i)
+            QCOMPARE(d->value(i), 0.5 * static_cast<double>(i));
         const cpu::CpuRunner single(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1);
         QVERIFY(*single.run(setup).output("d") == *d);
     }
@@ -70,47 +74,53 @@ private slots:
         QVERIFY(cpu::CpuRunner::needsFibers(setup.source));
         const auto dataResult = runner_->run(setup);
         const auto* data = dataResult.output("data");
-        for (std::size_t i = 0; i < 1024; ++i) QCOMPARE(data->value(i), static_cast<double>((i / 256) * 256 + 255 - i % 256));
+        for (std::size_t i = 0; i < 1024; ++i)
+            QCOMPARE(data->value(i), static_cast<double>((i / 256) * 256 + 255 - i % 256));
     }
 
     void blockReductionWithManyBarriers() {
-        const auto setup = setupOf(
-            "__global__ void sum_squares(const float* x, float* sum, int n) {\n"
-            "    __shared__ float partial[256];\n"
-            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "    partial[threadIdx.x] = i < n ? x[i] * x[i] : 0.0f;\n    __syncthreads();\n"
-            "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
-            "        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];\n        __syncthreads();\n    }\n"
-            "    if (threadIdx.x == 0) atomicAdd(sum, partial[0]);\n}\n",
-            "sum_squares",
-            {array("x", "float32", {100000}, "in", "ones"), array("sum", "float32", {1}, "out"), scalar("n", "int32", "size(x)")},
-            {{"grid", "auto"}, {"block", {256}}});
+        const auto setup =
+            setupOf("__global__ void sum_squares(const float* x, float* sum, int n) {\n"
+                    "    __shared__ float partial[256];\n"
+                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    partial[threadIdx.x] = i < n ? x[i] * x[i] : 0.0f;\n    __syncthreads();\n"
+                    "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+                    "        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];\n        "
+                    "__syncthreads();\n    }\n"
+                    "    if (threadIdx.x == 0) atomicAdd(sum, partial[0]);\n}\n",
+                    "sum_squares",
+                    {array("x", "float32", {100000}, "in", "ones"), array("sum", "float32", {1}, "out"),
+                     scalar("n", "int32", "size(x)")},
+                    {{"grid", "auto"}, {"block", {256}}});
         QCOMPARE(runner_->run(setup).output("sum")->value(0), 100000.0);
     }
 
     void dynamicSharedMemory() {
-        const auto setup = setupOf(
-            "__global__ void rotate(float* data, int n) {\n"
-            "    extern __shared__ float tile[];\n"
-            "    int t = threadIdx.x;\n    tile[t] = data[t];\n    __syncthreads();\n"
-            "    data[t] = tile[(t + 1) % n];\n}\n",
-            "rotate", {array("data", "float32", {100}, "inout", {{"range", {{"start", 0}, {"step", 1}}}}), scalar("n", "int32", 100)},
-            {{"grid", {1}}, {"block", {100}}, {"shared_bytes", 400}});
+        const auto setup =
+            setupOf("__global__ void rotate(float* data, int n) {\n"
+                    "    extern __shared__ float tile[];\n"
+                    "    int t = threadIdx.x;\n    tile[t] = data[t];\n    __syncthreads();\n"
+                    "    data[t] = tile[(t + 1) % n];\n}\n",
+                    "rotate",
+                    {array("data", "float32", {100}, "inout", {{"range", {{"start", 0}, {"step", 1}}}}),
+                     scalar("n", "int32", 100)},
+                    {{"grid", {1}}, {"block", {100}}, {"shared_bytes", 400}});
         const auto dataResult = runner_->run(setup);
         const auto* data = dataResult.output("data");
-        for (std::size_t i = 0; i < 100; ++i) QCOMPARE(data->value(i), static_cast<double>((i + 1) % 100));
+        for (std::size_t i = 0; i < 100; ++i)
+            QCOMPARE(data->value(i), static_cast<double>((i + 1) % 100));
     }
 
     void atomicsUnderContention() {
-        const auto setup = setupOf(
-            "__global__ void hammer(int* counters, unsigned* wrap) {\n"
-            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "    atomicAdd(&counters[0], 1);\n    atomicSub(&counters[1], 2);\n"
-            "    atomicMax(&counters[2], i);\n    atomicMin(&counters[3], -i);\n"
-            "    atomicOr(&counters[4], 1 << (i % 31));\n    atomicXor(&counters[5], 1);\n"
-            "    atomicInc(&wrap[0], 9u);\n    atomicCAS(&counters[6], 0, i + 1);\n}\n",
-            "hammer", {array("counters", "int32", {7}, "out"), array("wrap", "uint32", {1}, "out")},
-            {{"grid", {64}}, {"block", {256}}});
+        const auto setup =
+            setupOf("__global__ void hammer(int* counters, unsigned* wrap) {\n"
+                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    atomicAdd(&counters[0], 1);\n    atomicSub(&counters[1], 2);\n"
+                    "    atomicMax(&counters[2], i);\n    atomicMin(&counters[3], -i);\n"
+                    "    atomicOr(&counters[4], 1 << (i % 31));\n    atomicXor(&counters[5], 1);\n"
+                    "    atomicInc(&wrap[0], 9u);\n    atomicCAS(&counters[6], 0, i + 1);\n}\n",
+                    "hammer", {array("counters", "int32", {7}, "out"), array("wrap", "uint32", {1}, "out")},
+                    {{"grid", {64}}, {"block", {256}}});
         const auto result = runner_->run(setup);
         const auto* c = result.output("counters");
         const int threads = 64 * 256;
@@ -119,7 +129,7 @@ private slots:
         QCOMPARE(c->value(2), static_cast<double>(threads - 1));
         QCOMPARE(c->value(3), -static_cast<double>(threads - 1));
         QCOMPARE(c->value(4), static_cast<double>(0x7fffffff));
-        QCOMPARE(c->value(5), 0.0); // an even number of flips
+        QCOMPARE(c->value(5), 0.0);                          // an even number of flips
         QVERIFY(c->value(6) >= 1 && c->value(6) <= threads); // exactly one CAS won
         QCOMPARE(result.output("wrap")->value(0), static_cast<double>(threads % 10)); // counts 0..9 and wraps
     }
@@ -129,13 +139,16 @@ private slots:
             "__global__ void coords(int* out, int rows, int cols) {\n"
             "    int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;\n"
             "    if (r < rows && c < cols) out[r * cols + c] = r * 1000 + c;\n}\n",
-            "coords", {array("out", "int32", {37, 53}, "out"), scalar("rows", "int32", "rows(out)"), scalar("cols", "int32", "cols(out)")},
+            "coords",
+            {array("out", "int32", {37, 53}, "out"), scalar("rows", "int32", "rows(out)"),
+             scalar("cols", "int32", "cols(out)")},
             {{"grid", "auto"}, {"block", {16, 8}}});
         QCOMPARE(setup2.launch.grid, (std::array<std::uint32_t, 3>{4, 5, 1}));
         const auto outResult = runner_->run(setup2);
         const auto* out = outResult.output("out");
         for (std::size_t r = 0; r < 37; ++r)
-            for (std::size_t c = 0; c < 53; ++c) QCOMPARE(out->value(r * 53 + c), static_cast<double>(r * 1000 + c));
+            for (std::size_t c = 0; c < 53; ++c)
+                QCOMPARE(out->value(r * 53 + c), static_cast<double>(r * 1000 + c));
 
         const auto setup3 = setupOf(
             "__global__ void ids(int* out) {\n"
@@ -148,20 +161,25 @@ private slots:
         const auto* ids = idsResult.output("out");
         for (std::size_t z = 0; z < 6; ++z)
             for (std::size_t y = 0; y < 8; ++y)
-                for (std::size_t x = 0; x < 10; ++x) QCOMPARE(ids->value((z * 8 + y) * 10 + x), static_cast<double>(z * 10000 + y * 100 + x));
+                for (std::size_t x = 0; x < 10; ++x)
+                    QCOMPARE(ids->value((z * 8 + y) * 10 + x), static_cast<double>(z * 10000 + y * 100 + x));
     }
 
     void mathBuiltins() {
-        const auto setup = setupOf(
-            "__global__ void math(float* out) {\n"
-            "    out[0] = rsqrtf(4.0f);\n    out[1] = __saturatef(1.5f);\n    out[2] = __fdividef(1.0f, 4.0f);\n"
-            "    out[3] = fmaf(2.0f, 3.0f, 1.0f);\n    out[4] = min(3.0f, -1.0f);\n    out[5] = __expf(0.0f);\n"
-            "    float2 v = make_float2(1.0f, 2.0f);\n    out[6] = v.y;\n    out[7] = float(__popc(0xF0u));\n}\n",
-            "math", {array("out", "float32", {8}, "out")}, {{"grid", {1}}, {"block", {1}}});
+        const auto setup =
+            setupOf("__global__ void math(float* out) {\n"
+                    "    out[0] = rsqrtf(4.0f);\n    out[1] = __saturatef(1.5f);\n    out[2] = "
+                    "__fdividef(1.0f, 4.0f);\n"
+                    "    out[3] = fmaf(2.0f, 3.0f, 1.0f);\n    out[4] = min(3.0f, -1.0f);\n    out[5] = "
+                    "__expf(0.0f);\n"
+                    "    float2 v = make_float2(1.0f, 2.0f);\n    out[6] = v.y;\n    out[7] = "
+                    "float(__popc(0xF0u));\n}\n",
+                    "math", {array("out", "float32", {8}, "out")}, {{"grid", {1}}, {"block", {1}}});
         const auto outResult = runner_->run(setup);
         const auto* out = outResult.output("out");
         const double expected[] = {0.5, 1.0, 0.25, 7.0, -1.0, 1.0, 2.0, 4.0};
-        for (std::size_t i = 0; i < 8; ++i) QCOMPARE(out->value(i), expected[i]);
+        for (std::size_t i = 0; i < 8; ++i)
+            QCOMPARE(out->value(i), expected[i]);
     }
 
     void warpShufflesAndVotes() {
@@ -178,38 +196,43 @@ private slots:
             "    int all = __all_sync(0xffffffff, v >= 0), any = __any_sync(0xffffffff, v > 40);\n"
             "    int up = __shfl_up_sync(0xffffffff, v, 1);\n"
             "    int big = __syncthreads_count(v >= 10);\n"
-            "    out[t * 8 + 0] = sum; out[t * 8 + 1] = first; out[t * 8 + 2] = butterfly; out[t * 8 + 3] = (int)odd;\n"
+            "    out[t * 8 + 0] = sum; out[t * 8 + 1] = first; out[t * 8 + 2] = butterfly; out[t * 8 + 3] = "
+            "(int)odd;\n"
             "    out[t * 8 + 4] = all; out[t * 8 + 5] = any; out[t * 8 + 6] = up; out[t * 8 + 7] = big;\n"
             "    (void)lane;\n}\n",
-            "warps", {array("out", "int32", {48, 8}, "out"), array("in", "int32", {48}, "in", {{"range", {{"start", 0}, {"step", 1}}}})},
+            "warps",
+            {array("out", "int32", {48, 8}, "out"),
+             array("in", "int32", {48}, "in", {{"range", {{"start", 0}, {"step", 1}}}})},
             {{"grid", {1}}, {"block", {48}}});
         QVERIFY(cpu::CpuRunner::needsFibers(setup.source));
         const auto result = runner_->run(setup);
         const auto* out = result.output("out");
-        const auto at = [&](int t, int k) { return static_cast<long long>(out->value(static_cast<std::size_t>(t * 8 + k))); };
-        QCOMPARE(at(0, 0), 496LL);           // lane 0 of warp 0 holds 0 + 1 + ... + 31
+        const auto at = [&](int t, int k) {
+            return static_cast<long long>(out->value(static_cast<std::size_t>(t * 8 + k)));
+        };
+        QCOMPARE(at(0, 0), 496LL); // lane 0 of warp 0 holds 0 + 1 + ... + 31
         // (Warp 1's reduction reads lanes 48..63, which do not exist: undefined in CUDA, so not checked.)
-        QCOMPARE(at(40, 1), 32LL);           // broadcast of the warp's lane 0
-        QCOMPARE(at(5, 2), 496LL);           // butterfly: every lane has the warp's sum
+        QCOMPARE(at(40, 1), 32LL); // broadcast of the warp's lane 0
+        QCOMPARE(at(5, 2), 496LL); // butterfly: every lane has the warp's sum
         QCOMPARE(at(3, 3), static_cast<long long>(0xAAAAAAAAu - 0x100000000LL)); // odd lanes, as an int
-        QCOMPARE(at(33, 3), 0xAAAALL);       // warp 1: 16 lanes
+        QCOMPARE(at(33, 3), 0xAAAALL);                                           // warp 1: 16 lanes
         QCOMPARE(at(0, 4), 1LL);
-        QCOMPARE(at(0, 5), 0LL);             // no value over 40 in warp 0
-        QCOMPARE(at(47, 5), 1LL);            // 41..47 in warp 1
-        QCOMPARE(at(7, 6), 6LL);             // up by one
-        QCOMPARE(at(0, 6), 0LL);             // lane 0 keeps its own
-        QCOMPARE(at(20, 7), 38LL);           // 10..47 over the whole block
+        QCOMPARE(at(0, 5), 0LL);   // no value over 40 in warp 0
+        QCOMPARE(at(47, 5), 1LL);  // 41..47 in warp 1
+        QCOMPARE(at(7, 6), 6LL);   // up by one
+        QCOMPARE(at(0, 6), 0LL);   // lane 0 keeps its own
+        QCOMPARE(at(20, 7), 38LL); // 10..47 over the whole block
     }
 
     void boundsModeNamesTheArrayTheIndexTheThreadAndTheLine() {
         // The classic bug: no "if (i < n)", and a grid that covers 1024 threads for 1000 elements.
-        const auto setup = setupOf(
-            "__global__ void mul(float* d, const float* a,\n                    const float* b) {\n"
-            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    d[i] = a[i] * b[i];\n}\n",
-            "mul",
-            {array("d", "float32", {1000}, "out"), array("a", "float32", {1000}, "in", "ones"),
-             array("b", "float32", {1000}, "in", {{"constant", 3}})},
-            {{"grid", "auto"}, {"block", {256}}});
+        const auto setup =
+            setupOf("__global__ void mul(float* d, const float* a,\n                    const float* b) {\n"
+                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    d[i] = a[i] * b[i];\n}\n",
+                    "mul",
+                    {array("d", "float32", {1000}, "out"), array("a", "float32", {1000}, "in", "ones"),
+                     array("b", "float32", {1000}, "in", {{"constant", 3}})},
+                    {{"grid", "auto"}, {"block", {256}}});
         const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
         try {
             (void)checked.run(setup);
@@ -217,15 +240,17 @@ private slots:
         } catch (const launch::KernelFault& e) {
             const std::string text = e.what();
             for (const char* fragment : {"the kernel mul accessed memory out of bounds", "[1000] is outside",
-                                         "which has 1000 elements", "thread (232, 0, 0) of block (3, 0, 0)", "at <code>:4",
-                                         "72 out-of-bounds accesses in all"})
+                                         "which has 1000 elements", "thread (232, 0, 0) of block (3, 0, 0)",
+                                         "at <code>:4", "72 out-of-bounds accesses in all"})
                 QVERIFY2(text.find(fragment) != std::string::npos, (text + "\n  lacks: " + fragment).c_str());
         }
         // Guarded, the same kernel runs clean in the bounds mode and gives the plain mode's values.
         auto guarded = setup;
         guarded.launch.grid = {4, 1, 1};
-        guarded.source = "__global__ void mul(float* d, const float* a,\n                    const float* b) {\n"
-                         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < 1000) { d[i] = a[i] * b[i]; atomicAdd(d + 0, 0.0f); }\n}\n";
+        guarded.source =
+            "__global__ void mul(float* d, const float* a,\n                    const float* b) {\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < 1000) { d[i] = a[i] * b[i]; "
+            "atomicAdd(d + 0, 0.0f); }\n}\n";
         const auto result = checked.run(guarded);
         QVERIFY(*result.output("d") == *runner_->run(guarded).output("d"));
         QCOMPARE(result.output("d")->value(999), 3.0);
@@ -233,33 +258,40 @@ private slots:
 
     void boundsModeChecksSharedMemory() {
         const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
-        const auto staticShared = setupOf(
-            "__global__ void k(int* out) {\n    __shared__ int tile[32];\n"
-            "    tile[threadIdx.x] = 1;\n    __syncthreads();\n    out[threadIdx.x % 32] = tile[threadIdx.x % 32];\n}\n",
-            "k", {array("out", "int32", {32}, "out")}, {{"grid", {1}}, {"block", {40}}});
+        const auto staticShared =
+            setupOf("__global__ void k(int* out) {\n    __shared__ int tile[32];\n"
+                    "    tile[threadIdx.x] = 1;\n    __syncthreads();\n    out[threadIdx.x % 32] = "
+                    "tile[threadIdx.x % 32];\n}\n",
+                    "k", {array("out", "int32", {32}, "out")}, {{"grid", {1}}, {"block", {40}}});
         try {
             (void)checked.run(staticShared);
             QFAIL("8 writes past a 32-element shared array went unnoticed");
         } catch (const launch::KernelFault& e) {
             const std::string text = e.what();
-            QVERIFY2(text.find("tile[32] is outside tile, which has 32 elements: thread (32, 0, 0)") != std::string::npos, e.what());
+            QVERIFY2(text.find("tile[32] is outside tile, which has 32 elements: thread (32, 0, 0)") !=
+                         std::string::npos,
+                     e.what());
             QVERIFY2(text.find("at <code>:3") != std::string::npos, e.what());
         }
-        const auto dynamicShared = setupOf(
-            "__global__ void k(float* out) {\n    extern __shared__ float cache[];\n"
-            "    cache[threadIdx.x] = 2.0f;\n    out[0] = cache[0];\n}\n",
-            "k", {array("out", "float32", {1}, "out")}, {{"grid", {1}}, {"block", {20}}, {"shared_bytes", 64}});
+        const auto dynamicShared =
+            setupOf("__global__ void k(float* out) {\n    extern __shared__ float cache[];\n"
+                    "    cache[threadIdx.x] = 2.0f;\n    out[0] = cache[0];\n}\n",
+                    "k", {array("out", "float32", {1}, "out")},
+                    {{"grid", {1}}, {"block", {20}}, {"shared_bytes", 64}});
         try {
             (void)checked.run(dynamicShared);
             QFAIL("writes past 64 bytes of dynamic shared memory went unnoticed");
         } catch (const launch::KernelFault& e) {
-            QVERIFY2(std::string(e.what()).find("cache[16] is outside cache, which has 16 elements") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("cache[16] is outside cache, which has 16 elements") !=
+                         std::string::npos,
+                     e.what());
         }
     }
 
     void compileErrorsPointAtTheUsersLine() {
-        const auto setup = setupOf("__global__ void k(float* x) {\n    int i = threadIdx.x;\n    x[i] = y;\n}\n", "k",
-                                   {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {4}}});
+        const auto setup =
+            setupOf("__global__ void k(float* x) {\n    int i = threadIdx.x;\n    x[i] = y;\n}\n", "k",
+                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {4}}});
         try {
             (void)runner_->run(setup);
             QFAIL("an undefined identifier compiled");
@@ -282,14 +314,16 @@ private slots:
     }
 
     void unsupportedBuiltinsAreNamedOnTheirLine() {
-        const auto setup = setupOf("__global__ void k(float* x) {\n    x[0] = 1;\n    x[1] = __shfl_sideways_sync(0xffffffff, x[0], 1);\n}\n",
+        const auto setup = setupOf("__global__ void k(float* x) {\n    x[0] = 1;\n    x[1] = "
+                                   "__shfl_sideways_sync(0xffffffff, x[0], 1);\n}\n",
                                    "k", {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {1}}});
         try {
             (void)runner_->run(setup);
             QFAIL("an unknown built-in compiled");
         } catch (const launch::CompileError& e) {
             QCOMPARE(e.diagnostics()[0].line, 3);
-            QVERIFY2(e.diagnostics()[0].message.starts_with("__shfl_sideways_sync is not supported by Kernelpad's CPU backend"),
+            QVERIFY2(e.diagnostics()[0].message.starts_with(
+                         "__shfl_sideways_sync is not supported by Kernelpad's CPU backend"),
                      e.diagnostics()[0].message.c_str());
         }
     }
@@ -299,20 +333,23 @@ private slots:
             "__global__ void k(float* out, const float* in) {\n"
             "    out[0] = __ldg(&in[1]);\n    out[1] = __int_as_float(__float_as_int(2.5f));\n"
             "    out[2] = float(__brev(1u) >> 31);\n    out[3] = float(__umul24(3u, 5u));\n"
-            "    float s, c;\n    sincosf(0.0f, &s, &c);\n    out[4] = s + c;\n    out[5] = float(__clzll(1LL));\n}\n",
+            "    float s, c;\n    sincosf(0.0f, &s, &c);\n    out[4] = s + c;\n    out[5] = "
+            "float(__clzll(1LL));\n}\n",
             "k", {array("out", "float32", {6}, "out"), array("in", "float32", {2}, "in", {{"constant", 7}})},
             {{"grid", {1}}, {"block", {1}}});
         const auto result = runner_->run(setup);
         const double expected[] = {7, 2.5, 1, 15, 1, 63};
-        for (std::size_t i = 0; i < 6; ++i) QCOMPARE(result.output("out")->value(i), expected[i]);
+        for (std::size_t i = 0; i < 6; ++i)
+            QCOMPARE(result.output("out")->value(i), expected[i]);
     }
 
     void manyKernelsInOneProcess() {
         // Each run loads a new kernel library. With the built-ins' thread-local state in every library,
         // the process ran out of static TLS after about twenty; now they all share the program's.
         for (int k = 0; k < 30; ++k) {
-            const auto setup = setupOf("__global__ void k(int* x) { x[threadIdx.x] = threadIdx.x + " + std::to_string(k) + "; }\n", "k",
-                                       {array("x", "int32", {4}, "out")}, {{"grid", {1}}, {"block", {4}}});
+            const auto setup = setupOf(
+                "__global__ void k(int* x) { x[threadIdx.x] = threadIdx.x + " + std::to_string(k) + "; }\n",
+                "k", {array("x", "int32", {4}, "out")}, {{"grid", {1}}, {"block", {4}}});
             const auto result = runner_->run(setup);
             QCOMPARE(result.output("x")->value(3), 3.0 + k);
         }

@@ -3,8 +3,8 @@
 // compiler (CI has g++).
 #include "core/Error.h"
 #include "core/cpu/HostCompiler.h"
-#include "core/sandbox/Subprocess.h"
 #include "core/sandbox/Confinement.h"
+#include "core/sandbox/Subprocess.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,9 +30,11 @@ std::vector<std::string> processesMentioning(const std::string& text) {
         const std::string pid = entry.path().filename().string();
         if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
         std::ifstream cmdline(entry.path() / "cmdline"), stat(entry.path() / "stat");
-        const std::string command((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+        const std::string command((std::istreambuf_iterator<char>(cmdline)),
+                                  std::istreambuf_iterator<char>());
         const std::string state((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-        if (command.find(text) != std::string::npos && state.find(") Z") == std::string::npos) found.push_back(pid);
+        if (command.find(text) != std::string::npos && state.find(") Z") == std::string::npos)
+            found.push_back(pid);
     }
     return found;
 }
@@ -261,11 +263,13 @@ private slots:
         const pid_t child = ::fork();
         if (child == 0) {
             HostCompileOptions slow;
-            slow.flags = {"-std=c++20", "-fconstexpr-loop-limit=2000000000", "-fconstexpr-ops-limit=1000000000000"};
-            (void)HostCompiler({}, folder).compile({{"bomb.cu", "constexpr long long spin() { long long s = 0; "
-                                                                "for (long long i = 0; i < 1900000000; ++i) s += i % 7; "
-                                                                "return s; }\nconstexpr long long x = spin();\n"}},
-                                                   slow);
+            slow.flags = {"-std=c++20", "-fconstexpr-loop-limit=2000000000",
+                          "-fconstexpr-ops-limit=1000000000000"};
+            (void)HostCompiler({}, folder)
+                .compile({{"bomb.cu", "constexpr long long spin() { long long s = 0; "
+                                      "for (long long i = 0; i < 1900000000; ++i) s += i % 7; "
+                                      "return s; }\nconstexpr long long x = spin();\n"}},
+                         slow);
             ::_exit(0);
         }
         QTRY_VERIFY_WITH_TIMEOUT(!processesMentioning(folder.string()).empty(), 20000);

@@ -25,9 +25,9 @@ inline const char* gpuSkipReason() {
     return reason.empty() ? nullptr : reason.c_str();
 }
 
-#define KP_REQUIRE_GPU()                                                                                   \
-    do {                                                                                                   \
-        if (const char* why = ::kp::test::gpuSkipReason()) QSKIP(why);                                     \
+#define KP_REQUIRE_GPU()                                                                                     \
+    do {                                                                                                     \
+        if (const char* why = ::kp::test::gpuSkipReason()) QSKIP(why);                                       \
     } while (0)
 
 // Compiles `source` for the current device without touching the user's cache, and loads it.
@@ -36,7 +36,8 @@ inline cuda::Module loadModule(const std::string& source, cuda::CompileOptions o
     const auto result = compiler.compile(source, "test.cu", options);
     if (!result.ok) throw std::runtime_error("test kernel did not compile:\n" + result.log);
     if (!result.cubin.empty())
-        return cuda::Module::fromImage({reinterpret_cast<const char*>(result.cubin.data()), result.cubin.size()});
+        return cuda::Module::fromImage(
+            {reinterpret_cast<const char*>(result.cubin.data()), result.cubin.size()});
     return cuda::Module::fromImage(result.ptx);
 }
 

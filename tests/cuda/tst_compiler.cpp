@@ -62,11 +62,14 @@ private slots:
     }
 
     void assertWorksInKernels() {
-        // NVRTC has no host headers: Kernelpad's <cassert> and <assert.h> stand in, and NDEBUG turns them off.
-        const auto result = compile("#include <cassert>\n__global__ void k(const float* x) { assert(x[0] > 5.0f); }\n");
+        // NVRTC has no host headers: Kernelpad's <cassert> and <assert.h> stand in, and NDEBUG turns them
+        // off.
+        const auto result =
+            compile("#include <cassert>\n__global__ void k(const float* x) { assert(x[0] > 5.0f); }\n");
         QVERIFY2(result.ok, errorsOf(result).c_str());
         QVERIFY(result.ptx.find("__assertfail") != std::string::npos);
-        const auto off = compile("#define NDEBUG\n#include <assert.h>\n__global__ void k(const float* x) { assert(x[0] > 5.0f); }\n");
+        const auto off = compile("#define NDEBUG\n#include <assert.h>\n__global__ void k(const float* x) { "
+                                 "assert(x[0] > 5.0f); }\n");
         QVERIFY2(off.ok, errorsOf(off).c_str());
         QVERIFY(off.ptx.find("__assertfail") == std::string::npos);
     }

@@ -59,7 +59,8 @@ private slots:
         const CUcontext handle = a.handle();
         Context b(std::move(a));
         QCOMPARE(b.handle(), handle);
-        QCOMPARE(a.handle(), CUcontext(nullptr)); // NOLINT(bugprone-use-after-move): checking the moved-from state
+        QCOMPARE(a.handle(),
+                 CUcontext(nullptr)); // NOLINT(bugprone-use-after-move): checking the moved-from state
         Context c(Device::get(0));
         c = std::move(b);
         QCOMPARE(c.handle(), handle);

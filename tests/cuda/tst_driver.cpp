@@ -1,10 +1,10 @@
 // The driver loader, errors and argument packing: runs everywhere (CI has no driver, so it checks the
 // "unavailable" path there and the loaded path on the GPU machine).
+#include "core/SharedLibrary.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/Driver.h"
 #include "core/cuda/Launch.h"
 #include "core/cuda/Nvrtc.h"
-#include "core/SharedLibrary.h"
 
 #include <QTest>
 

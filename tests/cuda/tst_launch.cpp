@@ -1,12 +1,11 @@
 // Modules, kernels, launches and events on the GPU machine, including the error paths a student hits:
 // an invalid launch, a missing kernel, and an illegal address (in a child process) followed by recovery.
 #include "GpuTestSupport.h"
-
-#include "core/sandbox/Subprocess.h"
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/Event.h"
 #include "core/cuda/Launch.h"
 #include "core/cuda/Stream.h"
+#include "core/sandbox/Subprocess.h"
 
 #include <QCoreApplication>
 #include <cstdio>
@@ -64,7 +63,8 @@ private slots:
         QVERIFY2(result.ok, result.log.c_str());
         QVERIFY(!result.cubin.empty());
         lowered_ = result.loweredNames;
-        module_.emplace(Module::fromImage({reinterpret_cast<const char*>(result.cubin.data()), result.cubin.size()}));
+        module_.emplace(
+            Module::fromImage({reinterpret_cast<const char*>(result.cubin.data()), result.cubin.size()}));
     }
     void cleanupTestCase() {
         module_.reset();
@@ -86,21 +86,23 @@ private slots:
         launch(add, config, Stream::defaultStream(), dout.address(), da.address(), db.address(), n);
         context_->synchronize();
         const auto out = valuesOf<float>(dout);
-        for (int i = 0; i < n; i += 997) QCOMPARE(out[std::size_t(i)], 1.5f * float(i));
+        for (int i = 0; i < n; i += 997)
+            QCOMPARE(out[std::size_t(i)], 1.5f * float(i));
         QCOMPARE(out[n - 1], 1.5f * float(n - 1));
     }
 
     void launchesWithPackedArgumentsAndDynamicSharedMemory() {
         const int n = 512;
         std::vector<int> v(n);
-        for (int i = 0; i < n; ++i) v[std::size_t(i)] = i;
+        for (int i = 0; i < n; ++i)
+            v[std::size_t(i)] = i;
         DeviceBuffer data(n * sizeof(int));
         data.copyFrom(bytesOf(v));
         KernelArguments args;
         args.add(data.address());
         args.add(n);
-        launch(module_->kernel("reverse_shared"), {{1, 1, 1}, {n, 1, 1}, n * sizeof(int)}, Stream::defaultStream(),
-               args.pointers());
+        launch(module_->kernel("reverse_shared"), {{1, 1, 1}, {n, 1, 1}, n * sizeof(int)},
+               Stream::defaultStream(), args.pointers());
         context_->synchronize();
         const auto out = valuesOf<int>(data);
         QCOMPARE(out.front(), n - 1);
@@ -139,7 +141,8 @@ private slots:
         Stream stream = Stream::create();
         Event start = Event::create(), stop = Event::create();
         start.record(stream);
-        launch(add, {{(n + 255) / 256, 1, 1}, {256, 1, 1}, 0}, stream, out.address(), a.address(), b.address(), n);
+        launch(add, {{(n + 255) / 256, 1, 1}, {256, 1, 1}, 0}, stream, out.address(), a.address(),
+               b.address(), n);
         stop.record(stream);
         stop.synchronize();
         QVERIFY(stop.done());
@@ -185,16 +188,18 @@ private slots:
     // happens in a child process, as it will in Kernelpad's worker: the child sees a sticky
     // CUDA_ERROR_ILLEGAL_ADDRESS, and this process, like the app, goes on using the GPU.
     void recoversFromAnIllegalAddressInAnotherProcess() {
-        const auto child = kp::sandbox::runProcess({QCoreApplication::applicationFilePath().toStdString(), "--fault-child"});
+        const auto child =
+            kp::sandbox::runProcess({QCoreApplication::applicationFilePath().toStdString(), "--fault-child"});
         QVERIFY2(child.exitCode == 0, child.output.c_str());
         QVERIFY2(child.output.find("sticky") != std::string::npos, child.output.c_str());
-        QVERIFY2(child.output.find("cannot be used again in this process") != std::string::npos, child.output.c_str());
+        QVERIFY2(child.output.find("cannot be used again in this process") != std::string::npos,
+                 child.output.c_str());
 
         DeviceBuffer a(4 * sizeof(float)), b(4 * sizeof(float)), out(4 * sizeof(float));
         a.copyFrom(bytesOf(std::vector<float>{1, 2, 3, 4}));
         b.copyFrom(bytesOf(std::vector<float>{10, 20, 30, 40}));
-        launch(module_->kernel("add"), {{1, 1, 1}, {4, 1, 1}, 0}, Stream::defaultStream(), out.address(), a.address(),
-               b.address(), 4);
+        launch(module_->kernel("add"), {{1, 1, 1}, {4, 1, 1}, 0}, Stream::defaultStream(), out.address(),
+               a.address(), b.address(), 4);
         context_->synchronize();
         QCOMPARE(valuesOf<float>(out), (std::vector<float>{11, 22, 33, 44}));
     }
@@ -211,7 +216,8 @@ int faultChild() {
         const Context context(Device::get(0));
         const Module module = kp::test::loadModule(kSource);
         DeviceBuffer small(64);
-        launch(module.kernel("wild_write"), {{1, 1, 1}, {32, 1, 1}, 0}, Stream::defaultStream(), small.address());
+        launch(module.kernel("wild_write"), {{1, 1, 1}, {32, 1, 1}, 0}, Stream::defaultStream(),
+               small.address());
         try {
             context.synchronize();
             std::printf("no fault: a write 256 MiB past a 64-byte buffer went through\n");
@@ -219,7 +225,8 @@ int faultChild() {
         } catch (const CudaError& e) {
             std::printf("%s %s: %s\n", e.name().c_str(), e.sticky() ? "sticky" : "not sticky", e.what());
             // Which of the two the hardware reports depends on where the address lands.
-            if ((e.name() != "CUDA_ERROR_ILLEGAL_ADDRESS" && e.name() != "CUDA_ERROR_INVALID_ADDRESS_SPACE") ||
+            if ((e.name() != "CUDA_ERROR_ILLEGAL_ADDRESS" &&
+                 e.name() != "CUDA_ERROR_INVALID_ADDRESS_SPACE") ||
                 !e.sticky())
                 return 1;
         }

@@ -1,6 +1,5 @@
 // Device and pinned host buffers on the GPU machine: copies both ways, sizes, out of memory, no leaks.
 #include "GpuTestSupport.h"
-
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/HostBuffer.h"
 #include "core/cuda/Stream.h"
@@ -17,7 +16,8 @@ class TestMemory : public QObject {
 
     static std::vector<std::byte> pattern(std::size_t bytes) {
         std::vector<std::byte> v(bytes);
-        for (std::size_t i = 0; i < bytes; ++i) v[i] = std::byte(i * 7 + 3);
+        for (std::size_t i = 0; i < bytes; ++i)
+            v[i] = std::byte(i * 7 + 3);
         return v;
     }
 

@@ -21,9 +21,9 @@ namespace fs = std::filesystem;
 Q_DECLARE_METATYPE(DType)
 Q_DECLARE_METATYPE(Shape)
 
+using kp::test::kAllTypes;
 using kp::test::readText;
 using kp::test::writeText;
-using kp::test::kAllTypes;
 
 namespace {
 
@@ -193,7 +193,8 @@ private slots:
             << DType::Float32 << Shape{3} << "x.csv:1: expected 1 value (one element a line) or 3 values";
         QTest::newRow("a fraction in a large int64")
             << "9007199254740993.5\n"
-            << DType::Int64 << Shape{1} << "x.csv:1:1: '9007199254740993.5' is not a whole number, as int64 needs";
+            << DType::Int64 << Shape{1}
+            << "x.csv:1:1: '9007199254740993.5' is not a whole number, as int64 needs";
         QTest::newRow("int64 with a point, out of range")
             << "9223372036854775808.0\n"
             << DType::Int64 << Shape{1} << "x.csv:1:1: '9223372036854775808.0' is out of range for int64";

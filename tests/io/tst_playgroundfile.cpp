@@ -1,19 +1,18 @@
 // Reading and writing *.kpad.json: the format document's example, round trips that keep unknown members,
 // and every kind of broken file reported with its JSON path.
 #include "../TestSupport.h"
+#include "core/io/InitialArray.h"
 #include "core/io/NpyFile.h"
 #include "core/io/PlaygroundFile.h"
-#include "core/io/InitialArray.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <csignal>
 #include <filesystem>
-#include <sys/resource.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/resource.h>
 
 using namespace kp;
 namespace fs = std::filesystem;
@@ -23,7 +22,9 @@ using kp::test::writeText;
 
 namespace {
 
-fs::path fixtures() { return fs::path(KP_SOURCE_DIR) / "tests/io/data/playgrounds"; }
+fs::path fixtures() {
+    return fs::path(KP_SOURCE_DIR) / "tests/io/data/playgrounds";
+}
 
 std::string problemsOf(const std::string& text, const fs::path& file) {
     try {
@@ -45,7 +46,8 @@ private slots:
         const fs::path folder = dir.path().toStdString();
         fs::copy_file(fixtures() / "multiply_them.kpad.json", folder / "multiply_them.kpad.json");
         model::Array b(model::DType::Float32, {400});
-        for (std::size_t i = 0; i < b.size(); ++i) b.setValue(i, 0.5 * static_cast<double>(i));
+        for (std::size_t i = 0; i < b.size(); ++i)
+            b.setValue(i, 0.5 * static_cast<double>(i));
         io::writeNpy(folder / "b.npy", b);
 
         const model::Playground p = io::readPlayground(folder / "multiply_them.kpad.json");
@@ -67,9 +69,11 @@ private slots:
         QCOMPARE(p.reference->function, std::string("multiply_them_ref"));
         QCOMPARE(p.check->atol, 1e-6);
         QCOMPARE(fs::weakly_canonical(p.folder), fs::weakly_canonical(folder));
-        QCOMPARE(p.resolve("multiply_them.cu"), (fs::weakly_canonical(folder) / "multiply_them.cu").lexically_normal());
+        QCOMPARE(p.resolve("multiply_them.cu"),
+                 (fs::weakly_canonical(folder) / "multiply_them.cu").lexically_normal());
 
-        const model::Array loaded = io::initialArray(p.args[2].array(), *p.args[2].init, p.folder, "args[2].init");
+        const model::Array loaded =
+            io::initialArray(p.args[2].array(), *p.args[2].init, p.folder, "args[2].init");
         QCOMPARE(loaded, b);
     }
 
@@ -88,12 +92,14 @@ private slots:
         const model::Playground saved = io::readPlayground(folder / "saved.kpad.json");
         QVERIFY(saved == original);
 
-        // Every member of the original is in the saved file with the same value (numbers compared as numbers).
+        // Every member of the original is in the saved file with the same value (numbers compared as
+        // numbers).
         const auto before = nlohmann::json::parse(readText(folder / "original.kpad.json")).flatten();
         const auto after = nlohmann::json::parse(readText(folder / "saved.kpad.json")).flatten();
         for (const auto& [pointer, value] : before.items()) {
             QVERIFY2(after.contains(pointer), pointer.c_str());
-            if (pointer == "/compile/defines/BLOCK") // a define's value is text to the compiler: 128 saves as "128"
+            if (pointer ==
+                "/compile/defines/BLOCK") // a define's value is text to the compiler: 128 saves as "128"
                 QCOMPARE(after[pointer].dump(), std::string("\"128\""));
             else if (value.is_number())
                 QCOMPARE(after[pointer].get<double>(), value.get<double>());
@@ -181,10 +187,11 @@ private slots:
         const std::string overflow =
             readText(fs::path(KP_SOURCE_DIR) / "tests/io/data/playground-crashes/number-overflow.kpad.json");
         const std::string overflowProblems = problemsOf(overflow, file);
-        QVERIFY2(overflowProblems.find("x.kpad.json:2:22: invalid JSON: the number 1e3080 is too large") != std::string::npos,
+        QVERIFY2(overflowProblems.find("x.kpad.json:2:22: invalid JSON: the number 1e3080 is too large") !=
+                     std::string::npos,
                  overflowProblems.c_str());
-        const std::string deep = R"({"format":"kernelpad/1","kernel":"k","code":"","x":)" + std::string(100000, '[') +
-                                 std::string(100000, ']') + "}";
+        const std::string deep = R"({"format":"kernelpad/1","kernel":"k","code":"","x":)" +
+                                 std::string(100000, '[') + std::string(100000, ']') + "}";
         const std::string deepProblems = problemsOf(deep, file);
         QVERIFY2(deepProblems.find("nests more than 256 levels") != std::string::npos, deepProblems.c_str());
     }
@@ -202,8 +209,11 @@ private slots:
             QCOMPARE(error.file(), std::string("/tmp/p/many.kpad.json"));
             const std::string text = error.what();
             QCOMPARE(std::count(text.begin(), text.end(), '\n'), 2);
-            QVERIFY(text.find("/tmp/p/many.kpad.json: args[0].array.dtype: unknown dtype \"float33\"") != std::string::npos);
-            QVERIFY(text.find("args[1].array.shape[0]: expected a positive integer of at most 2^36, found -3") != std::string::npos);
+            QVERIFY(text.find("/tmp/p/many.kpad.json: args[0].array.dtype: unknown dtype \"float33\"") !=
+                    std::string::npos);
+            QVERIFY(
+                text.find("args[1].array.shape[0]: expected a positive integer of at most 2^36, found -3") !=
+                std::string::npos);
             QVERIFY(text.find("launch.block:") != std::string::npos);
         }
     }
@@ -228,7 +238,8 @@ private slots:
         row("missing kernel", R"p([{"op":"remove","path":"/kernel"}])p", {"kernel: missing", "__global__"});
         row("both source and code", R"p([{"op":"add","path":"/code","value":"__global__ void k() {}"}])p",
             {"code:", "both \"source\" and \"code\""});
-        row("neither source nor code", R"p([{"op":"remove","path":"/source"}])p", {"source: missing", "\"code\""});
+        row("neither source nor code", R"p([{"op":"remove","path":"/source"}])p",
+            {"source: missing", "\"code\""});
         row("unknown direction", R"p([{"op":"replace","path":"/args/0/direction","value":"sideways"}])p",
             {"args[0].direction", "\"in\", \"out\" or \"inout\"", "\"sideways\""});
         row("size of unknown argument", R"p([{"op":"replace","path":"/args/3/value","value":"size(nope)"}])p",
@@ -245,12 +256,14 @@ private slots:
             {"check.outputs[0]", "\"zz\"", "dest"});
         row("grid autox", R"p([{"op":"replace","path":"/launch/grid","value":"autox"}])p",
             {"launch.grid", "\"auto\" or [x, y, z]", "\"autox\""});
-        row("grid of 4", R"p([{"op":"replace","path":"/launch/grid","value":[1,1,1,1]}])p", {"launch.grid", "1 to 3"});
+        row("grid of 4", R"p([{"op":"replace","path":"/launch/grid","value":[1,1,1,1]}])p",
+            {"launch.grid", "1 to 3"});
         row("negative shared bytes", R"p([{"op":"replace","path":"/launch/shared_bytes","value":-1}])p",
             {"launch.shared_bytes", "found -1"});
         row("source escapes with ..", R"p([{"op":"replace","path":"/source","value":"../../etc/passwd"}])p",
             {"source:", "\"../../etc/passwd\"", "leaves the playground's folder"});
-        row("init file escapes", R"p([{"op":"replace","path":"/args/2/init/file","value":"data/../../b.npy"}])p",
+        row("init file escapes",
+            R"p([{"op":"replace","path":"/args/2/init/file","value":"data/../../b.npy"}])p",
             {"args[2].init.file", "leaves the playground's folder"});
         row("absolute reference", R"p([{"op":"replace","path":"/reference/source","value":"/etc/passwd"}])p",
             {"reference.source", "is absolute"});
@@ -265,7 +278,8 @@ private slots:
             {"args[0].init", "out argument", "inout"});
         row("unknown init kind", R"p([{"op":"replace","path":"/args/1/init","value":{"poisson":3}}])p",
             {"args[1].init", "constant, range, random, formula, file"});
-        row("two init kinds", R"p([{"op":"replace","path":"/args/1/init","value":{"constant":3,"formula":"i"}}])p",
+        row("two init kinds",
+            R"p([{"op":"replace","path":"/args/1/init","value":{"constant":3,"formula":"i"}}])p",
             {"args[1].init", "both"});
         row("unknown distribution", R"p([{"op":"replace","path":"/args/1/init/random","value":"cauchy"}])p",
             {"args[1].init.random", "\"uniform\" or \"normal\"", "\"cauchy\""});
@@ -273,17 +287,20 @@ private slots:
             {"args[1].init.seed", "found -4"});
         row("negative stddev", R"p([{"op":"replace","path":"/args/1/init/stddev","value":-1}])p",
             {"args[1].init.stddev"});
-        row("bad formula", R"p([{"op":"replace","path":"/args/1/init","value":{"formula":"sin(i*0.1) + x"}}])p",
+        row("bad formula",
+            R"p([{"op":"replace","path":"/args/1/init","value":{"formula":"sin(i*0.1) + x"}}])p",
             {"args[1].init.formula", "sin(i*0.1) + x", "character 14", "\"x\""});
         row("init file not npy or csv", R"p([{"op":"replace","path":"/args/2/init/file","value":"b.txt"}])p",
             {"args[2].init.file", ".npy nor a .csv"});
-        row("argument name not an identifier", R"p([{"op":"replace","path":"/args/0/name","value":"../out"}])p",
+        row("argument name not an identifier",
+            R"p([{"op":"replace","path":"/args/0/name","value":"../out"}])p",
             {"args[0].name", "C identifier", "\"../out\""});
         row("duplicate argument names", R"p([{"op":"replace","path":"/args/1/name","value":"dest"}])p",
             {"args[1].name", "args[0]"});
         row("array and scalar", R"p([{"op":"add","path":"/args/0/scalar","value":{"dtype":"int32"}}])p",
             {"args[0]:", "both \"array\" and \"scalar\""});
-        row("scalar without value", R"p([{"op":"remove","path":"/args/3/value"}])p", {"args[3].value: missing"});
+        row("scalar without value", R"p([{"op":"remove","path":"/args/3/value"}])p",
+            {"args[3].value: missing"});
         row("scalar with direction", R"p([{"op":"add","path":"/args/3/direction","value":"in"}])p",
             {"args[3].direction", "by value"});
         row("define with bad name", R"p([{"op":"add","path":"/compile/defines/2X","value":"1"}])p",
@@ -291,8 +308,10 @@ private slots:
         row("define not text", R"p([{"op":"add","path":"/compile/defines/X","value":[1]}])p",
             {"compile.defines.X", "a string or a number"});
         row("negative rtol", R"p([{"op":"replace","path":"/check/rtol","value":-0.1}])p", {"check.rtol"});
-        row("args not an array", R"p([{"op":"replace","path":"/args","value":{"a":1}}])p", {"args: expected an array"});
-        row("argument not an object", R"p([{"op":"replace","path":"/args/2","value":7}])p", {"args[2]: expected an object"});
+        row("args not an array", R"p([{"op":"replace","path":"/args","value":{"a":1}}])p",
+            {"args: expected an array"});
+        row("argument not an object", R"p([{"op":"replace","path":"/args/2","value":7}])p",
+            {"args[2]: expected an object"});
     }
     void rejectsBadField() {
         QFETCH(QString, patch);
@@ -313,15 +332,17 @@ private slots:
         QTest::newRow("invalid JSON with line and column")
             << QByteArray("{\n  \"format\": \"kernelpad/1\",\n  \"kernel\" \"k\"\n}")
             << QStringList{"bad.kpad.json:3:", "invalid JSON", "syntax error", "expected ':'"};
-        QTest::newRow("truncated file")
-            << QByteArray("{\n  \"format\": \"kernelpad/1\",\n  \"args\": [")
-            << QStringList{"bad.kpad.json:3:", "invalid JSON", "cut short"};
+        QTest::newRow("truncated file") << QByteArray("{\n  \"format\": \"kernelpad/1\",\n  \"args\": [")
+                                        << QStringList{"bad.kpad.json:3:", "invalid JSON", "cut short"};
         QTest::newRow("empty file") << QByteArray("") << QStringList{"bad.kpad.json: the file is empty"};
         QTest::newRow("blank file") << QByteArray(" \n\t\n") << QStringList{"the file is empty"};
-        QTest::newRow("binary garbage") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)
-                                        << QStringList{"bad.kpad.json:3:1:", "not a text file"}; // \r\n and \n end lines 1 and 2
-        QTest::newRow("invalid bytes") << QByteArray("\xff\xfe{}") << QStringList{"bad.kpad.json:1:1: invalid JSON"};
-        QTest::newRow("array at top level") << QByteArray("[1, 2]") << QStringList{"holds an array, not a playground"};
+        QTest::newRow("binary garbage")
+            << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16)
+            << QStringList{"bad.kpad.json:3:1:", "not a text file"}; // \r\n and \n end lines 1 and 2
+        QTest::newRow("invalid bytes")
+            << QByteArray("\xff\xfe{}") << QStringList{"bad.kpad.json:1:1: invalid JSON"};
+        QTest::newRow("array at top level")
+            << QByteArray("[1, 2]") << QStringList{"holds an array, not a playground"};
     }
     void rejectsUnreadableFile() {
         QFETCH(QByteArray, content);

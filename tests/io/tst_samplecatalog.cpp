@@ -35,7 +35,8 @@ void write(const fs::path& path, const std::string& text) {
 
 std::vector<std::string> namesOf(const kp::io::SampleCatalog& catalog) {
     std::vector<std::string> names;
-    for (const auto& sample : catalog.samples) names.push_back(sample.name);
+    for (const auto& sample : catalog.samples)
+        names.push_back(sample.name);
     return names;
 }
 
@@ -61,8 +62,8 @@ private slots:
         addSample("a_second", "Second");
         addSample("c_third", "Third");
         write(folder() / "index.json",
-                  "{\"groups\": [{\"title\": \"Basics\", \"samples\": [\"b_first\", \"a_second\"]},"
-                  " {\"title\": \"More\", \"samples\": [\"c_third\"]}]}");
+              "{\"groups\": [{\"title\": \"Basics\", \"samples\": [\"b_first\", \"a_second\"]},"
+              " {\"title\": \"More\", \"samples\": [\"c_third\"]}]}");
         const auto catalog = kp::io::readSampleCatalog(folder());
         QCOMPARE(namesOf(catalog), (std::vector<std::string>{"b_first", "a_second", "c_third"}));
         QCOMPARE(catalog.samples[0].group, std::string("Basics"));
@@ -95,14 +96,18 @@ private slots:
     void reportsIndexProblemsWithTheirPlace_data() {
         QTest::addColumn<QString>("index");
         QTest::addColumn<QString>("problem");
-        QTest::newRow("not JSON") << "{\"groups\": [" << "index.json: not a JSON object with a \"groups\" array";
-        QTest::newRow("no groups") << "{\"samples\": []}" << "index.json: not a JSON object with a \"groups\" array";
-        QTest::newRow("group without title") << "{\"groups\": [{\"samples\": [\"a\"]}]}"
-                                             << "index.json: groups[0]: needs a \"title\" string and a \"samples\" array";
+        QTest::newRow("not JSON") << "{\"groups\": ["
+                                  << "index.json: not a JSON object with a \"groups\" array";
+        QTest::newRow("no groups") << "{\"samples\": []}"
+                                   << "index.json: not a JSON object with a \"groups\" array";
+        QTest::newRow("group without title")
+            << "{\"groups\": [{\"samples\": [\"a\"]}]}"
+            << "index.json: groups[0]: needs a \"title\" string and a \"samples\" array";
         QTest::newRow("name not a string") << "{\"groups\": [{\"title\": \"G\", \"samples\": [\"a\", 3]}]}"
                                            << "index.json: groups[0].samples[1]: not a folder name";
-        QTest::newRow("missing folder") << "{\"groups\": [{\"title\": \"G\", \"samples\": [\"a\", \"gone\"]}]}"
-                                        << "index.json: \"gone\" (group \"G\") has no folder with a playground";
+        QTest::newRow("missing folder")
+            << "{\"groups\": [{\"title\": \"G\", \"samples\": [\"a\", \"gone\"]}]}"
+            << "index.json: \"gone\" (group \"G\") has no folder with a playground";
     }
     void reportsIndexProblemsWithTheirPlace() {
         QFETCH(QString, index);
@@ -122,7 +127,8 @@ private slots:
         const auto catalog = kp::io::readSampleCatalog(folder());
         QCOMPARE(namesOf(catalog), (std::vector<std::string>{"broken", "good"}));
         QCOMPARE(catalog.samples[0].title, std::string("broken"));
-        QVERIFY2(catalog.samples[0].problem.find("broken.kpad.json") != std::string::npos, catalog.samples[0].problem.c_str());
+        QVERIFY2(catalog.samples[0].problem.find("broken.kpad.json") != std::string::npos,
+                 catalog.samples[0].problem.c_str());
         QVERIFY(catalog.samples[1].problem.empty());
     }
 
@@ -134,7 +140,8 @@ private slots:
     }
 
     void readsTheLessonsFirstParagraph() {
-        addSample("a", "A", "README.md", "# A\n\nDoubles every element\nof a 4x4 array.\n\n## What it shows\nMore.\n");
+        addSample("a", "A", "README.md",
+                  "# A\n\nDoubles every element\nof a 4x4 array.\n\n## What it shows\nMore.\n");
         const auto catalog = kp::io::readSampleCatalog(folder());
         QCOMPARE(catalog.samples[0].summary, std::string("Doubles every element of a 4x4 array."));
         QVERIFY(catalog.samples[0].problem.empty());
@@ -143,12 +150,18 @@ private slots:
     void summarisesMarkdown_data() {
         QTest::addColumn<QString>("markdown");
         QTest::addColumn<QString>("summary");
-        QTest::newRow("title then paragraph") << "# T\n\nOne two.\nThree.\n\nNext." << "One two. Three.";
-        QTest::newRow("no title") << "First line\nsecond\n" << "First line second";
-        QTest::newRow("heading ends it") << "# T\nText\n## H\nMore" << "Text";
-        QTest::newRow("CRLF and indent") << "# T\r\n\r\n  Hello  \r\n world\r\n" << "Hello world";
-        QTest::newRow("only headings") << "# T\n## H\n" << "";
-        QTest::newRow("empty") << "" << "";
+        QTest::newRow("title then paragraph") << "# T\n\nOne two.\nThree.\n\nNext."
+                                              << "One two. Three.";
+        QTest::newRow("no title") << "First line\nsecond\n"
+                                  << "First line second";
+        QTest::newRow("heading ends it") << "# T\nText\n## H\nMore"
+                                         << "Text";
+        QTest::newRow("CRLF and indent") << "# T\r\n\r\n  Hello  \r\n world\r\n"
+                                         << "Hello world";
+        QTest::newRow("only headings") << "# T\n## H\n"
+                                       << "";
+        QTest::newRow("empty") << ""
+                               << "";
     }
     void summarisesMarkdown() {
         QFETCH(QString, markdown);

@@ -15,7 +15,9 @@ using namespace kp;
 
 namespace {
 
-std::filesystem::path data() { return std::filesystem::path(KP_SOURCE_DIR) / "tests/run/data"; }
+std::filesystem::path data() {
+    return std::filesystem::path(KP_SOURCE_DIR) / "tests/run/data";
+}
 
 // The multiply fixture, changed by `edit`, parsed as if it lived in tests/run/data.
 model::Playground fixture(const std::function<void(nlohmann::json&)>& edit = {}) {
@@ -138,7 +140,8 @@ private slots:
         QTest::addColumn<QString>("patch");
         QTest::addColumn<QStringList>("fragments");
         QTest::newRow("too few") << R"([{"op":"remove","path":"/args/3"}])"
-                                 << QStringList{"args:", "takes 4 arguments", "gives 3", "(dest, a, b)", "int n"};
+                                 << QStringList{"args:", "takes 4 arguments", "gives 3", "(dest, a, b)",
+                                                "int n"};
         QTest::newRow("scalar for a pointer")
             << R"([{"op":"replace","path":"/args/2","value":{"name":"b","scalar":{"dtype":"float32"},"value":1}}])"
             << QStringList{"args[2] \"b\"", "pointer", "const float* b", "needs an array"};
@@ -146,16 +149,20 @@ private slots:
             << R"([{"op":"replace","path":"/args/3","value":{"name":"n","array":{"dtype":"int32","shape":[4]}}}])"
             << QStringList{"args[3] \"n\"", "scalar", "int n", "needs a value"};
         QTest::newRow("wrong dtype") << R"([{"op":"replace","path":"/args/2/array/dtype","value":"float64"}])"
-                                     << QStringList{"args[2] \"b\"", "(float32)", "gives float64", "never converted"};
-        QTest::newRow("inout on a const pointer") << R"([{"op":"add","path":"/args/1/direction","value":"inout"}])"
-                                                  << QStringList{"args[1] \"a\"", "direction \"inout\"", "const"};
-        QTest::newRow("missing kernel") << R"([{"op":"replace","path":"/kernel","value":"multiplY"}])"
-                                        << QStringList{"kernel:", "\"multiplY\"", "multiply.cu", "declares: multiply"};
+                                     << QStringList{"args[2] \"b\"", "(float32)", "gives float64",
+                                                    "never converted"};
+        QTest::newRow("inout on a const pointer")
+            << R"([{"op":"add","path":"/args/1/direction","value":"inout"}])"
+            << QStringList{"args[1] \"a\"", "direction \"inout\"", "const"};
+        QTest::newRow("missing kernel")
+            << R"([{"op":"replace","path":"/kernel","value":"multiplY"}])"
+            << QStringList{"kernel:", "\"multiplY\"", "multiply.cu", "declares: multiply"};
     }
     void mismatchesAreNamedPerArgument() {
         QFETCH(QString, patch);
         QFETCH(QStringList, fragments);
-        const auto problems = problemsOf(fixture([&](auto& j) { j = j.patch(nlohmann::json::parse(patch.toStdString())); }));
+        const auto problems =
+            problemsOf(fixture([&](auto& j) { j = j.patch(nlohmann::json::parse(patch.toStdString())); }));
         for (const auto& fragment : fragments)
             QVERIFY2(problems.find(fragment.toStdString()) != std::string::npos,
                      (problems + "\n  lacks: " + fragment.toStdString()).c_str());
@@ -166,7 +173,8 @@ private slots:
             j["args"][1]["array"]["dtype"] = "int32";
             j["args"][2]["array"]["dtype"] = "int8";
         }));
-        QVERIFY2(problems.find("args[1]") != std::string::npos && problems.find("args[2]") != std::string::npos,
+        QVERIFY2(problems.find("args[1]") != std::string::npos &&
+                     problems.find("args[2]") != std::string::npos,
                  problems.c_str());
     }
 
@@ -187,8 +195,9 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("2048 threads") << QList<uint>{1, 1, 1} << QList<uint>{2048, 1, 1} << 0u
                                       << "launch.block: x = 2048 is over H100's limit of 1024";
-        QTest::newRow("32x64 threads") << QList<uint>{1, 1, 1} << QList<uint>{32, 64, 1} << 0u
-                                       << "launch.block: (32, 64, 1) is 2048 threads per block; H100 allows at most 1024";
+        QTest::newRow("32x64 threads")
+            << QList<uint>{1, 1, 1} << QList<uint>{32, 64, 1} << 0u
+            << "launch.block: (32, 64, 1) is 2048 threads per block; H100 allows at most 1024";
         QTest::newRow("block z 65") << QList<uint>{1, 1, 1} << QList<uint>{1, 1, 65} << 0u
                                     << "launch.block: z = 65 is over H100's limit of 64";
         QTest::newRow("zero block") << QList<uint>{1, 1, 1} << QList<uint>{0, 1, 1} << 0u
@@ -197,8 +206,9 @@ private slots:
                                    << "launch.grid: the y dimension is 0";
         QTest::newRow("grid y over") << QList<uint>{1, 65536, 1} << QList<uint>{32, 1, 1} << 0u
                                      << "launch.grid: y = 65536 is over H100's limit of 65535 blocks";
-        QTest::newRow("shared over") << QList<uint>{1, 1, 1} << QList<uint>{32, 1, 1} << 300u * 1024
-                                     << "launch.shared_bytes: 300 KiB dynamic shared memory per block is over H100's limit of 227 KiB";
+        QTest::newRow("shared over")
+            << QList<uint>{1, 1, 1} << QList<uint>{32, 1, 1} << 300u * 1024
+            << "launch.shared_bytes: 300 KiB dynamic shared memory per block is over H100's limit of 227 KiB";
     }
     void launchProblemsEachHaveTheirMessage() {
         QFETCH(QList<uint>, grid);
@@ -218,9 +228,11 @@ private slots:
         launch::LaunchGeometry g{{1, 1, 1}, {1024, 1, 1}, 40 * 1024};
         const auto problems = launch::validate(g, launch::LaunchLimits::cpu(), 16 * 1024, 512, 128);
         QCOMPARE(problems.size(), std::size_t{2});
-        QVERIFY2(problems[0].find("at most 512 because it uses 128 registers per thread") != std::string::npos,
+        QVERIFY2(problems[0].find("at most 512 because it uses 128 registers per thread") !=
+                     std::string::npos,
                  problems[0].c_str());
-        QVERIFY2(problems[1].find("40 KiB dynamic + 16 KiB static") != std::string::npos, problems[1].c_str());
+        QVERIFY2(problems[1].find("40 KiB dynamic + 16 KiB static") != std::string::npos,
+                 problems[1].c_str());
         QVERIFY(launch::validate({{4, 1, 1}, {256, 1, 1}, 0}, launch::LaunchLimits::cpu()).empty());
     }
 

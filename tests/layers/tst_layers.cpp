@@ -53,23 +53,34 @@ class LayersTest : public QObject {
 private slots:
     void everyAreaHasAnIncludePath() {
         const auto areas = areaIncludes();
-        for (const char* area : {"base", "source", "model", "io", "sandbox", "cuda", "launch", "cpu", "run", "worker"})
+        for (const char* area :
+             {"base", "source", "model", "io", "sandbox", "cuda", "launch", "cpu", "run", "worker"})
             QVERIFY2(!areas.value(QString::fromLatin1(area)).isEmpty(), area);
     }
 
     void areaSeesTheAreasBelow_data() {
         QTest::addColumn<QString>("area");
         QTest::addColumn<QString>("header");
-        QTest::newRow("cuda sees io") << "cuda" << "core/io/FileBytes.h";
-        QTest::newRow("cuda sees sandbox") << "cuda" << "core/sandbox/Subprocess.h";
-        QTest::newRow("cpu sees launch") << "cpu" << "core/launch/RunSetup.h";
-        QTest::newRow("run sees cpu") << "run" << "core/cpu/CpuRunner.h";
-        QTest::newRow("run sees cuda") << "run" << "core/cuda/Context.h";
-        QTest::newRow("worker sees run") << "worker" << "core/run/Execute.h";
-        QTest::newRow("io sees model") << "io" << "core/model/Array.h";
-        QTest::newRow("model sees base") << "model" << "core/Error.h";
-        QTest::newRow("model sees source") << "model" << "core/source/Lexer.h";
-        QTest::newRow("cpu sees source") << "cpu" << "core/source/Lexer.h";
+        QTest::newRow("cuda sees io") << "cuda"
+                                      << "core/io/FileBytes.h";
+        QTest::newRow("cuda sees sandbox") << "cuda"
+                                           << "core/sandbox/Subprocess.h";
+        QTest::newRow("cpu sees launch") << "cpu"
+                                         << "core/launch/RunSetup.h";
+        QTest::newRow("run sees cpu") << "run"
+                                      << "core/cpu/CpuRunner.h";
+        QTest::newRow("run sees cuda") << "run"
+                                       << "core/cuda/Context.h";
+        QTest::newRow("worker sees run") << "worker"
+                                         << "core/run/Execute.h";
+        QTest::newRow("io sees model") << "io"
+                                       << "core/model/Array.h";
+        QTest::newRow("model sees base") << "model"
+                                         << "core/Error.h";
+        QTest::newRow("model sees source") << "model"
+                                           << "core/source/Lexer.h";
+        QTest::newRow("cpu sees source") << "cpu"
+                                         << "core/source/Lexer.h";
     }
     void areaSeesTheAreasBelow() {
         QFETCH(QString, area);
@@ -82,15 +93,24 @@ private slots:
     void areaCannotIncludeAnAreaAbove_data() {
         QTest::addColumn<QString>("area");
         QTest::addColumn<QString>("header");
-        QTest::newRow("cpu cannot see run") << "cpu" << "core/run/Check.h";
-        QTest::newRow("model cannot see io") << "model" << "core/io/CsvFile.h";
-        QTest::newRow("cuda cannot see cpu") << "cuda" << "core/cpu/HostCompiler.h";
-        QTest::newRow("cuda cannot see launch") << "cuda" << "core/launch/RunSetup.h";
-        QTest::newRow("launch cannot see cpu") << "launch" << "core/cpu/CpuRunner.h";
-        QTest::newRow("run cannot see worker") << "run" << "core/worker/WorkerClient.h";
-        QTest::newRow("sandbox cannot see cuda") << "sandbox" << "core/cuda/Driver.h";
-        QTest::newRow("base cannot see model") << "base" << "core/model/Array.h";
-        QTest::newRow("source cannot see model") << "source" << "core/model/KernelSignature.h";
+        QTest::newRow("cpu cannot see run") << "cpu"
+                                            << "core/run/Check.h";
+        QTest::newRow("model cannot see io") << "model"
+                                             << "core/io/CsvFile.h";
+        QTest::newRow("cuda cannot see cpu") << "cuda"
+                                             << "core/cpu/HostCompiler.h";
+        QTest::newRow("cuda cannot see launch") << "cuda"
+                                                << "core/launch/RunSetup.h";
+        QTest::newRow("launch cannot see cpu") << "launch"
+                                               << "core/cpu/CpuRunner.h";
+        QTest::newRow("run cannot see worker") << "run"
+                                               << "core/worker/WorkerClient.h";
+        QTest::newRow("sandbox cannot see cuda") << "sandbox"
+                                                 << "core/cuda/Driver.h";
+        QTest::newRow("base cannot see model") << "base"
+                                               << "core/model/Array.h";
+        QTest::newRow("source cannot see model") << "source"
+                                                 << "core/model/KernelSignature.h";
     }
     void areaCannotIncludeAnAreaAbove() {
         QFETCH(QString, area);

@@ -29,7 +29,9 @@ class TestArgumentFit : public QObject {
     Q_OBJECT
 private slots:
     void newKernelGetsDefaults() {
-        const auto args = fitArguments(kernelOf("__global__ void k(float* dest, const float* a, const double* b, int n, float s) {}"), {}, 400);
+        const auto args = fitArguments(
+            kernelOf("__global__ void k(float* dest, const float* a, const double* b, int n, float s) {}"),
+            {}, 400);
         QCOMPARE(args.size(), std::size_t{5});
         QCOMPARE(args[0].name, std::string("dest"));
         QCOMPARE(args[0].direction, std::optional(Direction::Out));

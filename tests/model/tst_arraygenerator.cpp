@@ -363,10 +363,12 @@ private slots:
         InitSpec range = kind(InitSpec::Kind::Range);
         range.start = 2;
         {
-            const Array ones =
-                kp::io::initialArray(spec(DType::Float4, {5}), kind(InitSpec::Kind::Ones), folder, "a", counting);
-            const Array ranged = kp::io::initialArray(spec(DType::Float32, {7}), range, folder, "a", counting);
-            const Array loaded = kp::io::initialArray(spec(DType::Int16, {3, 3}), file("s.npy"), folder, "a", counting);
+            const Array ones = kp::io::initialArray(spec(DType::Float4, {5}), kind(InitSpec::Kind::Ones),
+                                                    folder, "a", counting);
+            const Array ranged =
+                kp::io::initialArray(spec(DType::Float32, {7}), range, folder, "a", counting);
+            const Array loaded =
+                kp::io::initialArray(spec(DType::Int16, {3, 3}), file("s.npy"), folder, "a", counting);
             QCOMPARE(counting->live, 3);
             QCOMPARE(ones.allocator(), std::shared_ptr<HostAllocator>(counting));
             QCOMPARE(loaded.allocator(), std::shared_ptr<HostAllocator>(counting));

@@ -14,7 +14,8 @@ namespace {
 Array vector(std::initializer_list<double> values, DType type = DType::Float32) {
     Array a(type, {values.size()});
     std::size_t i = 0;
-    for (double v : values) a.setValue(i++, v);
+    for (double v : values)
+        a.setValue(i++, v);
     return a;
 }
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -48,7 +49,8 @@ private slots:
         QFETCH(double, rtol);
         QFETCH(double, atol);
         QFETCH(bool, passes);
-        const auto r = check("x", vector({actual}, DType::Float64), vector({expected}, DType::Float64), {rtol, atol});
+        const auto r =
+            check("x", vector({actual}, DType::Float64), vector({expected}, DType::Float64), {rtol, atol});
         QCOMPARE(r.passed, passes);
         QCOMPARE(r.mismatches, std::size_t(passes ? 0 : 1));
         QCOMPARE(matches(actual, expected, {rtol, atol}), passes); // the per-value rule the results view uses
@@ -76,18 +78,23 @@ private slots:
         QTest::addColumn<double>("expected");
         QTest::addColumn<int>("dtype");
         QTest::addColumn<QString>("shown");
-        QTest::newRow("large counts") << 138364012.0 << 207575003.0 << int(DType::Int32) << "138364012 where the reference has 207575003";
-        QTest::newRow("close floats") << 2097250.0 << 2097250.25 << int(DType::Float64) << "2097250 where the reference has 2097250.2";
-        QTest::newRow("last bits") << 0.1 << 0.10000001 << int(DType::Float64) << "0.1 where the reference has 0.10000001";
+        QTest::newRow("large counts") << 138364012.0 << 207575003.0 << int(DType::Int32)
+                                      << "138364012 where the reference has 207575003";
+        QTest::newRow("close floats")
+            << 2097250.0 << 2097250.25 << int(DType::Float64) << "2097250 where the reference has 2097250.2";
+        QTest::newRow("last bits") << 0.1 << 0.10000001 << int(DType::Float64)
+                                   << "0.1 where the reference has 0.10000001";
         QTest::newRow("plain") << 2.0 << 2.5 << int(DType::Float32) << "2 where the reference has 2.5";
-        QTest::newRow("nan") << std::nan("") << 1.5 << int(DType::Float32) << "nan where the reference has 1.5";
+        QTest::newRow("nan") << std::nan("") << 1.5 << int(DType::Float32)
+                             << "nan where the reference has 1.5";
     }
     void writesMismatchesSoTheyDiffer() {
         QFETCH(double, actual);
         QFETCH(double, expected);
         QFETCH(int, dtype);
         QFETCH(QString, shown);
-        const auto r = check("x", vector({actual}, DType(dtype)), vector({expected}, DType(dtype)), {0.0, 0.0});
+        const auto r =
+            check("x", vector({actual}, DType(dtype)), vector({expected}, DType(dtype)), {0.0, 0.0});
         const std::string text = describe(r);
         QVERIFY2(text.ends_with("first at [0]: " + shown.toStdString()), text.c_str());
     }
@@ -95,7 +102,8 @@ private slots:
     void givesMultiDimensionalIndicesAndCapsTheList() {
         Array a(DType::Int32, {4, 5});
         Array e(DType::Int32, {4, 5});
-        for (std::size_t i = 0; i < 20; ++i) e.setValue(i, 1);
+        for (std::size_t i = 0; i < 20; ++i)
+            e.setValue(i, 1);
         const auto r = check("m", a, e, {});
         QCOMPARE(r.mismatches, std::size_t(20));
         QCOMPARE(r.first.size(), CheckResult::kMaxListed);

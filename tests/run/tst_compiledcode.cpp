@@ -16,10 +16,10 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
-#include <iterator>
-#include <fstream>
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using kp::run::compileCode;
 using kp::run::CompiledCode;
@@ -270,7 +270,8 @@ private slots:
     void theSameCubinIsDisassembledOnce() {
         const auto counter = dir_.filePath(QStringLiteral("runs")).toStdString();
         const auto path = dir_.filePath(QStringLiteral("counting-nvdisasm")).toStdString();
-        kp::test::writeText(path, "#!/bin/sh\necho run >> '" + counter + "'\necho \"$(wc -c < \"$3\") bytes\"\n");
+        kp::test::writeText(path,
+                            "#!/bin/sh\necho run >> '" + counter + "'\necho \"$(wc -c < \"$3\") bytes\"\n");
         std::filesystem::permissions(path, std::filesystem::perms::owner_all);
         const kp::cuda::Disassembler nvdisasm(path);
         const auto runs = [&] {

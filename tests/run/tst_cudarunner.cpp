@@ -2,7 +2,6 @@
 // values, every timing sample, repeats that do not compound, template kernels, launch limits from the
 // real device, compile errors, cancellation, and device memory returned on every path.
 #include "../cuda/GpuTestSupport.h"
-
 #include "core/cuda/Device.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/launch/CompileError.h"
@@ -18,7 +17,9 @@
 using namespace kp;
 
 namespace {
-std::filesystem::path data() { return std::filesystem::path(KP_SOURCE_DIR) / "tests/run/data"; }
+std::filesystem::path data() {
+    return std::filesystem::path(KP_SOURCE_DIR) / "tests/run/data";
+}
 } // namespace
 
 class TestCudaRunner : public QObject {
@@ -47,7 +48,8 @@ private slots:
         QCOMPARE(result.kernelMs.size(), std::size_t{3});
         QCOMPARE(result.h2dMs.size(), std::size_t{3});
         QCOMPARE(result.d2hMs.size(), std::size_t{3});
-        for (double ms : result.kernelMs) QVERIFY(ms > 0 && ms < 1000);
+        for (double ms : result.kernelMs)
+            QVERIFY(ms > 0 && ms < 1000);
         QCOMPARE(result.h2dByArgument.size(), std::size_t{2}); // a and b
         QCOMPARE(result.h2dByArgument[0].bytes, std::size_t{4000});
         QCOMPARE(result.d2hByArgument.size(), std::size_t{1});
@@ -56,9 +58,11 @@ private slots:
         const auto& a = setup.find("a")->array;
         const auto& b = setup.find("b")->array;
         for (std::size_t i = 0; i < 1000; ++i)
-            QCOMPARE(dest->value(i), static_cast<double>(static_cast<float>(a.value(i)) * static_cast<float>(b.value(i))));
+            QCOMPARE(dest->value(i),
+                     static_cast<double>(static_cast<float>(a.value(i)) * static_cast<float>(b.value(i))));
 
-        const auto reference = run::runReference(setup, cpu::HostCompiler(std::string(), cache_.path().toStdString()));
+        const auto reference =
+            run::runReference(setup, cpu::HostCompiler(std::string(), cache_.path().toStdString()));
         const auto checks = run::checkAgainst(setup, result, reference);
         QVERIFY2(checks[0].passed, run::describe(checks[0]).c_str());
         // The second run of the same source comes from the compile cache.
@@ -71,7 +75,8 @@ private slots:
         QCOMPARE(result.kernelMs.size(), std::size_t{5});
         const auto* x = result.output("x");
         QVERIFY(x);
-        for (std::size_t i = 0; i < 300; ++i) QCOMPARE(x->value(i), 2.0 * static_cast<double>(i + 1));
+        for (std::size_t i = 0; i < 300; ++i)
+            QCOMPARE(x->value(i), 2.0 * static_cast<double>(i + 1));
         QCOMPARE(setup.find("x")->array.value(7), 8.0); // the input stays as generated
     }
 
@@ -87,7 +92,8 @@ private slots:
             QVERIFY2(text.find(runner_->properties().name) != std::string::npos, e.what());
         }
         setup.launch.block = {256, 1, 1};
-        setup.launch.sharedBytes = static_cast<std::uint32_t>(runner_->properties().sharedPerBlockOptin) + 1024;
+        setup.launch.sharedBytes =
+            static_cast<std::uint32_t>(runner_->properties().sharedPerBlockOptin) + 1024;
         QVERIFY_THROWS_EXCEPTION(launch::SetupError, runner_->run(setup));
         // Past 48 KiB but within the opt-in limit is allowed: the runner raises the kernel's limit.
         setup.launch.sharedBytes = 64 * 1024;
@@ -118,11 +124,14 @@ private slots:
         auto setup = setupOf("multiply.kpad.json");
         (void)runner_->run(setup); // warm: module and context allocations settle
         const std::size_t before = freeDeviceMemory();
-        for (int i = 0; i < 20; ++i) (void)runner_->run(setup);
+        for (int i = 0; i < 20; ++i)
+            (void)runner_->run(setup);
         setup.launch.block = {4096, 1, 1};
-        for (int i = 0; i < 20; ++i) QVERIFY_THROWS_EXCEPTION(launch::SetupError, runner_->run(setup));
+        for (int i = 0; i < 20; ++i)
+            QVERIFY_THROWS_EXCEPTION(launch::SetupError, runner_->run(setup));
         const std::size_t after = freeDeviceMemory();
-        QVERIFY2(after + (2u << 20) >= before, (std::to_string(before) + " -> " + std::to_string(after)).c_str());
+        QVERIFY2(after + (2u << 20) >= before,
+                 (std::to_string(before) + " -> " + std::to_string(after)).c_str());
     }
 };
 

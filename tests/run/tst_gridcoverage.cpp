@@ -1,8 +1,8 @@
 // run::coverageOf and run::drawnBlocks: the idle threads past the data's end and the elements past the
 // grid's end, as the launch panel's caption and drawing show them; for grid-stride kernels (readsGridDim)
 // strideCoverageOf, where the loop reaches every element. No GPU needed.
-#include "core/run/GridCoverage.h"
 #include "core/launch/RunSetup.h"
+#include "core/run/GridCoverage.h"
 
 #include <QtTest>
 
@@ -108,12 +108,13 @@ private slots:
         QTest::addColumn<quint64>("busy");
         QTest::addColumn<quint64>("idle");
         // sum_squares_reduction: 1024 x 256 threads over 4000 x 4000 ones, about 61 elements each.
-        QTest::newRow("more data than threads") << model::Shape{4000, 4000} << geometry({1024, 1, 1}, {256, 1, 1})
-                                                << quint64(262144) << quint64(0);
-        QTest::newRow("more threads than data") << model::Shape{1000} << geometry({8, 1, 1}, {256, 1, 1})
-                                                << quint64(1000) << quint64(1048);
-        QTest::newRow("2-D block, flattened") << model::Shape{10, 10} << geometry({1, 1, 1}, {8, 8, 1})
-                                              << quint64(64) << quint64(0);
+        QTest::newRow("more data than threads")
+            << model::Shape{4000, 4000} << geometry({1024, 1, 1}, {256, 1, 1}) << quint64(262144)
+            << quint64(0);
+        QTest::newRow("more threads than data")
+            << model::Shape{1000} << geometry({8, 1, 1}, {256, 1, 1}) << quint64(1000) << quint64(1048);
+        QTest::newRow("2-D block, flattened")
+            << model::Shape{10, 10} << geometry({1, 1, 1}, {8, 8, 1}) << quint64(64) << quint64(0);
     }
     void aGridStrideLoopReachesEveryElement() {
         QFETCH(model::Shape, shape);
@@ -140,17 +141,22 @@ private slots:
             "}\n");
         QTest::newRow("grid-stride loop") << strided << 1 << true;
         QTest::newRow("one thread per element")
-            << QStringLiteral("__global__ void k(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }") << 1 << false;
+            << QStringLiteral("__global__ void k(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }")
+            << 1 << false;
         QTest::newRow("only in a comment")
-            << QStringLiteral("__global__ void k(float* a) {\n  // no gridDim here\n  /* nor gridDim.x */ a[0] = 1; }") << 1 << false;
-        QTest::newRow("only in a string") << QStringLiteral("__global__ void k() { printf(\"gridDim {\"); }") << 1 << false;
-        QTest::newRow("a longer name") << QStringLiteral("__global__ void k(int myGridDim) { int gridDims = myGridDim; }") << 1
-                                       << false;
+            << QStringLiteral(
+                   "__global__ void k(float* a) {\n  // no gridDim here\n  /* nor gridDim.x */ a[0] = 1; }")
+            << 1 << false;
+        QTest::newRow("only in a string")
+            << QStringLiteral("__global__ void k() { printf(\"gridDim {\"); }") << 1 << false;
+        QTest::newRow("a longer name")
+            << QStringLiteral("__global__ void k(int myGridDim) { int gridDims = myGridDim; }") << 1 << false;
         QTest::newRow("the first of two kernels")
             << QStringLiteral("__global__ void a(float* x) { x[0] = 1; }\n") + strided << 1 << false;
         QTest::newRow("the second of two kernels")
             << QStringLiteral("__global__ void a(float* x) { x[0] = 1; }\n") + strided << 2 << true;
-        QTest::newRow("a declaration") << QStringLiteral("__global__ void k(float*);\n") + strided << 1 << false;
+        QTest::newRow("a declaration")
+            << QStringLiteral("__global__ void k(float*);\n") + strided << 1 << false;
         QTest::newRow("no body") << QStringLiteral("__global__ void k(float* a)") << 1 << false;
         QTest::newRow("line past the end") << strided << 40 << false;
         // Read as tokens: a raw string's quote once opened a string that hid the rest of the line, and a

@@ -13,7 +13,9 @@
 using namespace kp;
 
 namespace {
-std::filesystem::path data() { return std::filesystem::path(KP_SOURCE_DIR) / "tests/run/data"; }
+std::filesystem::path data() {
+    return std::filesystem::path(KP_SOURCE_DIR) / "tests/run/data";
+}
 } // namespace
 
 class TestReference : public QObject {
@@ -36,7 +38,8 @@ private slots:
         const auto& a = setup.find("a")->array;
         const auto& b = setup.find("b")->array;
         for (std::size_t i = 0; i < 1000; ++i)
-            QCOMPARE(dest->value(i), static_cast<double>(static_cast<float>(a.value(i)) * static_cast<float>(b.value(i))));
+            QCOMPARE(dest->value(i),
+                     static_cast<double>(static_cast<float>(a.value(i)) * static_cast<float>(b.value(i))));
         QVERIFY(reference.milliseconds >= 0);
         // The setup's own arrays are untouched: outputs are new arrays.
         QCOMPARE(setup.find("dest")->array.value(5), 0.0);
@@ -57,7 +60,8 @@ private slots:
         const auto checks = run::checkAgainst(setup, result, wrong);
         QVERIFY(!checks[0].passed);
         QCOMPARE(checks[0].mismatches, std::size_t{1000});
-        QVERIFY2(std::abs(checks[0].maxAbs - 1.0) < 1e-4, std::to_string(checks[0].maxAbs).c_str()); // + 1.0f, in float
+        QVERIFY2(std::abs(checks[0].maxAbs - 1.0) < 1e-4,
+                 std::to_string(checks[0].maxAbs).c_str()); // + 1.0f, in float
         const run::RunReport report{&setup, &result, &wrong, false, checks, {}};
         const auto json = report.toJson();
         QCOMPARE(json["check"]["passed"].get<bool>(), false);
@@ -76,7 +80,8 @@ private slots:
             const auto& first = e.diagnostics().front();
             QCOMPARE(first.file, std::string("broken.ref.cpp"));
             QCOMPARE(first.line, 4);
-            QVERIFY2(first.message.find("not declared") != std::string::npos || first.message.find("undeclared") != std::string::npos,
+            QVERIFY2(first.message.find("not declared") != std::string::npos ||
+                         first.message.find("undeclared") != std::string::npos,
                      first.message.c_str());
             QCOMPARE(first.column, 50); // dest[i] = a[i] * c[i]: the c
         }
@@ -86,7 +91,8 @@ private slots:
         QTemporaryDir dir;
         const std::filesystem::path folder = dir.path().toStdString();
         std::filesystem::copy_file(data() / "multiply.cu", folder / "multiply.cu");
-        std::ofstream(folder / "short.ref.cpp") << "void multiply_ref(float* dest, const float* a) { dest[0] = a[0]; }\n";
+        std::ofstream(folder / "short.ref.cpp")
+            << "void multiply_ref(float* dest, const float* a) { dest[0] = a[0]; }\n";
         auto playground = io::readPlayground(data() / "multiply.kpad.json");
         playground.folder = folder;
         playground.reference = model::ReferenceSpec{"short.ref.cpp", "multiply_ref", {}};
@@ -95,7 +101,8 @@ private slots:
             (void)run::runReference(setup, *compiler_);
             QFAIL("a reference with 2 parameters was called with 4");
         } catch (const launch::CompileError& e) {
-            QVERIFY2(std::string(e.what()).find("takes 2 parameters but the kernel multiply takes 4") != std::string::npos,
+            QVERIFY2(std::string(e.what()).find("takes 2 parameters but the kernel multiply takes 4") !=
+                         std::string::npos,
                      e.what());
         }
     }

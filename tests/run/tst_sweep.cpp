@@ -257,9 +257,11 @@ private slots:
     void blockSweepOverAFixedGridCoversEveryElement() {
         const auto p = playgroundOf({array("y", {1024}, "out"), array("x", {1024}), scalar("n", "size(y)")},
                                     json{{"grid", {8, 1, 1}}, {"block", {128, 1, 1}}});
-        const auto plan = run::planSweep(p, run::SweepSpec::fromJson({{"parameter", "block"}, {"values", {64, 128}}}));
+        const auto plan =
+            run::planSweep(p, run::SweepSpec::fromJson({{"parameter", "block"}, {"values", {64, 128}}}));
         QCOMPARE(plan.notes.size(), std::size_t{1});
-        QVERIFY2(plan.notes[0].find("the sweep uses grid \"auto\"") != std::string::npos, plan.notes[0].c_str());
+        QVERIFY2(plan.notes[0].find("the sweep uses grid \"auto\"") != std::string::npos,
+                 plan.notes[0].c_str());
         QCOMPARE(launch::prepare(plan.points[0].playground).launch.grid[0], 16u);
     }
 

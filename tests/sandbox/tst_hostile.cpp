@@ -3,9 +3,9 @@
 // message and the exit code that says what happened, change nothing outside its scratch folder (a fake
 // home with a fake ~/.ssh/id_rsa and ~/.bashrc is watched, and so are the playground's folder and /tmp),
 // leave no process behind, leak no secret into its output, and leave Kernelpad able to run the next one.
-#include "core/sandbox/Subprocess.h"
 #include "core/cuda/Driver.h"
 #include "core/sandbox/Confinement.h"
+#include "core/sandbox/Subprocess.h"
 #include "core/worker/WorkerClient.h"
 
 #include <QTemporaryDir>
@@ -173,7 +173,8 @@ private slots:
         // Faking success: the process that ran the kernel does not decide the verdict.
         for (const char* name : {"exit_zero", "underscore_exit", "quick_exit"})
             QTest::newRow(name) << name << QStringList{} << 4 << "must not call exit()" << false << "cpu";
-        QTest::newRow("forged_answer") << "forged_answer" << QStringList{} << 4 << "must not call exit()" << false << "cpu";
+        QTest::newRow("forged_answer")
+            << "forged_answer" << QStringList{} << 4 << "must not call exit()" << false << "cpu";
         QTest::newRow("abort_call") << "abort_call" << QStringList{} << 4
                                     << "the kernel k crashed with SIGABRT" << false << "cpu";
         // Crashes, each named.
@@ -263,7 +264,8 @@ private slots:
         // (.nv is the CUDA driver's own cache of JIT-compiled kernels, written by the parent.)
         const auto homeAfter = snapshot(home(), {".cache", ".nv"});
         for (const auto& [file, hash] : homeAfter)
-            QVERIFY2(homeBefore.count(file) && homeBefore.at(file) == hash, ("changed in the home folder: " + file).c_str());
+            QVERIFY2(homeBefore.count(file) && homeBefore.at(file) == hash,
+                     ("changed in the home folder: " + file).c_str());
         QCOMPARE(homeAfter.size(), homeBefore.size());
         QCOMPARE(snapshot(folder), folderBefore);
         QVERIFY(!fs::exists(tmpMarker));

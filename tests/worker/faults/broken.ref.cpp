@@ -1,1 +1,3 @@
-void k(float* x) { x[0] = undefined_thing; }
+void k(float* x) {
+    x[0] = undefined_thing;
+}

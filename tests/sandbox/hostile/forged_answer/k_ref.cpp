@@ -1,3 +1,4 @@
 void k_ref(float* out, int n) {
-    for (int i = 0; i < n; ++i) out[i] = i;
+    for (int i = 0; i < n; ++i)
+        out[i] = i;
 }
