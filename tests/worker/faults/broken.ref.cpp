@@ -1,3 +1,1 @@
-void k(float* x) {
-    x[0] = undefined_thing;
-}
+void k(float* x) { x[0] = undefined_thing; }
