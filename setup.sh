@@ -2,6 +2,8 @@
 # Kernelpad's quick start on Debian 12: installs the Debian packages that are missing, builds, then
 #   ./setup.sh app [FILE]   opens Kernelpad (on the multiply_them sample unless FILE is given)
 #   ./setup.sh test         runs every test through CTest
+#   ./setup.sh lint         checks the formatting (.clang-format) and runs clang-tidy (.clang-tidy) on
+#                           every source file; CI runs it after the tests
 #   ./setup.sh screenshots  remakes the README's pictures in resources/screenshots (offscreen)
 #   ./setup.sh deb          builds the Debian package (BUILD_DIR/kernelpad_VERSION_amd64.deb)
 # Environment: BUILD_DIR (default build), CUDAToolkit_ROOT (default /usr/local/cuda), CI=true turns
@@ -11,8 +13,8 @@ cd "$(dirname "$(realpath "$0")")"
 
 mode=${1:-}
 case $mode in
-  app | test | screenshots | deb) shift ;;
-  *) echo "usage: $0 app [FILE] | test | screenshots | deb" >&2; exit 2 ;;
+  app | test | lint | screenshots | deb) shift ;;
+  *) echo "usage: $0 app [FILE] | test | lint | screenshots | deb" >&2; exit 2 ;;
 esac
 
 packages=(cmake ninja-build g++ pkg-config xz-utils fonts-dejavu-core
@@ -24,6 +26,7 @@ packages=(cmake ninja-build g++ pkg-config xz-utils fonts-dejavu-core
 packages+=(qt6-translations-l10n fonts-wqy-microhei)
 # CPack's Debian generator finds the package's library dependencies with dpkg-shlibdeps and file.
 if [[ $mode == deb ]]; then packages+=(dpkg-dev file); fi
+if [[ $mode == lint ]]; then packages+=(clang-format clang-tidy); fi
 
 install_missing() {
   local missing=()
@@ -70,6 +73,15 @@ build
 dir=${BUILD_DIR:-build}
 if [[ $mode == test ]]; then
   exec ctest --test-dir "$dir" --output-on-failure -j "$(nproc)"
+fi
+if [[ $mode == lint ]]; then
+  mapfile -t sources < <(git ls-files -- 'core/*.h' 'core/*.cpp' 'app/*.h' 'app/*.cpp' 'tests/*.h' 'tests/*.cpp')
+  echo "setup.sh: checking the formatting of ${#sources[@]} files (clang-format)"
+  clang-format --dry-run --Werror "${sources[@]}"
+  mapfile -t units < <(printf '%s\n' "${sources[@]}" | grep '\.cpp$' | grep -v '^tests/fuzz/')
+  echo "setup.sh: clang-tidy on ${#units[@]} files"
+  run-clang-tidy -quiet -p "$dir" -j "$(nproc)" "${units[@]/#/$PWD/}" >"$dir/clang-tidy.log" 2>&1 ||
+    { grep -E 'error:|warning:' "$dir/clang-tidy.log" | sort -u >&2; exit 1; }
 fi
 if [[ $mode == deb ]]; then
   cd "$dir" && exec cpack -G DEB

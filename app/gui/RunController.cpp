@@ -325,9 +325,9 @@ bool RunController::startSweep(run::SweepResult header, const QString& from, con
     lastSweepTo_ = to;
     const auto playground = document_->current();
     const auto& spec = header.spec;
-    Source from = source(playground);
+    Source sent = source(playground);
     worker::WorkerRequest request{
-        worker::SweepRequest{std::move(from.playground), std::move(from.path), spec, trusted()}};
+        worker::SweepRequest{std::move(sent.playground), std::move(sent.path), spec, trusted()}};
     runUnsandboxedOnce_ = false;
     // Rows come on the worker thread: handed on on the GUI thread, if this is still there.
     QPointer<RunController> self = this;

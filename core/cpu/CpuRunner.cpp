@@ -360,8 +360,10 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
     const cpu::ContainedCode code{"the kernel " + setup.signature.name, compiled.library,
                                   compiler_.cacheDirectory(), memoryBudget(setup, workers_, fibers),
                                   options.cancel};
+    // A lambda may not name a structured binding (clang).
+    const Loaded loaded{compiled.library, split, fibers};
     const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
-        return runLoaded(setup, options, {compiled.library, split, fibers}, inputs, result.outputs, cancel);
+        return runLoaded(setup, options, loaded, inputs, result.outputs, cancel);
     });
     if (answer.value("cancelled", false)) result.cancelled = true;
     result.h2dMs = answer.value("h2d", std::vector<double>{});

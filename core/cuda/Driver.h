@@ -64,7 +64,7 @@ namespace kp::cuda {
 class Driver {
 public:
     struct Api {
-#define KP_CUDA_DRIVER_MEMBER(fn) decltype(&::fn) fn = nullptr;
+#define KP_CUDA_DRIVER_MEMBER(fn) decltype(&::fn) fn = nullptr; // NOLINT(bugprone-macro-parentheses): a name
         KP_CUDA_DRIVER_FUNCTIONS(KP_CUDA_DRIVER_MEMBER)
 #undef KP_CUDA_DRIVER_MEMBER
     };

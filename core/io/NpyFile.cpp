@@ -375,7 +375,7 @@ Array parseNpy(std::span<const std::byte> bytes, const std::string& where) {
 
     Array array(dtype, shape);
     const std::size_t itemSize = model::byteSize(header.descr.dtype);
-    if (header.fortranOrder && data.size() > 0)
+    if (header.fortranOrder && !data.empty())
         copyFromFortranOrder(data, header.shape, itemSize, array.data());
     else if (!data.empty())
         std::memcpy(array.data(), data.data(), data.size());

@@ -67,10 +67,8 @@ bool readsGridDim(std::string_view source, int line) {
         const std::string_view text = lexer.text(token);
         if (text == "{") {
             ++depth;
-        } else if (text == "}" && depth > 0 && --depth == 0) {
-            return false;
-        } else if (text == ";" && depth == 0) {
-            return false; // a declaration without a body
+        } else if ((text == "}" && depth > 0 && --depth == 0) || (text == ";" && depth == 0)) {
+            return false; // the body ended without it, or a declaration without a body
         } else if (depth > 0 && token.kind == source::TokenKind::Identifier && text == "gridDim") {
             return true;
         }

@@ -110,6 +110,7 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
             pointers.push_back(arrays.back().data());
         }
         std::vector<std::byte*> working;
+        working.reserve(arrays.size());
         for (auto& array : arrays)
             working.push_back(array.bytes() ? array.data() : nullptr);
         const auto times = launch::repeatRounds(warmup, repeat, nullptr, [&] {

@@ -89,7 +89,7 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
         auto backend = parseBackend(id);
         if (std::any_of(backends.begin(), backends.end(), [&](const Backend& b) { return b == backend; }))
             continue;
-        backends.push_back(std::move(backend));
+        backends.push_back(backend);
     }
     // Each device's runner lives for the whole sweep: one context, one compile per source.
     std::map<int, std::unique_ptr<CudaRunner>> gpus;

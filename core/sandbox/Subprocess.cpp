@@ -127,7 +127,7 @@ std::string findProgram(const std::string& name) {
     const std::string dirs = path ? path : "/usr/bin:/bin";
     for (std::size_t start = 0; start <= dirs.size();) {
         const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-        const std::string candidate = (end > start ? dirs.substr(start, end - start) : ".") + "/" + name;
+        std::string candidate = (end > start ? dirs.substr(start, end - start) : ".") + "/" + name;
         if (::access(candidate.c_str(), X_OK) == 0) return candidate;
         start = end + 1;
     }

@@ -128,7 +128,7 @@ std::filesystem::path WorkerClient::defaultExecutable() {
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
     const auto folder = error ? std::filesystem::path(".") : self.parent_path();
     // Beside the program in a build; in libexec/kernelpad once installed (cmake/Install.cmake).
-    const auto installed = (folder / KP_WORKER_FROM_BIN / "kernelpad-worker").lexically_normal();
+    auto installed = (folder / KP_WORKER_FROM_BIN / "kernelpad-worker").lexically_normal();
     if (!std::filesystem::exists(folder / "kernelpad-worker", error) &&
         std::filesystem::exists(installed, error))
         return installed;
