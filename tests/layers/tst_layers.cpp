@@ -1,6 +1,7 @@
 // The core's layers hold (core/CMakeLists.txt): an area's sources see the headers of the areas below it
 // and none above, so an include that would make a cycle fails to compile. Each case compiles one
 // #include with the include path an area's sources get, as the build gives it.
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -51,6 +52,14 @@ class LayersTest : public QObject {
     Q_OBJECT
 
 private slots:
+    // The include folders are links the build made in its own tree: a copy of the built programs alone
+    // (the GPU machine's) has no build tree to check.
+    void initTestCase() {
+        const QStringList base = areaIncludes().value(QStringLiteral("base"));
+        if (!base.isEmpty() && !QFileInfo::exists(base.first() + QStringLiteral("/core/Error.h")))
+            QSKIP("the build tree's area folders are not here (a copy of the built programs only)");
+    }
+
     void everyAreaHasAnIncludePath() {
         const auto areas = areaIncludes();
         for (const char* area :
