@@ -72,11 +72,15 @@ void removeAbandonedFolders(const fs::path& parent, const std::string& prefix) {
         const std::string name = it->path().filename().string();
         if (!name.starts_with(start)) continue;
         const pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + start.size()));
-        if (pid <= 0 || (pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH)) {
+        if (pid <= 0 || (pid != ::getpid() && processIsGone(pid))) {
             std::error_code ignored;
             fs::remove_all(it->path(), ignored);
         }
     }
+}
+
+bool processIsGone(pid_t pid) {
+    return ::kill(pid, 0) != 0 && errno == ESRCH;
 }
 
 } // namespace kp

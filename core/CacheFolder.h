@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <sys/types.h>
 
 namespace kp {
 
@@ -17,5 +18,9 @@ std::filesystem::path userCacheFolder();
 // those of `parent` whose process is gone (killed mid-compile or mid-run), once per folder, prefix and
 // process: cheap enough to call before every compile or run.
 void removeAbandonedFolders(const std::filesystem::path& parent, const std::string& prefix);
+
+// Whether no process `pid` exists any more: the test for work left behind by a killed process (cache
+// folders, temporary files, --out's hidden folders). A process of another user counts as alive.
+bool processIsGone(pid_t pid);
 
 } // namespace kp

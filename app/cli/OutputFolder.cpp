@@ -1,8 +1,9 @@
 #include "OutputFolder.h"
 
+#include "core/CacheFolder.h"
+
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -155,7 +156,7 @@ void removeAbandonedStaging(const Target& target) {
         const std::string digits = name.substr(start.size());
         if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
         const pid_t pid = static_cast<pid_t>(std::atol(digits.c_str()));
-        if (pid <= 0 || pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+        if (pid <= 0 || pid == ::getpid() || !processIsGone(pid)) continue;
         std::error_code ignored;
         fs::remove_all(it->path(), ignored);
     }

@@ -1,13 +1,13 @@
 #include "FileBytes.h"
 
 #include "core/Bytes.h"
+#include "core/CacheFolder.h"
 #include "core/Error.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
-#include <csignal>
 #include <cstring>
 #include <ctime>
 #include <dirent.h>
@@ -115,10 +115,6 @@ pid_t temporaryOwner(std::string_view name) {
     if (counterError != std::errc() || counter.empty() || counterEnd != counter.data() + counter.size())
         return 0;
     return pid;
-}
-
-bool processIsGone(pid_t pid) {
-    return ::kill(pid, 0) != 0 && errno == ESRCH;
 }
 
 void writeAll(int fd, std::span<const std::byte> bytes, const std::string& where) {
