@@ -37,7 +37,7 @@ fs::path homeFromPasswordDatabase() {
 // A folder in the shared temporary folder: made private, and refused when it is not ours alone (another
 // user could otherwise plant compiled code for us to load).
 fs::path privateTemporary() {
-    const fs::path folder = fs::temp_directory_path() / ("kernelpad-" + std::to_string(::getuid()));
+    fs::path folder = fs::temp_directory_path() / ("kernelpad-" + std::to_string(::getuid()));
     if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST)
         throw SystemError("mkdir", errno, folder.string());
     struct stat info {};

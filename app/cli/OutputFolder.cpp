@@ -129,7 +129,7 @@ fs::path swapIn(const Target& target, const fs::path& staging) {
                           staging.string() + " and " + target.folder.string());
     // A file system that cannot exchange: the earlier set goes aside first, so for a moment there is no
     // folder, but never a mixed one.
-    const fs::path aside = target.parent / ("." + target.name + ".kpold." + std::to_string(::getpid()));
+    fs::path aside = target.parent / ("." + target.name + ".kpold." + std::to_string(::getpid()));
     if (::rename(target.folder.c_str(), aside.c_str()) != 0)
         throw SystemError("rename", errno, target.folder.string() + " to " + aside.string());
     if (::rename(staging.c_str(), target.folder.c_str()) != 0) {

@@ -50,9 +50,9 @@ QString extensionOf(const QString& path) {
 
 } // namespace
 
-OutputPane::OutputPane(const QString& name, std::shared_ptr<const kp::model::Array> array,
-                       std::shared_ptr<const kp::model::Array> reference, const kp::run::Tolerance& tolerance,
-                       const CheckSummary& summary, QWidget* parent)
+OutputPane::OutputPane(const QString& name, const std::shared_ptr<const kp::model::Array>& array,
+                       const std::shared_ptr<const kp::model::Array>& reference,
+                       const kp::run::Tolerance& tolerance, const CheckSummary& summary, QWidget* parent)
     : QWidget(parent), name_(name), summary_(summary), summaryLabel_(new QLabel(summary.text, this)),
       windowLabel_(new QLabel(this)), goTo_(new QLineEdit(this)), model_(new ArrayTableModel(this)),
       table_(new QTableView(this)), plot_(new ArrayPlot(this)) {

@@ -21,8 +21,8 @@ class OutputPane : public QWidget {
     Q_OBJECT
 public:
     // `reference` may be null: nothing is highlighted then.
-    OutputPane(const QString& name, std::shared_ptr<const kp::model::Array> array,
-               std::shared_ptr<const kp::model::Array> reference, const kp::run::Tolerance& tolerance,
+    OutputPane(const QString& name, const std::shared_ptr<const kp::model::Array>& array,
+               const std::shared_ptr<const kp::model::Array>& reference, const kp::run::Tolerance& tolerance,
                const CheckSummary& summary, QWidget* parent = nullptr);
 
     const QString& name() const { return name_; }

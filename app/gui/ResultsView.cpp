@@ -64,7 +64,9 @@ void ResultsView::clear() {
     message_->hide();
 }
 
-void ResultsView::showRun(kp::launch::NamedArrays outputs, kp::launch::NamedArrays reference,
+// The arrays are moved from, through structured bindings, which clang-tidy 14 does not follow.
+void ResultsView::showRun(kp::launch::NamedArrays outputs,   // NOLINT(performance-unnecessary-value-param)
+                          kp::launch::NamedArrays reference, // NOLINT(performance-unnecessary-value-param)
                           const kp::run::Tolerance& tolerance, const nlohmann::json& report) {
     clear();
     for (auto& [name, array] : outputs) {

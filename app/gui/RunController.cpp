@@ -207,15 +207,16 @@ void RunController::codeDone(quint64 id, const WorkerResultPtr& result) {
         std::find_if(result->diagnostics.begin(), result->diagnostics.end(), [](const model::Diagnostic& d) {
             return d.severity == model::Diagnostic::Severity::Error;
         });
-    if (result->compiledCode)
+    if (result->compiledCode) {
         emit compiledCode(*result->compiledCode);
-    else if (!result->message.empty())
+    } else if (!result->message.empty()) {
         emit compiledCodeFailed(fromUtf8(result->message));
-    else if (error != result->diagnostics.end())
+    } else if (error != result->diagnostics.end()) {
         emit compiledCodeFailed(tr("The kernel does not compile: %1 (the Problems list has them all)")
                                     .arg(fromUtf8(error->message)));
-    else
+    } else {
         emit compiledCodeFailed(tr("The kernel does not compile (the Problems list says why)"));
+    }
     emit compiledCodeShown(result->compiledCode.has_value());
 }
 

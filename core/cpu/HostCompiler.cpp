@@ -63,7 +63,7 @@ std::string fileChecksum(const fs::path& path) {
     while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
         XXH3_128bits_update(state, buffer, static_cast<std::size_t>(n));
     ::close(fd);
-    const std::string sum = n < 0 ? std::string() : hex(XXH3_128bits_digest(state));
+    std::string sum = n < 0 ? std::string() : hex(XXH3_128bits_digest(state));
     XXH3_freeState(state);
     return sum;
 }
@@ -140,7 +140,7 @@ void explainLimits(HostCompileResult& result, const sandbox::SubprocessResult& r
 
 } // namespace
 
-HostCompiler::HostCompiler(std::string compiler, fs::path cacheDirectory)
+HostCompiler::HostCompiler(const std::string& compiler, fs::path cacheDirectory)
     : cacheDirectory_(cacheDirectory.empty() ? userCacheFolder() / "host" : std::move(cacheDirectory)) {
     std::string tried;
     compiler_ = findCompiler(compiler, tried);

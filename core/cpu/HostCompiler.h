@@ -50,7 +50,7 @@ class HostCompiler {
 public:
     // `compiler` empty: the first of $CXX, c++, g++, clang++ that exists. `cacheDirectory` empty:
     // userCacheFolder() (core/CacheFolder.h) + /host.
-    explicit HostCompiler(std::string compiler = {}, std::filesystem::path cacheDirectory = {});
+    explicit HostCompiler(const std::string& compiler = {}, std::filesystem::path cacheDirectory = {});
 
     // Throws Error when no host compiler can be found (saying which names were tried).
     const std::string& compilerPath() const;

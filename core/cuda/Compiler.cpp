@@ -376,6 +376,7 @@ CompileResult Compiler::compileWithNvrtc(std::string_view source, const std::str
 
     const auto flags = nvrtcFlags(options, arch);
     std::vector<const char*> argv;
+    argv.reserve(flags.size());
     for (const auto& flag : flags)
         argv.push_back(flag.c_str());
     const auto status =

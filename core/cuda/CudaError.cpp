@@ -45,7 +45,7 @@ std::string errorMessage(CUresult result) {
 }
 } // namespace
 
-CudaError::CudaError(std::string call, int code, std::string name, std::string message)
+CudaError::CudaError(std::string call, int code, std::string name, const std::string& message)
     : Error(describe(call, code, name, message)), call_(std::move(call)), code_(code),
       name_(std::move(name)) {}
 
@@ -57,7 +57,7 @@ bool CudaError::outOfMemory() const noexcept {
     return static_cast<CUresult>(code_) == CUDA_ERROR_OUT_OF_MEMORY;
 }
 
-NvrtcError::NvrtcError(std::string call, int code, std::string name)
+NvrtcError::NvrtcError(std::string call, int code, const std::string& name)
     : Error(call + " failed: " + name), call_(std::move(call)), code_(code) {}
 
 void check(int result, const char* call) {

@@ -16,7 +16,7 @@ public:
 
 class CudaError : public Error {
 public:
-    CudaError(std::string call, int code, std::string name, std::string message);
+    CudaError(std::string call, int code, std::string name, const std::string& message);
 
     const std::string& call() const noexcept { return call_; }
     int code() const noexcept { return code_; }
@@ -36,7 +36,7 @@ private:
 
 class NvrtcError : public Error {
 public:
-    NvrtcError(std::string call, int code, std::string name);
+    NvrtcError(std::string call, int code, const std::string& name);
 
     const std::string& call() const noexcept { return call_; }
     int code() const noexcept { return code_; }

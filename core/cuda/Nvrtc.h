@@ -29,7 +29,7 @@ namespace kp::cuda {
 class Nvrtc {
 public:
     struct Api {
-#define KP_NVRTC_MEMBER(fn) decltype(&::fn) fn = nullptr;
+#define KP_NVRTC_MEMBER(fn) decltype(&::fn) fn = nullptr; // NOLINT(bugprone-macro-parentheses): a name
         KP_NVRTC_FUNCTIONS(KP_NVRTC_MEMBER)
 #undef KP_NVRTC_MEMBER
     };

@@ -21,7 +21,7 @@ constexpr const char* kUnlistedGroup = "More samples";
 
 // NAME/NAME.kpad.json, else the folder's first *.kpad.json by name; empty when it has none.
 fs::path playgroundIn(const fs::path& folder) {
-    const fs::path named = folder / (folder.filename().string() + ".kpad.json");
+    fs::path named = folder / (folder.filename().string() + ".kpad.json");
     if (fs::is_regular_file(named)) return named;
     std::vector<fs::path> found;
     std::error_code error;

@@ -36,8 +36,8 @@ public:
         void* block = bytes <= std::numeric_limits<std::size_t>::max() - extra ? std::calloc(bytes + extra, 1)
                                                                                : nullptr;
         if (!block) throw OutOfHostMemory(bytes);
-        const auto start = reinterpret_cast<std::uintptr_t>(block) + sizeof(void*);
-        auto* data = reinterpret_cast<std::byte*>((start + kAlignment - 1) / kAlignment * kAlignment);
+        auto* const start = static_cast<std::byte*>(block) + sizeof(void*);
+        auto* data = start + (kAlignment - reinterpret_cast<std::uintptr_t>(start) % kAlignment) % kAlignment;
         std::memcpy(data - sizeof(void*), &block, sizeof block);
         return data;
     }

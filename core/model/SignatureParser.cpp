@@ -849,14 +849,13 @@ private:
                 ++indirections;
             else if (word == "&" || word == "&&")
                 reference = true;
-            else if (word == "(" || word == "..." || word == "<")
-                complex = true;
             else if (word == "const") {
                 anyConst = true;
                 baseConst = baseConst || indirections == 0;
             } else if (indirections == 0 && !isTypeQualifier(word) && (isIdentifier(token) || word == "::"))
                 base.push_back(word);
-            else if (indirections == 0 && !isTypeQualifier(word))
+            else if (word == "(" || word == "..." || word == "<" ||
+                     (indirections == 0 && !isTypeQualifier(word)))
                 complex = true;
             if (word == "struct" || word == "class" || word == "union" || word == "enum") complex = true;
         }

@@ -96,8 +96,9 @@ OccupancyEstimate estimateOccupancy(const cuda::DeviceProperties& device, int re
     const std::uint64_t sharedUsed =
         staticSharedBytes + dynamicSharedBytes + std::uint64_t(rules.reservedSharedPerBlock);
     e.sharedBytesPerBlock = roundUp(sharedUsed, std::uint64_t(rules.sharedAllocationUnit));
-    const auto sharedPerBlockLimit = std::uint64_t(
-        std::max(device.sharedPerBlockOptin, device.sharedPerBlock) + rules.reservedSharedPerBlock);
+    const auto sharedPerBlockLimit =
+        std::uint64_t(std::max(device.sharedPerBlockOptin, device.sharedPerBlock)) +
+        std::uint64_t(rules.reservedSharedPerBlock);
     if (e.sharedBytesPerBlock > sharedPerBlockLimit)
         e.blocksBySharedMemory = 0;
     else if (e.sharedBytesPerBlock == 0)

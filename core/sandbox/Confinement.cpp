@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,7 +12,6 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <seccomp.h>
-#include <stddef.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -131,8 +131,10 @@ std::vector<sock_filter> buildFilter(bool startsPrograms) {
             refuse(ctx, EACCES, nr);
         // Threads yes (clone with CLONE_THREAD), processes no. clone3 passes its flags in memory a
         // filter cannot read: it answers "not implemented", and glibc falls back to clone.
-        (void)seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(clone), 1,
-                               SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+        // libseccomp's SCMP_A0 is a C compound literal.
+        // NOLINTNEXTLINE(clang-diagnostic-c99-extensions)
+        const scmp_arg_cmp withoutThreadFlag = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
+        (void)seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(clone), 1, withoutThreadFlag);
         refuse(ctx, ENOSYS, SCMP_SYS(clone3));
     }
     const int fd = ::memfd_create("kernelpad-seccomp", MFD_CLOEXEC);

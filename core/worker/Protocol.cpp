@@ -9,6 +9,7 @@ namespace {
 using json = nlohmann::json;
 
 template <class... Visitors> struct Overloaded : Visitors... { using Visitors::operator()...; };
+template <class... Visitors> Overloaded(Visitors...) -> Overloaded<Visitors...>;
 
 json header(MessageType type) {
     return {{"type", std::string(name(type))}};

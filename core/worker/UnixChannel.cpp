@@ -164,6 +164,7 @@ void UnixChannel::send(const Frame& frame) {
         c->cmsg_type = SCM_RIGHTS;
         c->cmsg_len = CMSG_LEN(sizeof(int) * fds.size());
         std::vector<int> sent;
+        sent.reserve(fds.size());
         for (const auto& fd : fds)
             sent.push_back(fd.get());
         std::memcpy(CMSG_DATA(c), sent.data(), sizeof(int) * sent.size());

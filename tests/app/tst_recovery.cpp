@@ -33,7 +33,7 @@ class TestRecovery : public QObject {
 
     // A recovery folder of the test's own, so that sessions other tests leave are not offered in it.
     QString freshRecoveryDir(const QString& name) {
-        const QString folder = dir_.filePath(QStringLiteral("recovery-") + name);
+        QString folder = dir_.filePath(QStringLiteral("recovery-") + name);
         qputenv("KERNELPAD_RECOVERY_DIR", folder.toLocal8Bit());
         return folder;
     }

@@ -284,7 +284,7 @@ private slots:
 
     void colorMapShowsA2DArrayAndItsMismatches() {
         Array out = filled(DType::Float32, {30, 40},
-                           [](std::size_t i, int) { return double(i % 40) - double(i / 40); });
+                           [](std::size_t i, int) { return double(i % 40) - std::floor(double(i) / 40.0); });
         Array ref = out;
         out.setValue(5 * 40 + 7, 1000); // [5, 7]
         const NamedArrays outputs{{"m", out}}, reference{{"m", ref}};
@@ -633,7 +633,7 @@ private slots:
         for (std::size_t i : {60u, 61u, 62u, 250u})
             wave.setValue(i, wave.value(i) + 0.6);
         Array image = filled(DType::Float32, {64, 96}, [](std::size_t i, int) {
-            const double r = double(i / 96) - 32, c = double(i % 96) - 48;
+            const double r = std::floor(double(i) / 96.0) - 32, c = double(i % 96) - 48;
             return std::exp(-(r * r + c * c) / 400.0);
         });
         Array imageRef = image;

@@ -29,7 +29,7 @@ launch::RunSetup setupOf(const std::string& code, const std::string& kernel,
         io::parsePlayground(playground.dump(), std::filesystem::temp_directory_path() / "bench.kpad.json"));
 }
 nlohmann::json array(const std::string& name, std::vector<std::size_t> shape, const std::string& direction,
-                     nlohmann::json init = nullptr) {
+                     const nlohmann::json& init = nullptr) {
     nlohmann::json a = {
         {"name", name}, {"array", {{"dtype", "float32"}, {"shape", shape}}}, {"direction", direction}};
     if (!init.is_null()) a["init"] = init;

@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
         const std::string size = n == 400 ? "400 floats" : "2^22 floats";
         const double baseline = bench::median([&] {
             std::vector<double> samples;
+            samples.reserve(21);
             for (int i = 0; i < 21; ++i)
                 samples.push_back(inProcessMs(setup));
             return samples;

@@ -39,7 +39,7 @@ sandbox::SubprocessResult cliUnder(const std::string& script, std::vector<std::s
 
 // A playground whose one output array, `name`, is `n` float32 twos.
 std::string writeTwos(const QTemporaryDir& dir, const std::string& name, std::size_t n = 100) {
-    const std::string file = dir.filePath(QString::fromStdString(name + ".kpad.json")).toStdString();
+    std::string file = dir.filePath(QString::fromStdString(name + ".kpad.json")).toStdString();
     nlohmann::json json = nlohmann::json::parse(R"({"format":"kernelpad/1","kernel":"twos",
         "code":"__global__ void twos(float* d, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) d[i] = 2;\n}\n",
         "launch":{"grid":"auto","block":[128]},

@@ -140,7 +140,7 @@ std::string writePlayground(const QTemporaryDir& dir, const std::string& name, c
          {{{"name", "d"}, {"array", {{"dtype", "float32"}, {"shape", {1000}}}}, {"direction", "out"}},
           {{"name", "a"}, {"array", {{"dtype", "float32"}, {"shape", {1000}}}}, {"init", "ones"}},
           {{"name", "n"}, {"scalar", {{"dtype", "int32"}}}, {"value", "size(d)"}}}}};
-    const std::string file = dir.filePath(QString::fromStdString(name)).toStdString();
+    std::string file = dir.filePath(QString::fromStdString(name)).toStdString();
     std::ofstream(file) << playground.dump(2);
     return file;
 }
@@ -159,6 +159,7 @@ const char* kTwice = "__global__ void twice(float* d, const float* a, int n) {\n
              ("missing \"" + std::string(fragment) + "\" in:\n" + (result).output).c_str())
 
 // Parses a CSV file or text into `csv`, failing the test with the parser's reason.
+// NOLINTNEXTLINE(bugprone-macro-parentheses): `csv` is the name being declared
 #define PARSE_CSV(csv, text)                                                                                 \
     Csv csv;                                                                                                 \
     try {                                                                                                    \
@@ -450,7 +451,7 @@ private slots:
     void badInputIsExitTwoNamingWhatIsWrong_data() {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QStringList>("fragments");
-        const auto sweep = [](QStringList more) {
+        const auto sweep = [](const QStringList& more) {
             return QStringList{"sweep", "multiply_them", "--backends", "cpu", "--quiet"} + more;
         };
         QTest::newRow("--from above --to")

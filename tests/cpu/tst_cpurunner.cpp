@@ -26,7 +26,7 @@ class TestCpuRunner : public QObject {
     }
     static nlohmann::json array(const std::string& name, const std::string& dtype,
                                 std::vector<std::size_t> shape, const std::string& direction,
-                                nlohmann::json init = nullptr) {
+                                const nlohmann::json& init = nullptr) {
         nlohmann::json a = {
             {"name", name}, {"array", {{"dtype", dtype}, {"shape", shape}}}, {"direction", direction}};
         if (!init.is_null()) a["init"] = init;
@@ -75,7 +75,7 @@ private slots:
         const auto dataResult = runner_->run(setup);
         const auto* data = dataResult.output("data");
         for (std::size_t i = 0; i < 1024; ++i)
-            QCOMPARE(data->value(i), static_cast<double>((i / 256) * 256 + 255 - i % 256));
+            QCOMPARE(data->value(i), static_cast<double>(i - i % 256 + 255 - i % 256));
     }
 
     void blockReductionWithManyBarriers() {
@@ -208,7 +208,7 @@ private slots:
         const auto result = runner_->run(setup);
         const auto* out = result.output("out");
         const auto at = [&](int t, int k) {
-            return static_cast<long long>(out->value(static_cast<std::size_t>(t * 8 + k)));
+            return static_cast<long long>(out->value(std::size_t(t) * 8 + std::size_t(k)));
         };
         QCOMPARE(at(0, 0), 496LL); // lane 0 of warp 0 holds 0 + 1 + ... + 31
         // (Warp 1's reduction reads lanes 48..63, which do not exist: undefined in CUDA, so not checked.)

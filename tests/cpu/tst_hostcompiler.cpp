@@ -128,7 +128,7 @@ private slots:
     }
 
     void leavesNoBuildFolderBehind() {
-        QVERIFY(HostCompiler({}, cache()).compile({{"c.cpp", "int broken = ;\n"}}).diagnostics.size() > 0);
+        QVERIFY(!HostCompiler({}, cache()).compile({{"c.cpp", "int broken = ;\n"}}).diagnostics.empty());
         QVERIFY(HostCompiler({}, cache()).compile({{"c.cpp", "int fine = 1;\n"}}).ok);
         for (const auto& entry : std::filesystem::directory_iterator(cache()))
             QVERIFY2(!entry.path().filename().string().starts_with("build-"), entry.path().c_str());

@@ -31,7 +31,7 @@ inline const char* gpuSkipReason() {
     } while (0)
 
 // Compiles `source` for the current device without touching the user's cache, and loads it.
-inline cuda::Module loadModule(const std::string& source, cuda::CompileOptions options = {}) {
+inline cuda::Module loadModule(const std::string& source, const cuda::CompileOptions& options = {}) {
     const cuda::Compiler compiler(nullptr);
     const auto result = compiler.compile(source, "test.cu", options);
     if (!result.ok) throw std::runtime_error("test kernel did not compile:\n" + result.log);

@@ -11,7 +11,6 @@
 using kp::cuda::CompileOptions;
 using kp::cuda::Compiler;
 using kp::cuda::CompileResult;
-using kp::model::Diagnostic;
 
 namespace {
 

@@ -56,11 +56,11 @@ private slots:
 
     void contextsMoveWithoutDoubleRelease() {
         Context a(Device::get(0));
-        const CUcontext handle = a.handle();
+        CUcontext handle = a.handle();
         Context b(std::move(a));
         QCOMPARE(b.handle(), handle);
-        QCOMPARE(a.handle(),
-                 CUcontext(nullptr)); // NOLINT(bugprone-use-after-move): checking the moved-from state
+        // NOLINTNEXTLINE(bugprone-use-after-move): checking the moved-from state
+        QCOMPARE(a.handle(), CUcontext(nullptr));
         Context c(Device::get(0));
         c = std::move(b);
         QCOMPARE(c.handle(), handle);
