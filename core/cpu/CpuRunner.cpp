@@ -34,29 +34,99 @@ struct uint3Like {
     unsigned x, y, z;
 };
 
-// `extern __shared__ T name[];` has no host C++ spelling: it becomes a pointer to the block's dynamic
-// shared memory, on the same line so that diagnostics keep their line numbers.
-const std::regex& dynamicSharedDeclaration() {
-    static const std::regex declaration(
-        R"(extern\s+__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([A-Za-z_][\w\s:]*?)\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([A-Za-z_]\w*)\s*\[\s*\]\s*;)");
-    return declaration;
+// `extern __shared__ T name[];`, its specifiers in any order (`extern float __shared__ s[]`, with
+// __align__(n), alignas(n) or volatile among them), has no host C++ spelling: it becomes `make(type, name)`,
+// with the declaration's line breaks kept after it so that diagnostics keep their line numbers.
+template <typename Make> std::string rewriteDynamicShared(const std::string& source, Make make) {
+    source::Lexer lexer(source);
+    const auto tokens = lexer.rest();
+    const auto word = [&](std::size_t i) { return lexer.text(tokens[i]); };
+    const auto ends = [&](std::size_t i) {
+        return tokens[i].inDirective || tokens[i].kind == source::TokenKind::Directive || word(i) == ";" ||
+               word(i) == "{" || word(i) == "}";
+    };
+    std::string out;
+    std::size_t copied = 0;
+    std::size_t start = 0; // the first token of the current declaration or statement
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (ends(i)) {
+            start = i + 1;
+            continue;
+        }
+        if (tokens[i].kind != source::TokenKind::Identifier || word(i) != "extern") continue;
+        std::size_t end = i + 1; // the declaration's ';'
+        while (end < tokens.size() && !ends(end))
+            ++end;
+        if (end == tokens.size() || word(end) != ";" || end < start + 5 || word(end - 1) != "]" ||
+            word(end - 2) != "[" || tokens[end - 3].kind != source::TokenKind::Identifier)
+            continue;
+        bool shared = false;
+        std::string type;
+        for (std::size_t j = start; j < end - 3; ++j) {
+            if (word(j) == "__shared__") {
+                shared = true;
+            } else if ((word(j) == "__align__" || word(j) == "alignas") && j + 1 < end - 3 &&
+                       word(j + 1) == "(") {
+                for (int depth = 0; j < end - 3; ++j) { // skips to the matching ')'
+                    depth += word(j) == "(" ? 1 : word(j) == ")" ? -1 : 0;
+                    if (word(j) == ")" && depth == 0) break;
+                }
+            } else if (word(j) != "extern") {
+                type += (type.empty() ? "" : " ") + std::string(word(j));
+            }
+        }
+        if (!shared || type.empty()) continue;
+        const std::size_t begin = tokens[start].offset;
+        const std::size_t stop = tokens[end].end();
+        out.append(source, copied, begin - copied);
+        out += make(type, std::string(word(end - 3)));
+        out.append(static_cast<std::size_t>(std::count(source.begin() + std::ptrdiff_t(begin),
+                                                       source.begin() + std::ptrdiff_t(stop), '\n')),
+                   '\n');
+        copied = stop;
+        i = end;
+        start = end + 1;
+    }
+    out.append(source, copied);
+    return out;
 }
 
 std::string rewriteDynamicShared(const std::string& source) {
-    return std::regex_replace(source, dynamicSharedDeclaration(),
-                              "$1* $2 = reinterpret_cast<$1*>(kernelpad_block_state.dynamicShared);");
+    return rewriteDynamicShared(source, [](const std::string& type, const std::string& name) {
+        return type + "* " + name + " = reinterpret_cast<" + type +
+               "*>(kernelpad_block_state.dynamicShared);";
+    });
 }
 
 // The bounds-checking mode's shared memory: dynamic arrays become checked pointers sized by the launch,
 // one-dimensional static arrays become SharedArray<T, N>. Arrays of two or more dimensions stay as
 // they are (unchecked).
 std::string checkedShared(const std::string& source) {
-    std::string text = std::regex_replace(source, dynamicSharedDeclaration(),
-                                          "auto $2 = ::kernelpad::dynamicSharedArray<$1>(\"$2\");");
+    std::string text = rewriteDynamicShared(source, [](const std::string& type, const std::string& name) {
+        return "auto " + name + " = ::kernelpad::dynamicSharedArray<" + type + ">(\"" + name + "\");";
+    });
     static const std::regex oneDimensional(
         R"(__shared__\s+([A-Za-z_][\w\s:]*?)\s+([A-Za-z_]\w*)\s*\[([^\]\[;]+)\]\s*;)");
     return std::regex_replace(text, oneDimensional,
                               "__shared__ ::kernelpad::SharedArray<$1, ($3)> $2{\"$2\"};");
+}
+
+// NVRTC contracts a*b+c into fused multiply-adds unless told --fmad=false (-use_fast_math keeps them); the
+// CPU backend does the same where the processor has FMA, so that both round alike and a correct kernel
+// agrees with its GPU run.
+std::vector<std::string> arithmeticFlags(const std::vector<std::string>& nvrtcOptions) {
+    bool fmad = true;
+    for (const auto& option : nvrtcOptions) {
+        if (option == "--fmad=false" || option == "-fmad=false")
+            fmad = false;
+        else if (option == "--fmad=true" || option == "-fmad=true" || option == "-use_fast_math" ||
+                 option == "--use_fast_math")
+            fmad = true;
+    }
+    if (!fmad) return {"-ffp-contract=off"};
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("fma")) return {"-mfma", "-ffp-contract=fast"};
+    return {"-ffp-contract=off"}; // no fused multiply-add here: nothing to contract into
 }
 
 std::string entryPoint(const std::string& kernel) {
@@ -188,12 +258,37 @@ void recordOutOfBounds(const char* array, long long index, unsigned long long si
 std::vector<model::Diagnostic> explainUnsupported(std::vector<model::Diagnostic> diagnostics) {
     static const std::regex undeclared(
         R"((?:'|‘|`)((?:__|cuda|tex|surf)\w*)(?:'|’) was not declared in this scope)");
+    static const std::regex groupMember(
+        R"((?:'|‘|`)(\w+)(?:'|’) is not a member of (?:'|‘|`)(?:cooperative_groups|cg)(?:'|’))");
+    static const std::regex groupMethod(
+        R"((?:'|‘|`)(?:const )?(?:class |struct )?cooperative_groups::[^']*?(?:'|’) has no member named (?:'|‘|`)(\w+)(?:'|’))");
     for (auto& d : diagnostics) {
         std::smatch m;
         if (std::regex_search(d.message, m, undeclared))
             d.message = m[1].str() + " is not supported by Kernelpad's CPU backend (" + d.message + ")";
+        else if (std::regex_search(d.message, m, groupMember) || std::regex_search(d.message, m, groupMethod))
+            d.message = "cooperative_groups " + m[1].str() +
+                        " is not supported by Kernelpad's CPU backend; it runs on the GPU (" + d.message +
+                        ")";
     }
     return diagnostics;
+}
+
+// The toolkit's cooperative groups headers are the CPU backend's own built-ins (kernelpad_cuda_host.h):
+// their #include lines become blank, keeping the line numbers.
+std::string withoutCooperativeGroupsIncludes(const std::string& source) {
+    std::string text = source;
+    source::Lexer lexer(source);
+    const auto tokens = lexer.rest();
+    for (std::size_t i = 0; i + 2 < tokens.size(); ++i) {
+        if (tokens[i].kind != source::TokenKind::Directive || lexer.text(tokens[i + 1]) != "include" ||
+            tokens[i + 2].kind != source::TokenKind::HeaderName ||
+            !lexer.text(tokens[i + 2]).starts_with("<cooperative_groups"))
+            continue;
+        for (std::size_t at = tokens[i].offset; at < tokens[i + 2].end(); ++at)
+            if (text[at] != '\n') text[at] = ' ';
+    }
+    return text;
 }
 
 struct ArrayArgument {
@@ -259,7 +354,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
         text += "#define " + name + " " + value + "\n";
     }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
-    std::string user = checkBounds ? checkedParameters(setup) : setup.source;
+    std::string user =
+        withoutCooperativeGroupsIncludes(checkBounds ? checkedParameters(setup) : setup.source);
     if (trySplit) {
         auto split = splitAtBarriers(user, setup.signature.line, setup.signature.column,
                                      {setup.sourceName, checkBounds});
@@ -279,7 +375,11 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
 CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
     Compiled out;
     HostCompileOptions options = hostKernelOptions();
+    const auto arithmetic = arithmeticFlags(setup.compile.options);
+    options.flags.insert(options.flags.end(), arithmetic.begin(), arithmetic.end());
     options.readable = {setup.folder}; // its headers
+    if (!setup.folder.empty())
+        options.includeDirs = {setup.folder.string()}; // "common.cuh" beside the source
     // Split at the barriers where the kernel allows it; otherwise, or when the host compiler rejects the
     // split kernel, the source as written (whose diagnostics are then the user's).
     const bool fibers = needsFibers(setup.source);

@@ -3,6 +3,7 @@
 #include "core/CacheFolder.h"
 #include "core/Error.h"
 #include "core/Stopwatch.h"
+#include "core/io/IncludedHeaders.h"
 #include "core/sandbox/Contained.h"
 #include "core/sandbox/Subprocess.h"
 
@@ -176,11 +177,22 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
         args.push_back("-I" + dir);
     args.insert(args.end(), options.flags.begin(), options.flags.end());
 
+    // The sources are compiled from a scratch folder: their "headers" are found on the include path.
+    io::IncludedHeaders headers({options.includeDirs.begin(), options.includeDirs.end()});
+    for (const auto& s : sources)
+        headers.add(s.text, {}, s.fileName);
+    if (!headers.problems().empty()) {
+        HostCompileResult refused;
+        refused.diagnostics = headers.problems();
+        refused.milliseconds = millisecondsSince(start);
+        return refused;
+    }
     std::string canonical = compilerVersion_;
     for (const auto& a : args)
         canonical += '\0' + a;
     for (const auto& s : sources)
         canonical += '\0' + s.fileName + '\0' + std::to_string(s.text.size()) + s.text;
+    canonical += '\0' + headers.fingerprint();
     const std::string key = hexKey(canonical);
     const fs::path libraryPath = cacheDirectory_ / (key + ".so");
     const fs::path checksumPath = cacheDirectory_ / (key + ".so.xxh128");
@@ -226,7 +238,7 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
         sandbox::Policy policy;
         policy.readable = toolchainFolders();
         for (const auto& dir : options.includeDirs)
-            policy.readable.emplace_back(dir);
+            if (narrowEnough(dir)) policy.readable.emplace_back(dir);
         for (const auto& dir : options.readable)
             if (narrowEnough(dir)) policy.readable.push_back(dir);
         policy.writable = {work.path()};

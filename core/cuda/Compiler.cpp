@@ -3,9 +3,9 @@
 #include "Driver.h"
 #include "Nvrtc.h"
 #include "NvrtcLog.h"
+#include "Toolkit.h"
 #include "core/Stopwatch.h"
-#include "core/io/FileBytes.h"
-#include "core/source/Lexer.h"
+#include "core/io/IncludedHeaders.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,7 +15,6 @@
 #include <initializer_list>
 #include <iterator>
 #include <optional>
-#include <set>
 #include <utility>
 
 namespace kp::cuda {
@@ -122,6 +121,9 @@ std::vector<std::string> nvrtcFlags(const CompileOptions& options, const std::st
     if (options.lineInfo) flags.emplace_back("-lineinfo");
     if (options.fastMath) flags.emplace_back("-use_fast_math");
     flags.insert(flags.end(), options.extraOptions.begin(), options.extraOptions.end());
+    // The toolkit's headers last, so that the user's folders and their own -I come first.
+    for (const auto& dir : toolkitHeaders().folders)
+        flags.push_back("-I" + dir.string());
     return flags;
 }
 
@@ -136,6 +138,21 @@ std::string join(const std::vector<std::string>& words) {
     for (const auto& word : words)
         text += (text.empty() ? "" : " ") + word;
     return text;
+}
+
+// An #include NVRTC cannot open, when the toolkit's headers were not found either, gets a note saying
+// where they were looked for: <cooperative_groups.h> is the toolkit's, not the user's, to provide.
+void explainMissingToolkitHeaders(std::vector<model::Diagnostic>& diagnostics) {
+    const auto& toolkit = toolkitHeaders();
+    if (toolkit.found()) return;
+    const auto missing = std::find_if(diagnostics.begin(), diagnostics.end(), [](const model::Diagnostic& d) {
+        return d.message.find("cannot open source file") != std::string::npos;
+    });
+    if (missing == diagnostics.end()) return;
+    model::Diagnostic note = *missing;
+    note.severity = model::Diagnostic::Severity::Note;
+    note.message = toolkit.unavailableReason();
+    diagnostics.insert(std::next(missing), std::move(note));
 }
 
 // The folders NVRTC searches for #include, including those given as raw -I options.
@@ -160,98 +177,6 @@ void appendField(std::string& out, std::string_view field) {
     out += ':';
     out += field;
 }
-
-// Adds the headers a source includes, found as NVRTC would find them, to the cache key: a header that
-// changes must make the kernel compile again. Headers NVRTC or the toolkit provide (<cuda_fp16.h>) are not
-// found in the user's folders and are covered by NVRTC's identity instead. An #include whose name comes
-// from a macro is not followed; such a header's edits are not seen by the cache.
-class IncludeFingerprint {
-public:
-    explicit IncludeFingerprint(std::vector<fs::path> searchPath) : searchPath_(std::move(searchPath)) {}
-
-    // `file` names the text in diagnostics: the user's file name for the source, the path for a header.
-    void add(std::string_view text, const fs::path& dir, std::string& key, const std::string& file,
-             int depth = 0) {
-        constexpr int kMaxDepth = 64;
-        if (depth > kMaxDepth) return;
-        source::Lexer lexer(text);
-        for (source::Token token = lexer.next(); token.kind != source::TokenKind::End;) {
-            if (token.kind != source::TokenKind::Directive) {
-                token = lexer.next();
-                continue;
-            }
-            const int line = token.line;
-            std::vector<source::Token> words;
-            for (token = lexer.next(); token.inDirective; token = lexer.next())
-                if (words.size() < 2) words.push_back(token);
-            if (auto included = includedName(lexer, words)) addHeader(*included, dir, key, file, line, depth);
-        }
-    }
-
-    // Includes of things that are not regular files (/dev/zero, a FIFO, a folder): NVRTC would read them
-    // without end or wait forever, so the compile stops before it with these errors.
-    const std::vector<model::Diagnostic>& problems() const noexcept { return problems_; }
-
-private:
-    struct Include {
-        std::string name;
-        bool quoted;
-    };
-
-    // `#include "name"` or `#include <name>`, from a directive's first two tokens.
-    static std::optional<Include> includedName(const source::Lexer& lexer,
-                                               const std::vector<source::Token>& words) {
-        if (words.size() < 2 || lexer.text(words[0]) != "include" || words[1].unterminated)
-            return std::nullopt;
-        const bool quoted =
-            words[1].kind == source::TokenKind::String && lexer.text(words[1]).starts_with('"');
-        if (!quoted && words[1].kind != source::TokenKind::HeaderName) return std::nullopt;
-        const std::string_view spelled = lexer.text(words[1]);
-        if (spelled.size() <= 2) return std::nullopt;
-        return Include{std::string(spelled.substr(1, spelled.size() - 2)), quoted};
-    }
-
-    void addHeader(const Include& include, const fs::path& dir, std::string& key, const std::string& file,
-                   int line, int depth) {
-        const auto path = resolve(include, dir);
-        if (path.empty()) return;
-        std::error_code error;
-        if (!fs::is_regular_file(path, error)) {
-            problems_.push_back(
-                {file, line, 1, model::Diagnostic::Severity::Error,
-                 "#include of " + path.string() +
-                     ", which is not a regular file (a device, a FIFO or a folder): Kernelpad includes only "
-                     "regular files, as reading such a thing may never end"});
-            return;
-        }
-        if (!seen_.insert(path.string()).second) return;
-        const auto content = io::readFileIfPresent(path);
-        if (!content) return;
-        appendField(key, path.string());
-        appendField(key, *content);
-        add(*content, path.parent_path(), key, path.string(), depth + 1);
-    }
-
-    // The first place the header exists, as NVRTC would look (an absolute name is itself), or empty.
-    fs::path resolve(const Include& include, const fs::path& dir) const {
-        std::error_code error;
-        const fs::path name(include.name);
-        if (name.is_absolute()) return fs::exists(name, error) ? name.lexically_normal() : fs::path();
-        if (include.quoted) {
-            auto candidate = dir / include.name;
-            if (fs::exists(candidate, error)) return candidate.lexically_normal();
-        }
-        for (const auto& searchDir : searchPath_) {
-            auto candidate = searchDir / include.name;
-            if (fs::exists(candidate, error)) return candidate.lexically_normal();
-        }
-        return {};
-    }
-
-    std::vector<fs::path> searchPath_;
-    std::set<std::string> seen_;
-    std::vector<model::Diagnostic> problems_;
-};
 
 // Which NVRTC this is: nvrtcVersion says only major.minor, and a patch release may generate other code.
 const std::string& nvrtcIdentity() {
@@ -344,9 +269,8 @@ CompileResult Compiler::compile(std::string_view source, const std::string& file
     auto arch = archInExtraOptions(options).value_or(options.arch);
     if (arch.empty()) arch = defaultArch(options.device);
 
-    IncludeFingerprint includes(includeSearchPath(options));
-    std::string headers;
-    includes.add(source, fs::path(fileName).parent_path(), headers, fileName);
+    io::IncludedHeaders includes(includeSearchPath(options));
+    includes.add(source, fs::path(fileName).parent_path(), fileName);
     if (!includes.problems().empty()) {
         CompileResult refused;
         refused.arch = arch;
@@ -356,7 +280,7 @@ CompileResult Compiler::compile(std::string_view source, const std::string& file
     }
     std::optional<CompileCache::Key> key;
     if (cache_) {
-        key = CompileCache::Key::of(canonicalInput(source, fileName, options, arch, headers));
+        key = CompileCache::Key::of(canonicalInput(source, fileName, options, arch, includes.fingerprint()));
         if (auto hit = cache_->find(*key)) {
             hit->milliseconds = millisecondsSince(start);
             return std::move(*hit);
@@ -392,6 +316,7 @@ CompileResult Compiler::compileWithNvrtc(std::string_view source, const std::str
                          "\": " + (result.log.empty() ? "no reason given" : trimmedLog(result.log)));
     if (status != NVRTC_ERROR_COMPILATION) checkNvrtc(status, "nvrtcCompileProgram");
     result.diagnostics = NvrtcLog::parse(result.log, fileName, source);
+    explainMissingToolkitHeaders(result.diagnostics);
     result.ok = status == NVRTC_SUCCESS;
     if (!result.ok) return result;
 

@@ -1,5 +1,6 @@
 #include "Disassembler.h"
 
+#include "Toolkit.h"
 #include "core/Error.h"
 #include "core/sandbox/Subprocess.h"
 
@@ -70,14 +71,8 @@ bool isExecutable(const fs::path& path) {
 std::vector<fs::path> Disassembler::candidates() {
     if (const auto chosen = environment("KERNELPAD_NVDISASM"); !chosen.empty()) return {fs::path(chosen)};
     std::vector<fs::path> folders;
-    for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-        if (const auto root = environment(variable); !root.empty()) folders.push_back(fs::path(root) / "bin");
-    // The toolkit's lib64 folder (or targets/<arch>/lib): its bin folder is beside it, or three up.
-    if (const fs::path library = KP_CUDA_LIBRARY_DIR; library.is_absolute()) {
-        folders.push_back((library.parent_path() / "bin").lexically_normal());
-        folders.push_back((library / "../../../bin").lexically_normal());
-    }
-    folders.emplace_back("/usr/local/cuda/bin");
+    for (const auto& root : toolkitRoots())
+        folders.push_back(root / "bin");
     const std::string searchPath = environment("PATH");
     std::string_view path = searchPath;
     while (!path.empty()) {

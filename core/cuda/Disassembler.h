@@ -15,8 +15,7 @@ namespace kp::cuda {
 class Disassembler {
 public:
     // The places nvdisasm is looked for, in order: $KERNELPAD_NVDISASM alone when it is set (tests, unusual
-    // installs); else the bin folders of $CUDA_HOME, $CUDA_PATH, the toolkit Kernelpad was built with and
-    // /usr/local/cuda, then every folder of $PATH.
+    // installs); else the bin folder of each of toolkitRoots(), then every folder of $PATH.
     static std::vector<std::filesystem::path> candidates();
     // The first candidate that is an executable file.
     static std::optional<std::filesystem::path> find();

@@ -60,6 +60,7 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
                                             "\"\n" + userText + "\n" + entryPoint(spec.function)};
     cpu::HostCompileOptions options = cpu::hostKernelOptions();
     options.readable = {setup.folder}; // its headers
+    if (!setup.folder.empty()) options.includeDirs = {setup.folder.string()};
     const auto compiled = compiler.compile({source}, options);
     if (!compiled.ok) throw launch::CompileError(compiled.diagnostics, compiled.log);
 

@@ -36,6 +36,10 @@ struct dim3 {
     constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
 };
 
+// Every CUDA vector type, with CUDA's alignment (vector_types.h) and its make_ function.
+#define KERNELPAD_VECTOR1(T, name, a)                                                                   \
+    struct alignas(a) name { T x; };                                                                    \
+    inline name make_##name(T x) { return name{x}; }
 #define KERNELPAD_VECTOR2(T, name, a)                                                                   \
     struct alignas(a) name { T x, y; };                                                                 \
     inline name make_##name(T x, T y) { return name{x, y}; }
@@ -45,16 +49,33 @@ struct dim3 {
 #define KERNELPAD_VECTOR4(T, name, a)                                                                   \
     struct alignas(a) name { T x, y, z, w; };                                                           \
     inline name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
-KERNELPAD_VECTOR2(float, float2, 8)
-KERNELPAD_VECTOR3(float, float3)
-KERNELPAD_VECTOR4(float, float4, 16)
-KERNELPAD_VECTOR2(int, int2, 8)
-KERNELPAD_VECTOR3(int, int3)
-KERNELPAD_VECTOR4(int, int4, 16)
+#define KERNELPAD_VECTORS(T, prefix, a1, a2, a4)                                                        \
+    KERNELPAD_VECTOR1(T, prefix##1, a1)                                                                 \
+    KERNELPAD_VECTOR2(T, prefix##2, a2)                                                                 \
+    KERNELPAD_VECTOR3(T, prefix##3)                                                                     \
+    KERNELPAD_VECTOR4(T, prefix##4, a4)
+KERNELPAD_VECTORS(signed char, char, 1, 2, 4)
+KERNELPAD_VECTORS(unsigned char, uchar, 1, 2, 4)
+KERNELPAD_VECTORS(short, short, 2, 4, 8)
+KERNELPAD_VECTORS(unsigned short, ushort, 2, 4, 8)
+KERNELPAD_VECTORS(int, int, 4, 8, 16)
+KERNELPAD_VECTOR1(unsigned int, uint1, 4)
 KERNELPAD_VECTOR2(unsigned int, uint2, 8)
 KERNELPAD_VECTOR4(unsigned int, uint4, 16)
-KERNELPAD_VECTOR2(double, double2, 16)
 inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return uint3{x, y, z}; }
+KERNELPAD_VECTORS(long, long, 8, 16, 16)
+KERNELPAD_VECTORS(unsigned long, ulong, 8, 16, 16)
+KERNELPAD_VECTORS(long long, longlong, 8, 16, 16)
+KERNELPAD_VECTORS(unsigned long long, ulonglong, 8, 16, 16)
+KERNELPAD_VECTORS(float, float, 4, 8, 16)
+KERNELPAD_VECTORS(double, double, 8, 16, 16)
+
+// clock64(): a counter that only goes up, as the SM's cycle counter does (clock() is the C library's).
+#if defined(__x86_64__) || defined(__i386__)
+inline long long clock64() { return static_cast<long long>(__builtin_ia32_rdtsc()); }
+#else
+inline long long clock64() { return static_cast<long long>(clock()); }
+#endif
 
 // Set by the core before a block runs (blockIdx, blockDim, gridDim) and before each thread (threadIdx).
 // One definition in the Kernelpad process (core/cpu/BlockState.cpp), not one per kernel: initial-exec
@@ -271,34 +292,199 @@ inline int __syncthreads_and(int predicate) {
 }
 inline int __syncthreads_or(int predicate) { return ::kernelpad::countBlock(predicate) != 0; }
 
+// Cooperative groups (<cooperative_groups.h>, <cooperative_groups/reduce.h>, <cooperative_groups/scan.h>):
+// the thread block, tiles of it (static and dynamic sizes) with their shuffles and votes, and reduce and
+// the scans with the standard operators. As with the warp functions above, every thread of the block must
+// reach a group's collective operations equally often. Not provided (a compile error names them on their
+// line): the grid group (grid.sync() needs every block resident at once, which the CPU backend's blocks
+// are not), coalesced_threads(), match_any/match_all and labeled_partition.
+namespace cooperative_groups {
+class thread_group {
+public:
+    explicit thread_group(unsigned size) : size_(size) {}
+    void sync() const { __syncthreads(); }
+    unsigned thread_rank() const { return ::kernelpad::linearThread() % size_; }
+    unsigned long long size() const { return size_; }
+    unsigned long long num_threads() const { return size_; }
+    unsigned meta_group_rank() const { return ::kernelpad::linearThread() / size_; }
+
+private:
+    unsigned size_;
+};
+
+class thread_block {
+public:
+    void sync() const { __syncthreads(); }
+    static void barrier_wait() { __syncthreads(); }
+    unsigned thread_rank() const { return ::kernelpad::linearThread(); }
+    unsigned long long size() const { return kernelpad_block_state.blockThreads; }
+    unsigned long long num_threads() const { return kernelpad_block_state.blockThreads; }
+    dim3 group_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+    dim3 thread_index() const { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+    dim3 group_dim() const { return blockDim; }
+    dim3 dim_threads() const { return blockDim; }
+    operator thread_group() const { return thread_group(kernelpad_block_state.blockThreads); }
+};
+inline thread_block this_thread_block() { return {}; }
+
+template <unsigned Size, typename Parent = void> class thread_block_tile {
+    static_assert(Size > 0 && Size <= 32 && (Size & (Size - 1)) == 0,
+                  "a thread_block_tile has a power-of-two size of at most 32");
+
+public:
+    thread_block_tile() = default;
+    // A tile of a known parent converts to one whose parent is left open, and back.
+    template <typename Other> thread_block_tile(const thread_block_tile<Size, Other>&) {}
+    static constexpr unsigned long long num_threads() { return Size; }
+    static constexpr unsigned long long size() { return Size; }
+    unsigned thread_rank() const { return ::kernelpad::linearThread() % Size; }
+    unsigned meta_group_rank() const { return ::kernelpad::linearThread() / Size; }
+    unsigned meta_group_size() const { return (kernelpad_block_state.blockThreads + Size - 1) / Size; }
+    void sync() const { __syncwarp(); }
+    template <typename T> T shfl(T var, int srcRank) const { return __shfl_sync(0xffffffffu, var, srcRank, Size); }
+    template <typename T> T shfl_down(T var, unsigned delta) const { return __shfl_down_sync(0xffffffffu, var, delta, Size); }
+    template <typename T> T shfl_up(T var, unsigned delta) const { return __shfl_up_sync(0xffffffffu, var, delta, Size); }
+    template <typename T> T shfl_xor(T var, unsigned laneMask) const {
+        return __shfl_xor_sync(0xffffffffu, var, static_cast<int>(laneMask), Size);
+    }
+    unsigned ballot(int predicate) const {
+        const unsigned bits = __ballot_sync(0xffffffffu, predicate);
+        if (Size == 32) return bits;
+        const unsigned first = ::kernelpad::linearThread() % 32u / Size * Size;
+        return (bits >> first) & ((1u << Size) - 1u);
+    }
+    int any(int predicate) const { return ballot(predicate) != 0; }
+    int all(int predicate) const {
+        const unsigned base = ::kernelpad::linearThread() / Size * Size;
+        const unsigned left = kernelpad_block_state.blockThreads - base;
+        const unsigned present = left >= Size ? Size : left;
+        const unsigned lanes = present == 32 ? 0xffffffffu : (1u << present) - 1u;
+        return (ballot(predicate) & lanes) == lanes;
+    }
+    operator thread_group() const { return thread_group(Size); }
+};
+
+template <unsigned Size, typename Parent> thread_block_tile<Size, Parent> tiled_partition(const Parent&) { return {}; }
+inline thread_group tiled_partition(const thread_group&, unsigned size) { return thread_group(size); }
+inline thread_group tiled_partition(const thread_block&, unsigned size) { return thread_group(size); }
+
+template <typename Group> void sync(const Group& group) { group.sync(); }
+template <typename Group> unsigned thread_rank(const Group& group) { return group.thread_rank(); }
+template <typename Group> unsigned long long group_size(const Group& group) { return group.size(); }
+
+template <typename T> struct plus { T operator()(T a, T b) const { return a + b; } };
+template <typename T> struct less { T operator()(T a, T b) const { return b < a ? b : a; } };
+template <typename T> struct greater { T operator()(T a, T b) const { return a < b ? b : a; } };
+template <typename T> struct bit_and { T operator()(T a, T b) const { return a & b; } };
+template <typename T> struct bit_or { T operator()(T a, T b) const { return a | b; } };
+template <typename T> struct bit_xor { T operator()(T a, T b) const { return a ^ b; } };
+
+// Every thread of the tile gets the whole tile's result.
+template <unsigned Size, typename Parent, typename T, typename Op>
+T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
+    for (unsigned mask = Size / 2; mask > 0; mask /= 2) value = op(value, tile.shfl_xor(value, mask));
+    return value;
+}
+template <unsigned Size, typename Parent, typename T, typename Op>
+T inclusive_scan(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
+    const unsigned rank = tile.thread_rank();
+    for (unsigned delta = 1; delta < Size; delta *= 2) {
+        const T other = tile.shfl_up(value, delta);
+        if (rank >= delta) value = op(other, value);
+    }
+    return value;
+}
+template <unsigned Size, typename Parent, typename T> T inclusive_scan(const thread_block_tile<Size, Parent>& tile, T value) {
+    return inclusive_scan(tile, value, plus<T>());
+}
+// The first thread's result is T{} (the identity of plus and of the bit operators but and).
+template <unsigned Size, typename Parent, typename T, typename Op>
+T exclusive_scan(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
+    const T inclusive = inclusive_scan(tile, value, op);
+    const T before = tile.shfl_up(inclusive, 1);
+    return tile.thread_rank() == 0 ? T{} : before;
+}
+template <unsigned Size, typename Parent, typename T> T exclusive_scan(const thread_block_tile<Size, Parent>& tile, T value) {
+    return exclusive_scan(tile, value, plus<T>());
+}
+} // namespace cooperative_groups
+
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
-// Atomics: the same semantics as CUDA's, on std::atomic_ref (blocks run on several cores at once).
-template <typename T> T atomicAdd(T* address, T value) { return std::atomic_ref<T>(*address).fetch_add(value); }
-template <typename T> T atomicSub(T* address, T value) { return std::atomic_ref<T>(*address).fetch_sub(value); }
-template <typename T> T atomicExch(T* address, T value) { return std::atomic_ref<T>(*address).exchange(value); }
-template <typename T> T atomicAnd(T* address, T value) { return std::atomic_ref<T>(*address).fetch_and(value); }
-template <typename T> T atomicOr(T* address, T value) { return std::atomic_ref<T>(*address).fetch_or(value); }
-template <typename T> T atomicXor(T* address, T value) { return std::atomic_ref<T>(*address).fetch_xor(value); }
-template <typename T> T atomicMin(T* address, T value) {
+// Atomics: CUDA's overloads (so that atomicAdd(unsigned*, int) converts the value as nvcc does), with
+// the same semantics, on std::atomic_ref (blocks run on several cores at once). The _block and _system
+// forms are the same operations: on the CPU every scope is the whole process.
+namespace kernelpad {
+template <typename T> T atomicMinimum(T* address, T value) {
     std::atomic_ref<T> ref(*address);
     T old = ref.load();
     while (value < old && !ref.compare_exchange_weak(old, value)) {}
     return old;
 }
-template <typename T> T atomicMax(T* address, T value) {
+template <typename T> T atomicMaximum(T* address, T value) {
     std::atomic_ref<T> ref(*address);
     T old = ref.load();
     while (value > old && !ref.compare_exchange_weak(old, value)) {}
     return old;
 }
-template <typename T> T atomicCAS(T* address, T compare, T value) {
+template <typename T> T atomicCompareExchange(T* address, T compare, T value) {
     std::atomic_ref<T>(*address).compare_exchange_strong(compare, value);
     return compare;
 }
+} // namespace kernelpad
+#define KERNELPAD_ATOMIC_SCOPES(name, T, body)                                                          \
+    inline T name(T* address, T value) { body }                                                        \
+    inline T name##_block(T* address, T value) { body }                                                \
+    inline T name##_system(T* address, T value) { body }
+#define KERNELPAD_ATOMIC_ADD(T) KERNELPAD_ATOMIC_SCOPES(atomicAdd, T, return std::atomic_ref<T>(*address).fetch_add(value);)
+#define KERNELPAD_ATOMIC_SUB(T) KERNELPAD_ATOMIC_SCOPES(atomicSub, T, return std::atomic_ref<T>(*address).fetch_sub(value);)
+#define KERNELPAD_ATOMIC_EXCH(T) KERNELPAD_ATOMIC_SCOPES(atomicExch, T, return std::atomic_ref<T>(*address).exchange(value);)
+#define KERNELPAD_ATOMIC_MIN(T) KERNELPAD_ATOMIC_SCOPES(atomicMin, T, return ::kernelpad::atomicMinimum(address, value);)
+#define KERNELPAD_ATOMIC_MAX(T) KERNELPAD_ATOMIC_SCOPES(atomicMax, T, return ::kernelpad::atomicMaximum(address, value);)
+#define KERNELPAD_ATOMIC_BITS(T)                                                                        \
+    KERNELPAD_ATOMIC_SCOPES(atomicAnd, T, return std::atomic_ref<T>(*address).fetch_and(value);)       \
+    KERNELPAD_ATOMIC_SCOPES(atomicOr, T, return std::atomic_ref<T>(*address).fetch_or(value);)         \
+    KERNELPAD_ATOMIC_SCOPES(atomicXor, T, return std::atomic_ref<T>(*address).fetch_xor(value);)
+#define KERNELPAD_ATOMIC_CAS(T)                                                                         \
+    inline T atomicCAS(T* address, T compare, T value) { return ::kernelpad::atomicCompareExchange(address, compare, value); } \
+    inline T atomicCAS_block(T* address, T compare, T value) { return atomicCAS(address, compare, value); } \
+    inline T atomicCAS_system(T* address, T compare, T value) { return atomicCAS(address, compare, value); }
+KERNELPAD_ATOMIC_ADD(int)
+KERNELPAD_ATOMIC_ADD(unsigned int)
+KERNELPAD_ATOMIC_ADD(unsigned long long)
+KERNELPAD_ATOMIC_ADD(float)
+KERNELPAD_ATOMIC_ADD(double)
+KERNELPAD_ATOMIC_SUB(int)
+KERNELPAD_ATOMIC_SUB(unsigned int)
+KERNELPAD_ATOMIC_EXCH(int)
+KERNELPAD_ATOMIC_EXCH(unsigned int)
+KERNELPAD_ATOMIC_EXCH(unsigned long long)
+KERNELPAD_ATOMIC_EXCH(float)
+KERNELPAD_ATOMIC_MIN(int)
+KERNELPAD_ATOMIC_MIN(unsigned int)
+KERNELPAD_ATOMIC_MIN(long long)
+KERNELPAD_ATOMIC_MIN(unsigned long long)
+KERNELPAD_ATOMIC_MAX(int)
+KERNELPAD_ATOMIC_MAX(unsigned int)
+KERNELPAD_ATOMIC_MAX(long long)
+KERNELPAD_ATOMIC_MAX(unsigned long long)
+KERNELPAD_ATOMIC_BITS(int)
+KERNELPAD_ATOMIC_BITS(unsigned int)
+KERNELPAD_ATOMIC_BITS(unsigned long long)
+KERNELPAD_ATOMIC_CAS(int)
+KERNELPAD_ATOMIC_CAS(unsigned int)
+KERNELPAD_ATOMIC_CAS(unsigned long long)
+KERNELPAD_ATOMIC_CAS(unsigned short)
+// In the bounds-checking mode an array is a Checked<T>: the atomic acts on the checked element.
 #define KERNELPAD_CHECKED_ATOMIC(name)                                                                  \
     template <typename T, typename V> T name(::kernelpad::Checked<T> address, V value) {                  \
+        return name(&address[0], static_cast<T>(value));                                                \
+    }                                                                                                   \
+    template <typename T, typename V> T name##_block(::kernelpad::Checked<T> address, V value) {          \
+        return name(&address[0], static_cast<T>(value));                                                \
+    }                                                                                                   \
+    template <typename T, typename V> T name##_system(::kernelpad::Checked<T> address, V value) {         \
         return name(&address[0], static_cast<T>(value));                                                \
     }
 KERNELPAD_CHECKED_ATOMIC(atomicAdd)
@@ -309,6 +495,9 @@ KERNELPAD_CHECKED_ATOMIC(atomicOr)
 KERNELPAD_CHECKED_ATOMIC(atomicXor)
 KERNELPAD_CHECKED_ATOMIC(atomicMin)
 KERNELPAD_CHECKED_ATOMIC(atomicMax)
+template <typename T, typename C, typename V> T atomicCAS(::kernelpad::Checked<T> address, C compare, V value) {
+    return atomicCAS(&address[0], static_cast<T>(compare), static_cast<T>(value));
+}
 
 // ((old >= limit) ? 0 : old + 1) and (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines them.
 inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
@@ -323,6 +512,12 @@ inline unsigned int atomicDec(unsigned int* address, unsigned int limit) {
     while (!ref.compare_exchange_weak(old, (old == 0u || old > limit) ? limit : old - 1u)) {}
     return old;
 }
+inline unsigned int atomicInc_block(unsigned int* address, unsigned int limit) { return atomicInc(address, limit); }
+inline unsigned int atomicInc_system(unsigned int* address, unsigned int limit) { return atomicInc(address, limit); }
+inline unsigned int atomicDec_block(unsigned int* address, unsigned int limit) { return atomicDec(address, limit); }
+inline unsigned int atomicDec_system(unsigned int* address, unsigned int limit) { return atomicDec(address, limit); }
+template <typename T> unsigned int atomicInc(::kernelpad::Checked<T> address, unsigned int limit) { return atomicInc(&address[0], limit); }
+template <typename T> unsigned int atomicDec(::kernelpad::Checked<T> address, unsigned int limit) { return atomicDec(&address[0], limit); }
 
 // Math: CUDA's single-precision names and intrinsics over the host's libm.
 using std::abs;

@@ -66,11 +66,17 @@ private slots:
             "doublify_in_out",       "doublify_shared", "elementwise_multiply",
             "sum_and_difference",    "strided_input",   "sum_squares_atomic",
             "sum_squares_reduction", "matmul_naive",    "matmul_tiled"};
-        const std::vector<std::string> classic = {"vector_add",       "saxpy",
-                                                  "reduction",        "warp_shuffle_reduction",
-                                                  "prefix_sum",       "histogram_global",
-                                                  "histogram_shared", "transpose_naive",
-                                                  "transpose_tiled",  "blur",
+        const std::vector<std::string> classic = {"vector_add",
+                                                  "saxpy",
+                                                  "reduction",
+                                                  "warp_shuffle_reduction",
+                                                  "cooperative_groups_reduction",
+                                                  "prefix_sum",
+                                                  "histogram_global",
+                                                  "histogram_shared",
+                                                  "transpose_naive",
+                                                  "transpose_tiled",
+                                                  "blur",
                                                   "mandelbrot"};
         QCOMPARE(all.samples.size(), tutorial.size() + classic.size());
         for (std::size_t i = 0; i < all.samples.size(); ++i) {

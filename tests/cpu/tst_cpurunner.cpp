@@ -9,6 +9,9 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -132,6 +135,189 @@ private slots:
         QCOMPARE(c->value(5), 0.0);                          // an even number of flips
         QVERIFY(c->value(6) >= 1 && c->value(6) <= threads); // exactly one CAS won
         QCOMPARE(result.output("wrap")->value(0), static_cast<double>(threads % 10)); // counts 0..9 and wraps
+    }
+
+    // CUDA's atomics are overloads: the value converts to the address's type, as under NVRTC, and the
+    // _block and _system forms exist. A single template<T> atomicAdd(T*, T) rejected these.
+    void atomicsTakeEveryCudaOverload() {
+        const auto setup = setupOf(
+            "__global__ void mixed(unsigned* u, int* s, unsigned long long* big, float* f, double* d) {\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    atomicAdd(&u[0], 1);\n"           // unsigned*, int
+            "    atomicMax(&s[0], (unsigned)i);\n" // int*, unsigned
+            "    atomicAdd_block(&s[1], 2);\n"
+            "    atomicAdd_system(&big[0], 3ull);\n"
+            "    atomicMin(&big[1], (unsigned long long)(1000 - i % 7));\n"
+            "    atomicAdd(&f[0], 0.5f);\n    atomicAdd(d, 0.25);\n"
+            "    atomicExch(&u[1], 7u);\n    atomicAnd(&u[2], ~0u);\n"
+            "    atomicCAS_block(&s[2], 0, 5);\n"
+            "}\n",
+            "mixed",
+            {array("u", "uint32", {3}, "out"), array("s", "int32", {3}, "out"),
+             array("big", "uint64", {2}, "inout", {{"constant", 5000}}), array("f", "float32", {1}, "out"),
+             array("d", "float64", {1}, "out")},
+            {{"grid", {8}}, {"block", {128}}});
+        const auto result = runner_->run(setup);
+        constexpr double threads = 8 * 128;
+        QCOMPARE(result.output("u")->value(0), threads);
+        QCOMPARE(result.output("u")->value(1), 7.0);
+        QCOMPARE(result.output("s")->value(0), threads - 1);
+        QCOMPARE(result.output("s")->value(1), 2 * threads);
+        QCOMPARE(result.output("s")->value(2), 5.0);
+        QCOMPARE(result.output("big")->value(0), 5000 + 3 * threads);
+        QCOMPARE(result.output("big")->value(1), 994.0);
+        QCOMPARE(result.output("f")->value(0), 0.5 * threads);
+        QCOMPARE(result.output("d")->value(0), 0.25 * threads);
+    }
+
+    // Dynamic shared memory declared with its specifiers in another order, or over several lines; an
+    // error after it is still reported on its own line.
+    void dynamicSharedInAnySpecifierOrder_data() {
+        QTest::addColumn<QString>("declaration");
+        QTest::newRow("extern __shared__ T") << "extern __shared__ float tile[];";
+        QTest::newRow("extern T __shared__") << "extern float __shared__ tile[];";
+        QTest::newRow("__shared__ extern T") << "__shared__ extern float tile[];";
+        QTest::newRow("aligned, volatile") << "extern __shared__ __align__(16) volatile float tile[];";
+        QTest::newRow("two lines") << "extern __shared__\n    float tile[];";
+    }
+    void dynamicSharedInAnySpecifierOrder() {
+        QFETCH(QString, declaration);
+        const std::string code = "__global__ void flip(float* data) {\n    " + declaration.toStdString() +
+                                 "\n    int t = threadIdx.x;\n    tile[t] = data[t];\n    __syncthreads();\n"
+                                 "    data[t] = tile[blockDim.x - 1 - t];\n}\n";
+        auto setup = setupOf(
+            code, "flip", {array("data", "float32", {64}, "inout", {{"range", {{"start", 0}, {"step", 1}}}})},
+            {{"grid", {1}}, {"block", {64}}, {"shared_bytes", 256}});
+        const auto result = runner_->run(setup);
+        for (std::size_t i = 0; i < 64; ++i)
+            QCOMPARE(result.output("data")->value(i), 63.0 - double(i));
+
+        // the `tile[t] = data[t]` line: after the kernel's first line, the declaration's and `int t`
+        const int errorLine = 4 + int(declaration.count('\n'));
+        setup.source.replace(setup.source.find("tile[t] = data[t];"), 18, "tile[t] = data[t] +;");
+        try {
+            (void)runner_->run(setup);
+            QFAIL("a compile error was expected");
+        } catch (const launch::CompileError& e) {
+            const auto& d = e.diagnostics();
+            QVERIFY2(std::any_of(d.begin(), d.end(), [&](const auto& x) { return x.line == errorLine; }),
+                     e.what());
+        }
+    }
+
+    // `#include "common.cuh"` beside the playground works on the CPU backend, and an edit of the header
+    // compiles the kernel again (the header is part of the cache key).
+    void headersBesideThePlaygroundAreIncludedAndWatched() {
+        const std::string header = cache_.filePath("common.cuh").toStdString();
+        std::ofstream(header) << "#define SCALE 2.0f\n";
+        const std::string code = "#include \"common.cuh\"\n__global__ void scale(float* d) {\n"
+                                 "    d[threadIdx.x] = SCALE * threadIdx.x;\n}\n";
+        const auto setup =
+            setupOf(code, "scale", {array("d", "float32", {8}, "out")}, {{"grid", {1}}, {"block", {8}}});
+        QCOMPARE(runner_->run(setup).output("d")->value(3), 6.0);
+        std::ofstream(header, std::ios::trunc) << "#define SCALE 3.0f\n";
+        const auto again = runner_->run(setup);
+        QVERIFY(!again.compileFromCache);
+        QCOMPARE(again.output("d")->value(3), 9.0);
+    }
+
+    // The CPU backend fuses a*b+c as NVRTC does by default (where the processor has FMA), and not under
+    // --fmad=false: the one rounding of fma(a, b, c) differs from the two of a*b+c for these values.
+    void multiplyAddsAreFusedLikeNvrtc() {
+        __builtin_cpu_init();
+        if (!__builtin_cpu_supports("fma")) QSKIP("this processor has no fused multiply-add");
+        const std::string code = "__global__ void madd(float* y, const float* a, const float* x) {\n"
+                                 "    int i = threadIdx.x;\n    y[i] = a[i] * x[i] + y[i];\n}\n";
+        // a*x = 1 + 2^-11 + 2^-24 exactly; rounded to float it loses the 2^-24, which fma keeps.
+        const float a = 1.0f + 0x1p-12f, x = 1.0f + 0x1p-12f, y = -1.0f;
+        const auto args = std::vector<nlohmann::json>{array("y", "float32", {1}, "inout", {{"constant", y}}),
+                                                      array("a", "float32", {1}, "in", {{"constant", a}}),
+                                                      array("x", "float32", {1}, "in", {{"constant", x}})};
+        auto setup = setupOf(code, "madd", args, {{"grid", {1}}, {"block", {1}}});
+        QCOMPARE(runner_->run(setup).output("y")->value(0), double(std::fma(a, x, y)));
+        setup.compile.options = {"--fmad=false"};
+        const volatile float product = a * x; // rounded on its own
+        QCOMPARE(runner_->run(setup).output("y")->value(0), double(product + y));
+        QVERIFY(std::fma(a, x, y) != product + y);
+    }
+
+    // Cooperative groups as CUDA defines them: the block, static tiles and tiles of tiles, reduce and the
+    // scans, shuffles and votes on a tile. The expected values are worked out here, as plain loops.
+    void cooperativeGroupsRunOnTheCpu() {
+        const auto setup = setupOf(
+            "#include <cooperative_groups.h>\n"
+            "#include <cooperative_groups/reduce.h>\n"
+            "#include <cooperative_groups/scan.h>\n"
+            "namespace cg = cooperative_groups;\n"
+            "__global__ void groups(const int* in, int* blockSums, int* quarterMax, int* scans, unsigned* "
+            "votes) {\n"
+            "    cg::thread_block block = cg::this_thread_block();\n"
+            "    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
+            "    auto quarter = cg::tiled_partition<8>(warp);\n"
+            "    const unsigned id = block.group_index().x * block.num_threads() + block.thread_rank();\n"
+            "    const int v = in[id];\n"
+            "    const int warpSum = cg::reduce(warp, v, cg::plus<int>());\n"
+            "    quarterMax[id] = cg::reduce(quarter, v, cg::greater<int>());\n"
+            "    scans[id] = cg::exclusive_scan(quarter, v) + 1000 * warp.shfl_down(v, 1);\n"
+            "    votes[id] = quarter.ballot(v % 3 == 0) + (warp.any(v == 7) ? 1000u : 0u);\n"
+            "    __shared__ int perWarp[32];\n"
+            "    if (warp.thread_rank() == 0) perWarp[warp.meta_group_rank()] = warpSum;\n"
+            "    block.sync();\n"
+            "    if (block.thread_rank() == 0) {\n"
+            "        int total = 0;\n"
+            "        for (unsigned w = 0; w < warp.meta_group_size(); ++w) total += perWarp[w];\n"
+            "        blockSums[block.group_index().x] = total;\n"
+            "    }\n"
+            "}\n",
+            "groups",
+            {array("in", "int32", {512}, "in", {{"range", {{"start", -40}, {"step", 1}}}}),
+             array("blockSums", "int32", {4}, "out"), array("quarterMax", "int32", {512}, "out"),
+             array("scans", "int32", {512}, "out"), array("votes", "uint32", {512}, "out")},
+            {{"grid", {4}}, {"block", {128}}});
+        QVERIFY(cpu::CpuRunner::needsFibers(setup.source));
+        const auto result = runner_->run(setup);
+        const auto in = [](int id) { return id - 40; };
+        for (int b = 0; b < 4; ++b) {
+            int total = 0;
+            for (int t = 0; t < 128; ++t)
+                total += in(b * 128 + t);
+            QCOMPARE(result.output("blockSums")->value(std::size_t(b)), double(total));
+        }
+        for (int id = 0; id < 512; ++id) {
+            const int first = id / 8 * 8, lane = id % 8;
+            QCOMPARE(result.output("quarterMax")->value(std::size_t(id)), double(in(first + 7)));
+            int before = 0;
+            for (int l = 0; l < lane; ++l)
+                before += in(first + l);
+            const int below = id % 32 == 31 ? in(id) : in(id + 1); // shfl_down past the warp keeps its own
+            QCOMPARE(result.output("scans")->value(std::size_t(id)), double(before + 1000 * below));
+            unsigned bits = 0;
+            for (int l = 0; l < 8; ++l)
+                bits |= (in(first + l) % 3 == 0 ? 1u : 0u) << l;
+            bool seven = false;
+            for (int l = id / 32 * 32; l < id / 32 * 32 + 32; ++l)
+                seven = seven || in(l) == 7;
+            QCOMPARE(result.output("votes")->value(std::size_t(id)), double(bits + (seven ? 1000u : 0u)));
+        }
+    }
+
+    // What the CPU backend does not have of cooperative groups is a compile error naming it, on its line.
+    void missingCooperativeGroupsAreNamedOnTheirLine() {
+        const auto setup =
+            setupOf("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                    "__global__ void k(float* x) {\n    x[0] = 1;\n    cg::this_grid().sync();\n}\n",
+                    "k", {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {1}}});
+        try {
+            (void)runner_->run(setup);
+            QFAIL("the grid group compiled");
+        } catch (const launch::CompileError& e) {
+            const auto& d = e.diagnostics();
+            const auto named = std::find_if(d.begin(), d.end(), [](const auto& x) {
+                return x.message.starts_with("cooperative_groups this_grid is not supported");
+            });
+            QVERIFY2(named != d.end(), e.what());
+            QCOMPARE(named->line, 5);
+        }
     }
 
     void twoAndThreeDimensionalLaunches() {

@@ -2,6 +2,7 @@
 // their place, and every option reaches NVRTC. Runs without a compile cache, so nothing here is a hit.
 #include "core/cuda/Compiler.h"
 #include "core/cuda/Nvrtc.h"
+#include "core/cuda/Toolkit.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -204,6 +205,58 @@ private slots:
         const auto result = compile("#include \"beside.cuh\"\n__global__ void k(int* p) { p[0] = BESIDE; }\n",
                                     {}, dir.filePath("k.cu").toStdString());
         QVERIFY2(result.ok, errorsOf(result).c_str());
+    }
+
+    // What CUDA code includes from the toolkit rather than from NVRTC: cooperative groups, and CUDA 13's
+    // libcu++ under include/cccl. NVRTC gets the toolkit's include folders after the user's.
+    void toolkitHeadersAreFound() {
+        const auto& toolkit = kp::cuda::toolkitHeaders();
+        if (!toolkit.found()) QSKIP(toolkit.unavailableReason().c_str());
+        const std::string source =
+            "#include <cooperative_groups.h>\n"
+            "#include <cooperative_groups/reduce.h>\n"
+            "#include <cuda/std/limits>\n"
+            "namespace cg = cooperative_groups;\n"
+            "__global__ void k(int* p) {\n"
+            "    cg::thread_block block = cg::this_thread_block();\n"
+            "    auto warp = cg::tiled_partition<32>(block);\n"
+            "    int v = cg::reduce(warp, p[block.thread_rank()], cg::plus<int>());\n"
+            "    if (warp.thread_rank() == 0) p[0] = v + cuda::std::numeric_limits<int>::max();\n"
+            "}\n";
+        const auto result = compile(source);
+        QVERIFY2(result.ok, errorsOf(result).c_str());
+    }
+
+    // KERNELPAD_CUDA_INCLUDE replaces the search; CUDA_HOME is tried first; a miss names every place.
+    void toolkitHeaderSearchSaysWhereItLooked() {
+        QTemporaryDir dir;
+        const QByteArray savedInclude = qgetenv("KERNELPAD_CUDA_INCLUDE");
+        const QByteArray savedHome = qgetenv("CUDA_HOME");
+        qputenv("KERNELPAD_CUDA_INCLUDE", (dir.path() + "/nowhere").toUtf8());
+        auto missing = kp::cuda::findToolkitHeaders();
+        QVERIFY(!missing.found());
+        const std::string reason = missing.unavailableReason();
+        QVERIFY2(reason.find((dir.path() + "/nowhere").toStdString()) != std::string::npos, reason.c_str());
+        QVERIFY2(reason.find("CUDA_HOME") != std::string::npos, reason.c_str());
+
+        qunsetenv("KERNELPAD_CUDA_INCLUDE");
+        QVERIFY(QDir(dir.path()).mkpath("toolkit/include/cccl"));
+        writeFile(dir.filePath("toolkit/include/cooperative_groups.h"), "\n");
+        qputenv("CUDA_HOME", dir.filePath("toolkit").toUtf8());
+        const auto found = kp::cuda::findToolkitHeaders();
+        QCOMPARE(found.folders.size(), std::size_t{2});
+        QCOMPARE(QString::fromStdString(found.folders[0].string()), dir.filePath("toolkit/include"));
+        QCOMPARE(QString::fromStdString(found.folders[1].string()), dir.filePath("toolkit/include/cccl"));
+        QCOMPARE(QString::fromStdString(kp::cuda::toolkitRoots().front().string()), dir.filePath("toolkit"));
+
+        if (savedInclude.isNull())
+            qunsetenv("KERNELPAD_CUDA_INCLUDE");
+        else
+            qputenv("KERNELPAD_CUDA_INCLUDE", savedInclude);
+        if (savedHome.isNull())
+            qunsetenv("CUDA_HOME");
+        else
+            qputenv("CUDA_HOME", savedHome);
     }
 
     void namesTemplateKernelsByTheirMangledNames() {

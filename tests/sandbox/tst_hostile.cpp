@@ -86,7 +86,7 @@ class TestHostile : public QObject {
 
     // The case's folder, copied where it may be changed, with what cannot be committed made here.
     fs::path prepare(const std::string& name) {
-        const fs::path folder = fs::path(work_.path().toStdString()) / name;
+        fs::path folder = fs::path(work_.path().toStdString()) / name;
         fs::remove_all(folder);
         fs::copy(kCorpus / name, folder, fs::copy_options::recursive);
         const fs::path source = folder / "k.cu";
@@ -191,10 +191,12 @@ private slots:
                                 << false << "cpu";
         QTest::newRow("endless_loop")
             << "endless_loop" << QStringList{"--timeout", "2"} << 4 << "--timeout" << false << "cpu";
-        // Compile-time bombs: the compiler reads only the toolchain and the playground's folder, under
-        // limits.
-        for (const char* name : {"include_dev_zero", "include_dev_urandom", "include_ssh_key"})
-            QTest::newRow(name) << name << QStringList{} << 3 << "Permission denied" << true << "cpu";
+        // Compile-time bombs: an include of a device is refused before the compiler starts (as on the
+        // GPU), and the compiler reads only the toolchain and the playground's folder, under limits.
+        for (const char* name : {"include_dev_zero", "include_dev_urandom"})
+            QTest::newRow(name) << name << QStringList{} << 3 << "not a regular file" << false << "cpu";
+        QTest::newRow("include_ssh_key")
+            << "include_ssh_key" << QStringList{} << 3 << "Permission denied" << true << "cpu";
         QTest::newRow("include_itself")
             << "include_itself" << QStringList{} << 3 << "error:" << false << "cpu";
         QTest::newRow("macro_bomb") << "macro_bomb" << QStringList{} << 3 << "limit" << true << "cpu";
