@@ -95,7 +95,9 @@ void printSummary(const launch::RunSetup& setup, const run::RunReport& report) {
                                                       : report.uncheckedBecause)
                   << ")\n";
     for (const auto& check : report.checks)
-        std::cout << "  check      " << run::describe(check) << "\n";
+        std::cout << "  check      "
+                  << run::describe(check, report.referenceIsCpuBackend ? "the CPU backend" : "the reference")
+                  << "\n";
     if (result.cancelled) std::cout << "  cancelled after " << result.kernelMs.size() << " repeats\n";
 }
 

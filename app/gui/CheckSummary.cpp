@@ -15,11 +15,14 @@ QString indexText(const nlohmann::json& index) {
     return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
 }
 
-CheckSummary fromOutput(const nlohmann::json& c, std::size_t values, bool vectorType) {
+// `againstCpu`: a GPU run without a reference function, compared with the same kernel on the CPU backend.
+CheckSummary fromOutput(const nlohmann::json& c, std::size_t values, bool vectorType, bool againstCpu) {
     const QString maxima = CheckSummary::tr("max abs %1, max rel %2")
                                .arg(number(c.value("max_abs", 0.0)), number(c.value("max_rel", 0.0)));
     if (c.value("passed", false))
-        return {CheckSummary::State::Passed, CheckSummary::tr("Matches the reference (%1)").arg(maxima)};
+        return {CheckSummary::State::Passed,
+                againstCpu ? CheckSummary::tr("Matches the CPU backend's run of the kernel (%1)").arg(maxima)
+                           : CheckSummary::tr("Matches the reference (%1)").arg(maxima)};
     const auto mismatches = c.value("mismatches", std::size_t(0));
     QString text = (vectorType ? CheckSummary::tr("%L1 of %L2 values differ (%3)")
                                : CheckSummary::tr("%L1 of %L2 elements differ (%3)"))
@@ -29,7 +32,8 @@ CheckSummary fromOutput(const nlohmann::json& c, std::size_t values, bool vector
     const auto first = c.find("first");
     if (first != c.end() && first->is_array() && !first->empty()) {
         const auto& m = first->front();
-        text += CheckSummary::tr("; first at %1: %2 where the reference has %3")
+        text += (againstCpu ? CheckSummary::tr("; first at %1: %2 where the CPU backend has %3")
+                            : CheckSummary::tr("; first at %1: %2 where the reference has %3"))
                     .arg(indexText(m.at("index")), number(m.at("actual").get<double>()),
                          number(m.at("expected").get<double>()));
     }
@@ -50,7 +54,8 @@ CheckSummary CheckSummary::of(const nlohmann::json& report, const std::string& o
     }
     try {
         for (const auto& c : check->value("outputs", nlohmann::json::array()))
-            if (c.value("output", std::string()) == output) return fromOutput(c, values, vectorType);
+            if (c.value("output", std::string()) == output)
+                return fromOutput(c, values, vectorType, check->value("against", std::string()) == "cpu");
     } catch (const nlohmann::json::exception& e) {
         return {
             State::NotChecked,

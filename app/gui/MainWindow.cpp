@@ -338,7 +338,7 @@ void MainWindow::stopRun() {
 }
 
 void MainWindow::showRun(const std::shared_ptr<RunController::Ran>& run) {
-    results_->showRun(std::move(run->outputs), std::move(run->referenceOutputs), run->tolerance, run->report);
+    results_->showRun(std::move(run->outputs), std::move(run->referenceOutputs), run->check, run->report);
     // The label says what a student usually changes between runs: the launch.
     timings_->addRun(run->report, launch_->summary(), run->flops);
     raiseDock("resultsDock");

@@ -67,7 +67,7 @@ void ResultsView::clear() {
 // The arrays are moved from, through structured bindings, which clang-tidy 14 does not follow.
 void ResultsView::showRun(kp::launch::NamedArrays outputs,   // NOLINT(performance-unnecessary-value-param)
                           kp::launch::NamedArrays reference, // NOLINT(performance-unnecessary-value-param)
-                          const kp::run::Tolerance& tolerance, const nlohmann::json& report) {
+                          const kp::model::CheckSpec& check, const nlohmann::json& report) {
     clear();
     for (auto& [name, array] : outputs) {
         const bool vectorType = kp::model::components(array.dtype()) > 1;
@@ -80,6 +80,7 @@ void ResultsView::showRun(kp::launch::NamedArrays outputs,   // NOLINT(performan
                 if (referenceName == name && !referenceArray.shape().empty())
                     expected = std::make_shared<const kp::model::Array>(std::move(referenceArray));
         const QString title = QString::fromStdString(name);
+        const auto tolerance = kp::run::toleranceFor(check, shown->dtype());
         auto* pane = new OutputPane(title, shown, expected, tolerance, summary);
         connect(pane, &OutputPane::saveArrayRequested, this, [this, title] { saveArrayAs(title); });
         connect(pane, &OutputPane::savePlotRequested, this, [this, title] { savePlotAs(title); });

@@ -22,10 +22,11 @@ public:
 
     // One tab per output. `report` is the run's whole timings.json object: its "check" (or
     // "unchecked_because") gives each output's summary, and only the outputs it checked are compared
-    // cell by cell with `reference` (same names) under `tolerance`. The arrays are kept, not copied,
+    // cell by cell with `reference` (same names), under the tolerance `check` and each dtype give
+    // (run::toleranceFor). The arrays are kept, not copied,
     // when passed with std::move: copying 100M elements would hold up the GUI thread.
     void showRun(kp::launch::NamedArrays outputs, kp::launch::NamedArrays reference,
-                 const kp::run::Tolerance& tolerance, const nlohmann::json& report);
+                 const kp::model::CheckSpec& check, const nlohmann::json& report);
     void clear();
 
     int outputCount() const;

@@ -297,8 +297,7 @@ void RunController::ranWell(const WorkerResultPtr& result) {
     const auto playground = document_->current();
     const auto checkSpec = playground.check.value_or(model::CheckSpec{});
     auto run = std::make_shared<Ran>(Ran{std::move(result->outputs), std::move(result->referenceOutputs),
-                                         run::Tolerance{checkSpec.rtol, checkSpec.atol}, report,
-                                         flopsOf(playground)});
+                                         checkSpec, report, flopsOf(playground)});
     emit ran(run);
     const auto& timings = result->timings;
     QString checkText = tr("not checked: the playground has no reference function, and the CPU backend is "

@@ -40,7 +40,7 @@ public:
     // A run that ended well. Its arrays are moved out by the one view that shows them.
     struct Ran {
         kp::launch::NamedArrays outputs, referenceOutputs;
-        kp::run::Tolerance tolerance;
+        kp::model::CheckSpec check;  // the playground's, for each output's tolerance
         nlohmann::json report;       // timings.json (project-format.md)
         std::optional<double> flops; // the sweep's FLOPs formula at the swept array's size, when given
     };

@@ -568,8 +568,9 @@ model::CheckSpec Reader::readCheck(const json& object) {
     for (auto [key, target] : {std::pair{"rtol", &check.rtol}, std::pair{"atol", &check.atol}})
         if (const json* value = find(object, key)) {
             const std::string where = member("check", key);
-            *target = number(*value, where, "a tolerance, 0 or more").value_or(*target);
-            if (*target < 0) problem(where, "expected a tolerance, 0 or more, found " + describe(*value));
+            *target = number(*value, where, "a tolerance, 0 or more");
+            if (*target && **target < 0)
+                problem(where, "expected a tolerance, 0 or more, found " + describe(*value));
         }
     return check;
 }
@@ -900,9 +901,9 @@ std::string serializePlayground(const Playground& playground) {
         out["reference"] = reference;
     }
     if (playground.check) {
-        ordered check = {{"outputs", playground.check->outputs},
-                         {"rtol", playground.check->rtol},
-                         {"atol", playground.check->atol}};
+        ordered check = {{"outputs", playground.check->outputs}};
+        if (playground.check->rtol) check["rtol"] = *playground.check->rtol;
+        if (playground.check->atol) check["atol"] = *playground.check->atol;
         appendExtra(check, playground.check->extra);
         out["check"] = check;
     }

@@ -113,8 +113,65 @@ const model::KernelSignature& findKernel(const model::ParseResult& parsed, const
     throw SetupError(problems);
 }
 
+// The pieces of a top-level comma list ("float, 256" in "scale<float, 256>"), trimmed.
+std::vector<std::string> splitTopLevel(std::string_view list) {
+    std::vector<std::string> pieces;
+    std::string piece;
+    int depth = 0;
+    for (const char c : list) {
+        depth += (c == '<' || c == '(' || c == '[') ? 1 : (c == '>' || c == ')' || c == ']') ? -1 : 0;
+        if (c == ',' && depth == 0) {
+            pieces.push_back(piece);
+            piece.clear();
+        } else {
+            piece += c;
+        }
+    }
+    pieces.push_back(piece);
+    for (auto& p : pieces) {
+        p.erase(0, p.find_first_not_of(" \t\n"));
+        p.erase(p.find_last_not_of(" \t\n") + 1);
+    }
+    return pieces;
+}
+
+// A template kernel named with its arguments ("scale<float>") gives its type parameters their dtypes:
+// a parameter `T* data` is then matched as a float32 array. A type parameter left to its default
+// (`typename T = float`) takes the default's.
+void bindTemplateArguments(RunSetup& setup) {
+    auto& signature = setup.signature;
+    if (!signature.isTemplate) return;
+    const auto open = setup.kernelName.find('<');
+    const auto close = setup.kernelName.rfind('>');
+    const std::vector<std::string> given =
+        open != std::string::npos && close != std::string::npos && close > open
+            ? splitTopLevel(std::string_view(setup.kernelName).substr(open + 1, close - open - 1))
+            : std::vector<std::string>{};
+    for (std::size_t i = 0; i < signature.templateParameters.size(); ++i) {
+        const std::string& declared = signature.templateParameters[i];
+        const auto equals = declared.find('=');
+        const auto head = splitTopLevel(declared.substr(0, equals)).front();
+        if (!head.starts_with("typename") && !head.starts_with("class")) continue;
+        const auto nameAt = head.find_last_of(" \t");
+        if (nameAt == std::string::npos) continue;
+        const std::string name = head.substr(nameAt + 1);
+        const std::string argument = i < given.size() && !given[i].empty() ? given[i]
+                                     : equals != std::string::npos
+                                         ? splitTopLevel(declared.substr(equals + 1)).front()
+                                         : std::string();
+        const auto dtype = argument.empty() ? std::nullopt : model::dtypeOfType(argument);
+        if (!dtype) continue;
+        for (auto& parameter : signature.parameters)
+            if (parameter.unresolvedType == name) {
+                parameter.dtype = dtype;
+                parameter.unresolvedType.clear();
+            }
+    }
+}
+
 // A mismatch between one argument and its parameter, or an empty string.
-std::string mismatch(const model::ArgumentSpec& arg, const model::Parameter& parameter, std::size_t index) {
+std::string mismatch(const model::ArgumentSpec& arg, const model::Parameter& parameter, std::size_t index,
+                     const model::KernelSignature& signature) {
     const std::string where = argPath(index, arg.name);
     const std::string declared = parameter.typeText + " " + parameter.name;
     if (parameter.pointer && !arg.isArray())
@@ -123,6 +180,17 @@ std::string mismatch(const model::ArgumentSpec& arg, const model::Parameter& par
     if (!parameter.pointer && arg.isArray())
         return where + ": the kernel's parameter " + std::to_string(index) + " is the scalar \"" + declared +
                "\", so it needs a value, not an array";
+    // A value's bytes must be the kernel's type: one Kernelpad cannot name is refused, never guessed.
+    if (!parameter.pointer && !parameter.unresolvedType.empty())
+        return where + ": the kernel's parameter " + std::to_string(index) + " is \"" + declared +
+               "\", and Kernelpad cannot tell which dtype \"" + parameter.unresolvedType +
+               "\" is: it is not a built-in type, nor a typedef, using alias or #define of one before the "
+               "kernel" +
+               (signature.isTemplate ? " (a template kernel's type parameters take their dtypes from the "
+                                       "kernel's name with its arguments, as in \"" +
+                                           signature.name + "<float>\")"
+                                     : std::string()) +
+               "; declare the parameter with a built-in type such as float or int";
     const model::DType given = arg.isArray() ? arg.array().dtype : arg.scalar().dtype;
     if (parameter.dtype && *parameter.dtype != given)
         return where + ": the kernel's parameter " + std::to_string(index) + " is \"" + declared + "\" (" +
@@ -183,6 +251,7 @@ RunSetup prepareKernel(const model::Playground& playground) {
     readSource(playground, setup);
     const auto parsed = model::parseKernels(setup.source, setup.sourceName);
     setup.signature = findKernel(parsed, setup);
+    bindTemplateArguments(setup);
     return setup;
 }
 
@@ -204,7 +273,7 @@ RunSetup prepare(const model::Playground& playground,
         throw SetupError(problems);
     }
     for (std::size_t i = 0; i < parameters.size(); ++i)
-        if (auto problem = mismatch(playground.args[i], parameters[i], i); !problem.empty())
+        if (auto problem = mismatch(playground.args[i], parameters[i], i, setup.signature); !problem.empty())
             problems.push_back(problem);
     if (!problems.empty()) throw SetupError(problems);
 

@@ -21,6 +21,9 @@ struct Parameter {
     // The element type (the pointee's for pointers). Empty where no DType fits: structs, template
     // parameters, references, pointers to pointers, function pointers, bool.
     std::optional<DType> dtype;
+    // For a parameter of one plain type word that is neither a built-in type nor an alias or type macro
+    // of one declared before the kernel (a struct, a template parameter): that word. Empty otherwise.
+    std::string unresolvedType;
     int line = 0;             // 1-based, of the name (of the parameter's first token when unnamed)
     int column = 0;           // 1-based, in bytes
     std::string defaultValue; // as written ("f(1, 2)"); empty when there is none

@@ -123,8 +123,9 @@ struct ReferenceSpec {
 
 struct CheckSpec {
     std::vector<std::string> outputs; // out/inout array arguments; empty: all of them
-    double rtol = 1e-5;               // numpy.allclose's defaults
-    double atol = 1e-8;
+    // Absent: each output's dtype decides (run::defaultTolerance, torch.testing's choices).
+    std::optional<double> rtol;
+    std::optional<double> atol;
     nlohmann::json extra = nlohmann::json::object();
 
     bool operator==(const CheckSpec&) const = default;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -165,8 +166,10 @@ private:
             condition(name, tokens);
         else if (name == "define" && !truncated)
             define(tokens);
-        else if (name == "undef" && tokens.size() > 1)
+        else if (name == "undef" && tokens.size() > 1) {
             macros_.erase(text(tokens[1]));
+            typeMacros_.erase(text(tokens[1]));
+        }
     }
 
     // 0 or 1 for `#if 0` / `#if 1` (and #elif), nothing for conditions we do not evaluate.
@@ -233,9 +236,26 @@ private:
                 hasGlobal = hasGlobal || text(tokens[i]) == "__global__";
             }
         }
-        if (hasGlobal && body.size() <= kMaxMacroTokens) macros_.emplace(name, std::move(body));
+        if (hasGlobal && body.size() <= kMaxMacroTokens) {
+            macros_.emplace(name, std::move(body));
+            return;
+        }
+        // `#define real float`: a type a parameter may be declared with.
+        typeMacros_.erase(name);
+        if (body.empty() || body.size() > 4) return;
+        for (const Token& token : body)
+            if (token.kind != TokenKind::Identifier && text(token) != "::") return;
+        typeMacros_.emplace(name, std::move(body));
     }
 
+public:
+    // What an object-like macro of type words (`#define real float`) defined so far stands for.
+    const std::vector<Token>* typeMacro(std::string_view name) const {
+        const auto macro = typeMacros_.find(name);
+        return macro == typeMacros_.end() ? nullptr : &macro->second;
+    }
+
+private:
     bool expand(const Token& use) {
         if (macros_.empty()) return false;
         const auto macro = macros_.find(text(use));
@@ -259,6 +279,7 @@ private:
     bool skipToEndif_ = false;     // an #else cannot end this skip (the #else side of `#if 1`)
     std::vector<bool> openGroups_; // per open #if we read: whether it was `#if 1`
     std::unordered_map<std::string_view, std::vector<Token>> macros_;
+    std::unordered_map<std::string_view, std::vector<Token>> typeMacros_;
     std::vector<Token> expansion_;
     std::size_t expansionAt_ = 0;
 };
@@ -304,6 +325,44 @@ std::optional<DType> namedType(std::string_view word) {
     if (word == "uint64_t" || word == "size_t") return DType::UInt64;
     if (word == "ptrdiff_t") return DType::Int64;
     return std::nullopt;
+}
+
+// CUDA's and C++'s own types that no DType stands for (yet): a parameter of one is not matched, but it is
+// no unknown name either.
+bool knownWithoutDType(std::string_view word) {
+    static const std::set<std::string_view> kKnown = [] {
+        std::set<std::string_view> known = {"bool",
+                                            "void",
+                                            "half2",
+                                            "__half2",
+                                            "__nv_bfloat16",
+                                            "nv_bfloat16",
+                                            "__nv_bfloat162",
+                                            "nv_bfloat162",
+                                            "dim3",
+                                            "clock_t",
+                                            "wchar_t",
+                                            "char16_t",
+                                            "char32_t",
+                                            "char8_t",
+                                            "auto",
+                                            "uintptr_t",
+                                            "intptr_t",
+                                            "cudaTextureObject_t",
+                                            "cudaSurfaceObject_t"};
+        static const std::vector<std::string> vectors = [] {
+            std::vector<std::string> names;
+            for (const char* base : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
+                                     "longlong", "ulonglong", "float", "double"})
+                for (const char* lanes : {"1", "2", "3", "4"})
+                    names.push_back(std::string(base) + lanes);
+            return names;
+        }();
+        for (const auto& name : vectors)
+            known.insert(name);
+        return known;
+    }();
+    return kKnown.contains(word);
 }
 
 // Combinations of the builtin integer words; `long` is 64 bits, as on the LP64 hosts CUDA runs on.
@@ -370,6 +429,7 @@ public:
                 declaration(token);
                 statement_.clear();
             } else if (is(token, ";")) {
+                noteAlias();
                 statement_.clear();
             } else if (is(token, "{")) {
                 openBlock();
@@ -409,6 +469,46 @@ private:
         statement_.push_back(token);
         if (statement_.size() > kMaxStatementTokens)
             statement_.erase(statement_.begin(), statement_.begin() + kMaxStatementTokens / 2);
+    }
+
+    // `typedef float real;` and `using real = float;`: a name a parameter's type may be declared with.
+    // Only aliases of plain type words are kept (not of pointers, arrays or function types).
+    void noteAlias() {
+        const std::size_t n = statement_.size();
+        const auto plain = [&](std::size_t begin, std::size_t end) {
+            if (begin >= end || end - begin > 4) return false;
+            for (std::size_t i = begin; i < end; ++i)
+                if (!isIdentifier(statement_[i]) && !is(statement_[i], "::")) return false;
+            return true;
+        };
+        if (n >= 3 && is(statement_[0], "typedef") && isIdentifier(statement_[n - 1]) && plain(1, n - 1))
+            aliases_[text(statement_[n - 1])] = {statement_.begin() + 1, statement_.end() - 1};
+        else if (n >= 4 && is(statement_[0], "using") && isIdentifier(statement_[1]) &&
+                 is(statement_[2], "=") && plain(3, n))
+            aliases_[text(statement_[1])] = {statement_.begin() + 3, statement_.end()};
+    }
+
+    // A parameter's type tokens with the aliases and type macros in it replaced by what they name.
+    std::vector<Token> withoutAliases(const std::vector<Token>& type, int depth = 0) const {
+        constexpr int kMaxDepth = 8;
+        std::vector<Token> out;
+        for (const Token& token : type) {
+            const std::vector<Token>* named = nullptr;
+            if (isIdentifier(token) && depth < kMaxDepth) {
+                const auto alias = aliases_.find(text(token));
+                named = alias != aliases_.end() ? &alias->second : tokens_.typeMacro(text(token));
+            }
+            if (!named) {
+                out.push_back(token);
+                continue;
+            }
+            for (Token word : withoutAliases(*named, depth + 1)) {
+                word.line = token.line;
+                word.column = token.column;
+                out.push_back(word);
+            }
+        }
+        return out;
     }
 
     void openBlock() {
@@ -819,7 +919,7 @@ private:
             parameter.line = at->line;
             parameter.column = at->column;
         }
-        describeType(type, parameter);
+        describeType(withoutAliases(type), parameter);
         return parameter;
     }
 
@@ -861,7 +961,10 @@ private:
         }
         parameter.pointer = indirections > 0;
         parameter.isConst = parameter.pointer ? baseConst : anyConst;
-        if (!complex && !reference && indirections <= 1) parameter.dtype = elementType(std::move(base));
+        if (complex || reference || indirections > 1) return;
+        if (base.size() == 1 && !knownWithoutDType(base.front()) && !namedType(base.front()))
+            parameter.unresolvedType = std::string(base.front());
+        parameter.dtype = elementType(std::move(base));
     }
 
     void add(Found kernel) {
@@ -887,6 +990,7 @@ private:
     std::optional<Token> pushedBack_;
     std::vector<Token> statement_; // tokens since the last ';', '{' or '}': what may precede __global__
     std::vector<bool> blocks_;     // per open brace: whether it opens an extern "C" block
+    std::unordered_map<std::string_view, std::vector<Token>> aliases_; // typedef and using, of type words
     int externCBlocks_ = 0;
     std::vector<Found> found_;
     std::unordered_map<std::string, std::size_t> byKey_;
@@ -896,6 +1000,17 @@ private:
 
 ParseResult parseKernels(std::string_view source, const std::string& fileName) {
     return Parser(source, fileName).run();
+}
+
+std::optional<DType> dtypeOfType(std::string_view type) {
+    source::Lexer lexer(type);
+    std::vector<std::string_view> words;
+    for (const auto& token : lexer.rest()) {
+        const std::string_view word = lexer.text(token);
+        if (token.kind != TokenKind::Identifier && word != "::") return std::nullopt;
+        if (!isTypeQualifier(word)) words.push_back(word);
+    }
+    return elementType(std::move(words));
 }
 
 const KernelSignature* findKernel(const ParseResult& result, std::string_view name) {

@@ -13,6 +13,7 @@
 #include "Diagnostic.h"
 #include "KernelSignature.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,5 +34,9 @@ ParseResult parseKernels(std::string_view source, const std::string& fileName = 
 
 // The first kernel called `name`, or nullptr.
 const KernelSignature* findKernel(const ParseResult& result, std::string_view name);
+
+// The dtype of a type written as text ("float", "unsigned int", "const std::int32_t"), as a parameter of
+// that type would get; nothing for other types.
+std::optional<DType> dtypeOfType(std::string_view type);
 
 } // namespace kp::model

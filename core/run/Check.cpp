@@ -20,6 +20,26 @@ void requireComparable(const std::string& output, const model::Array& actual, co
 
 } // namespace
 
+Tolerance defaultTolerance(model::DType dtype) {
+    switch (dtype) {
+    case model::DType::Float16:
+        return {1e-3, 1e-5};
+    case model::DType::Float32:
+    case model::DType::Float2:
+    case model::DType::Float4:
+        return {1.3e-6, 1e-5};
+    case model::DType::Float64:
+        return {1e-7, 1e-7};
+    default:
+        return {0, 0};
+    }
+}
+
+Tolerance toleranceFor(const model::CheckSpec& spec, model::DType dtype) {
+    const Tolerance fallback = defaultTolerance(dtype);
+    return {spec.rtol.value_or(fallback.rtol), spec.atol.value_or(fallback.atol)};
+}
+
 bool matches(double a, double e, const Tolerance& t) {
     if (std::isnan(a) || std::isnan(e)) return std::isnan(a) && std::isnan(e);
     if (std::isinf(a) || std::isinf(e)) return a == e;
@@ -40,6 +60,7 @@ CheckResult check(const std::string& output, const model::Array& actual, const m
     requireComparable(output, actual, expected);
     CheckResult r;
     r.output = output;
+    r.tolerance = tolerance;
     const int parts = model::components(actual.dtype());
     for (std::size_t i = 0; i < actual.size(); ++i) {
         for (int c = 0; c < parts; ++c) {
@@ -78,22 +99,23 @@ std::pair<std::string, std::string> distinct(double actual, double expected) {
 
 } // namespace
 
-std::string describe(const CheckResult& r) {
+std::string describe(const CheckResult& r, std::string_view against) {
     std::ostringstream text;
     text << r.output << ": ";
     if (r.passed) {
-        text << "matches the reference (max abs " << r.maxAbs << ", max rel " << r.maxRel << ")";
+        text << "matches " << against << " (max abs " << r.maxAbs << ", max rel " << r.maxRel << ")";
         return text.str();
     }
-    text << r.mismatches << (r.mismatches == 1 ? " value differs" : " values differ") << " (max abs "
-         << r.maxAbs << ", max rel " << r.maxRel << ")";
+    text << r.mismatches << (r.mismatches == 1 ? " value differs" : " values differ") << " from " << against
+         << " (max abs " << r.maxAbs << ", max rel " << r.maxRel << "; allowed: atol " << r.tolerance.atol
+         << " + rtol " << r.tolerance.rtol << " x |expected|)";
     if (!r.first.empty()) {
         const auto& m = r.first.front();
         text << "; first at [";
         for (std::size_t d = 0; d < m.index.size(); ++d)
             text << (d ? ", " : "") << m.index[d];
         const auto [actual, expected] = distinct(m.actual, m.expected);
-        text << "]: " << actual << " where the reference has " << expected;
+        text << "]: " << actual << " where " << against << " has " << expected;
     }
     return text.str();
 }

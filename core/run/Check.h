@@ -4,9 +4,11 @@
 #pragma once
 
 #include "core/model/Array.h"
+#include "core/model/Playground.h"
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kp::run {
@@ -16,6 +18,14 @@ struct Tolerance {
     double atol = 1e-8;
     bool operator==(const Tolerance&) const = default;
 };
+
+// The tolerance for an output of `dtype` when the playground names none, as torch.testing's
+// assert_close chooses them: float16 rtol 1e-3 atol 1e-5, float32 (and float2, float4) rtol 1.3e-6
+// atol 1e-5, float64 rtol 1e-7 atol 1e-7, integers exact. Wide enough for a GPU's fused multiply-adds
+// and rounding against a CPU's, narrow enough for a wrong index or a lost update.
+Tolerance defaultTolerance(model::DType dtype);
+// The playground's rtol and atol where it gives them, each of the others from defaultTolerance(dtype).
+Tolerance toleranceFor(const model::CheckSpec& spec, model::DType dtype);
 
 struct CheckResult {
     std::string output; // the argument's name
@@ -32,6 +42,7 @@ struct CheckResult {
     };
     std::vector<Mismatch> first;
     static constexpr std::size_t kMaxListed = 10;
+    Tolerance tolerance; // what it was checked with
     bool operator==(const CheckResult&) const = default;
 };
 
@@ -45,8 +56,10 @@ bool matches(double actual, double expected, const Tolerance& tolerance);
 CheckResult check(const std::string& output, const model::Array& actual, const model::Array& expected,
                   const Tolerance& tolerance);
 
-// "dest: 3 of 400 elements differ (max abs 0.5, max rel 0.01); first at [12] 1.5 != 1.0"
-std::string describe(const CheckResult& result);
+// "dest: 3 values differ from the reference (max abs 0.5, max rel 0.01; allowed: atol 1e-05 + rtol
+// 1.3e-06 x |expected|); first at [12]: 1.5 where the reference has 1". `against` names what the output
+// was compared with.
+std::string describe(const CheckResult& result, std::string_view against = "the reference");
 
 // Row-major flat position to indices of `shape`.
 std::vector<std::size_t> unravel(std::size_t flat, const model::Shape& shape);

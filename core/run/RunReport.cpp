@@ -10,8 +10,9 @@ nlohmann::ordered_json checkJson(const CheckResult& check) {
     nlohmann::ordered_json first = nlohmann::ordered_json::array();
     for (const auto& m : check.first)
         first.push_back({{"index", m.index}, {"actual", m.actual}, {"expected", m.expected}});
-    return {{"output", check.output},  {"passed", check.passed},  {"mismatches", check.mismatches},
-            {"max_abs", check.maxAbs}, {"max_rel", check.maxRel}, {"first", first}};
+    return {{"output", check.output},       {"passed", check.passed},  {"mismatches", check.mismatches},
+            {"max_abs", check.maxAbs},      {"max_rel", check.maxRel}, {"rtol", check.tolerance.rtol},
+            {"atol", check.tolerance.atol}, {"first", first}};
 }
 
 nlohmann::ordered_json transfersJson(const std::vector<launch::TransferTiming>& transfers) {
@@ -37,6 +38,9 @@ nlohmann::ordered_json RunReport::toJson() const {
     if (!checks.empty()) {
         nlohmann::ordered_json check;
         check["passed"] = passed();
+        // What the outputs were compared with: the playground's reference function, or the same kernel
+        // on the CPU backend (a GPU run without a reference).
+        check["against"] = referenceIsCpuBackend ? "cpu" : "reference";
         std::size_t mismatches = 0;
         double maxAbs = 0, maxRel = 0;
         nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
@@ -69,13 +73,12 @@ nlohmann::ordered_json RunReport::toJson() const {
 std::vector<CheckResult> checkAgainst(const launch::RunSetup& setup, const launch::RunResult& result,
                                       const ReferenceResult& reference) {
     std::vector<CheckResult> checks;
-    const Tolerance tolerance{setup.check.rtol, setup.check.atol};
     for (const auto& name : setup.checkedOutputs()) {
         const auto* actual = result.output(name);
         const auto* expected = reference.output(name);
         if (!actual || !expected)
             throw InputError("check: the output \"" + name + "\" is missing from the run");
-        checks.push_back(check(name, *actual, *expected, tolerance));
+        checks.push_back(check(name, *actual, *expected, toleranceFor(setup.check, actual->dtype())));
     }
     return checks;
 }

@@ -290,6 +290,14 @@
         <source>Not checked: the playground&apos;s check does not include this output</source>
         <translation>Sin comprobar: la comprobación del banco de pruebas no incluye esta salida</translation>
     </message>
+    <message>
+        <source>Matches the CPU backend&apos;s run of the kernel (%1)</source>
+        <translation>Coincide con la ejecución del kernel en el backend de CPU (%1)</translation>
+    </message>
+    <message>
+        <source>; first at %1: %2 where the CPU backend has %3</source>
+        <translation>; el primero en %1: %2 donde el backend de CPU tiene %3</translation>
+    </message>
 </context>
 <context>
     <name>CompileNotice</name>

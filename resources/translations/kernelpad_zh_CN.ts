@@ -290,6 +290,14 @@
         <source>Not checked: the playground&apos;s check does not include this output</source>
         <translation>未校验：演练场的校验不包含此输出</translation>
     </message>
+    <message>
+        <source>Matches the CPU backend&apos;s run of the kernel (%1)</source>
+        <translation>与 CPU 后端运行该内核的结果一致（%1）</translation>
+    </message>
+    <message>
+        <source>; first at %1: %2 where the CPU backend has %3</source>
+        <translation>；首个位于 %1：%2，而 CPU 后端为 %3</translation>
+    </message>
 </context>
 <context>
     <name>CompileNotice</name>

@@ -220,6 +220,14 @@ private slots:
         QTest::newRow("failed") << "failed" << int(CheckSummary::State::Failed)
                                 << "3 of 400 elements differ (max abs 0.5, max rel 0.25); first at [10]: 3.5 "
                                    "where the reference has 3";
+        // A GPU run without a reference function is compared with the CPU backend, and says so.
+        QTest::newRow("passed, against the CPU backend")
+            << "passed cpu" << int(CheckSummary::State::Passed)
+            << "Matches the CPU backend's run of the kernel (max abs 0, max rel 0)";
+        QTest::newRow("failed, against the CPU backend")
+            << "failed cpu" << int(CheckSummary::State::Failed)
+            << "3 of 400 elements differ (max abs 0.5, max rel 0.25); first at [10]: 3.5 where the CPU "
+               "backend has 3";
         QTest::newRow("unchecked") << "unchecked" << int(CheckSummary::State::NotChecked)
                                    << "Not checked: the reference failed to compile";
         QTest::newRow("output not in the check")
@@ -238,20 +246,21 @@ private slots:
             out.setValue(i, ref.value(i) + 0.5);
         const NamedArrays outputs{{"out", out}}, reference{{"out", ref}};
         nlohmann::json report;
-        if (scenario == "passed") report = checkedReport(reference, reference, {});
-        if (scenario == "failed") report = checkedReport(outputs, reference, {});
+        if (scenario.startsWith("passed")) report = checkedReport(reference, reference, {});
+        if (scenario.startsWith("failed")) report = checkedReport(outputs, reference, {});
+        if (scenario.endsWith(" cpu")) report["check"]["against"] = "cpu";
         if (scenario == "unchecked") report = reportOf({}, "the reference failed to compile");
         if (scenario == "other") report = reportOf({kp::run::check("another", out, ref, {})});
         ResultsView view;
-        view.showRun(scenario == "passed" ? reference : outputs, reference, {}, report);
+        view.showRun(scenario.startsWith("passed") ? reference : outputs, reference, {}, report);
         QCOMPARE(view.outputCount(), 1);
         const OutputPane* pane = view.pane(QStringLiteral("out"));
         QVERIFY(pane);
         QCOMPARE(int(pane->summary().state), state);
         QCOMPARE(pane->summaryLabel()->text(), text);
         // Only what the report checked is compared cell by cell.
-        const bool failed = scenario == "failed";
-        QCOMPARE(pane->model()->hasReference(), failed || scenario == "passed");
+        const bool failed = scenario.startsWith("failed");
+        QCOMPARE(pane->model()->hasReference(), failed || scenario.startsWith("passed"));
         QCOMPARE(pane->model()->data(pane->model()->index(10, 0), ArrayTableModel::MismatchRole).toBool(),
                  failed);
         QCOMPARE(view.tabs()->tabBar()->tabTextColor(0) == colorsOf(currentAppearance()).error, failed);

@@ -67,7 +67,7 @@ private slots:
         QCOMPARE(p.args[3].value->kind, model::ScalarValue::Kind::Size);
         QCOMPARE(p.args[3].value->array, std::string("a"));
         QCOMPARE(p.reference->function, std::string("multiply_them_ref"));
-        QCOMPARE(p.check->atol, 1e-6);
+        QCOMPARE(p.check->atol, std::optional<double>(1e-6));
         QCOMPARE(fs::weakly_canonical(p.folder), fs::weakly_canonical(folder));
         QCOMPARE(p.resolve("multiply_them.cu"),
                  (fs::weakly_canonical(folder) / "multiply_them.cu").lexically_normal());
@@ -222,7 +222,7 @@ private slots:
     void rejectsBadField_data() {
         QTest::addColumn<QString>("patch");
         QTest::addColumn<QStringList>("fragments");
-        auto row = [](const char* name, const char* patch, QStringList fragments) {
+        auto row = [](const char* name, const char* patch, const QStringList& fragments) {
             QTest::newRow(name) << QString(patch) << fragments;
         };
         row("unknown dtype", R"p([{"op":"replace","path":"/args/1/array/dtype","value":"float33"}])p",

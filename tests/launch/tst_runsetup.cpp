@@ -37,6 +37,20 @@ std::string problemsOf(const model::Playground& playground) {
     return "(no problem reported)";
 }
 
+// A playground of inline `code` whose kernel `kernel` takes `float* d` (4 floats, out) and the scalar `s`
+// of `dtype`.
+model::Playground withScalar(const std::string& code, const std::string& kernel, const std::string& dtype) {
+    nlohmann::json json = {
+        {"format", "kernelpad/1"},
+        {"code", code},
+        {"kernel", kernel},
+        {"launch", {{"grid", {1, 1, 1}}, {"block", {4, 1, 1}}}},
+        {"args",
+         {{{"name", "d"}, {"array", {{"dtype", "float32"}, {"shape", {4}}}}, {"direction", "out"}},
+          {{"name", "s"}, {"scalar", {{"dtype", dtype}}}, {"value", 1}}}}};
+    return io::parsePlayground(json.dump(), data() / "inline.kpad.json");
+}
+
 } // namespace
 
 class TestRunSetup : public QObject {
@@ -186,6 +200,63 @@ private slots:
         QCOMPARE(setup.kernelName, std::string("scale<float>"));
         QCOMPARE(setup.args[0].direction, model::Direction::InOut);
         QCOMPARE(setup.args[1].scalarValue, 2.0);
+    }
+
+    // A parameter declared through a typedef, a using alias, a macro or a template parameter is matched
+    // like one written with the built-in type; one whose type Kernelpad cannot name is refused, never run
+    // on bytes of another type (a float64 value read as float gave all-NaN results).
+    void parameterTypesResolveThroughAliases_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("kernel");
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<QStringList>("fragments"); // empty: accepted
+        const QString typedefReal = "typedef float real;\n__global__ void k(float* d, const real s) {}\n";
+        QTest::newRow("typedef, same") << typedefReal << "k"
+                                       << "float32" << QStringList{};
+        QTest::newRow("typedef, other")
+            << typedefReal << "k"
+            << "float64" << QStringList{"args[1] \"s\"", "const real s", "(float32)", "gives float64"};
+        const QString usingReal = "using real = double;\n__global__ void k(float* d, real s) {}\n";
+        QTest::newRow("using, same") << usingReal << "k"
+                                     << "float64" << QStringList{};
+        QTest::newRow("using, other") << usingReal << "k"
+                                      << "float32" << QStringList{"(float64)", "gives float32"};
+        const QString chained = "typedef unsigned int word;\ntypedef word count_t;\n"
+                                "__global__ void k(float* d, count_t s) {}\n";
+        QTest::newRow("typedef of a typedef") << chained << "k"
+                                              << "uint32" << QStringList{};
+        QTest::newRow("typedef of a typedef, other") << chained << "k"
+                                                     << "int32" << QStringList{"(uint32)"};
+        const QString macro = "#define REAL float\n__global__ void k(float* d, REAL s) {}\n";
+        QTest::newRow("macro") << macro << "k"
+                               << "float64" << QStringList{"REAL s", "(float32)"};
+        QTest::newRow("struct")
+            << "struct Params { float scale; };\n__global__ void k(float* d, Params s) {}\n"
+            << "k"
+            << "float32" << QStringList{"\"Params s\"", "cannot tell which dtype \"Params\" is"};
+        const QString templated = "template <typename T>\n__global__ void k(float* d, T s) {}\n";
+        QTest::newRow("template, bound") << templated << "k<double>"
+                                         << "float64" << QStringList{};
+        QTest::newRow("template, bound, other") << templated << "k<double>"
+                                                << "float32" << QStringList{"(float64)", "gives float32"};
+        QTest::newRow("template, unbound") << templated << "k"
+                                           << "float32" << QStringList{"cannot tell", "\"T\"", "k<float>"};
+        QTest::newRow("template, default")
+            << "template <typename T = int, int N = 4>\n__global__ void k(float* d, T s) {}\n"
+            << "k"
+            << "float32" << QStringList{"(int32)", "gives float32"};
+    }
+    void parameterTypesResolveThroughAliases() {
+        QFETCH(QString, code);
+        QFETCH(QString, kernel);
+        QFETCH(QString, dtype);
+        QFETCH(QStringList, fragments);
+        const auto playground = withScalar(code.toStdString(), kernel.toStdString(), dtype.toStdString());
+        const auto problems = problemsOf(playground);
+        if (fragments.isEmpty()) QCOMPARE(problems, std::string("(no problem reported)"));
+        for (const auto& fragment : fragments)
+            QVERIFY2(problems.find(fragment.toStdString()) != std::string::npos,
+                     (problems + "\n  lacks: " + fragment.toStdString()).c_str());
     }
 
     void launchProblemsEachHaveTheirMessage_data() {

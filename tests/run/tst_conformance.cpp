@@ -1,0 +1,204 @@
+// Both backends give the same answers: small kernels written the way CUDA courses and NVIDIA's samples
+// write them, one per feature, each run on the GPU and on the CPU backend. The GPU's result is the truth
+// and the CPU backend must equal it bit for bit (fused multiply-adds included). Needs the GPU machine.
+#include "../TestSupport.h"
+#include "../cuda/GpuTestSupport.h"
+#include "core/cpu/CpuRunner.h"
+#include "core/run/CudaRunner.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <map>
+#include <optional>
+
+using namespace kp;
+
+namespace {
+
+nlohmann::json array(const std::string& name, const std::string& dtype, std::vector<std::size_t> shape,
+                     const std::string& direction, const nlohmann::json& init = nullptr) {
+    nlohmann::json a = {
+        {"name", name}, {"array", {{"dtype", dtype}, {"shape", shape}}}, {"direction", direction}};
+    if (!init.is_null()) a["init"] = init;
+    return a;
+}
+
+nlohmann::json scalar(const std::string& name, const std::string& dtype, const nlohmann::json& value) {
+    return {{"name", name}, {"scalar", {{"dtype", dtype}}}, {"value", value}};
+}
+
+nlohmann::json normal(int seed) {
+    return {{"random", "normal"}, {"mean", 0}, {"stddev", 1}, {"seed", seed}};
+}
+
+struct Case {
+    std::string code;
+    std::string kernel;
+    std::vector<nlohmann::json> args;
+    nlohmann::json launch;
+};
+
+const std::map<std::string, Case>& cases() {
+    static const std::map<std::string, Case> all = {
+        {"saxpy, fused",
+         {"__global__ void saxpy(int n, float a, const float* x, float* y) {\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i < n) y[i] = a * x[i] + y[i];\n"
+          "}\n",
+          "saxpy",
+          {scalar("n", "int32", "size(x)"), scalar("a", "float32", 1.7),
+           array("x", "float32", {5000}, "in", normal(1)), array("y", "float32", {5000}, "inout", normal(2))},
+          {{"grid", "auto"}, {"block", {256}}}}},
+        {"tiled matrix multiply",
+         {"#define TILE 16\n"
+          "__global__ void matmul(const float* A, const float* B, float* C, int n) {\n"
+          "    __shared__ float As[TILE][TILE];\n    __shared__ float Bs[TILE][TILE];\n"
+          "    int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;\n"
+          "    float sum = 0.0f;\n"
+          "    for (int t = 0; t < n / TILE; ++t) {\n"
+          "        As[threadIdx.y][threadIdx.x] = A[row * n + t * TILE + threadIdx.x];\n"
+          "        Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * n + col];\n"
+          "        __syncthreads();\n"
+          "        for (int k = 0; k < TILE; ++k) sum += As[threadIdx.y][k] * Bs[k][threadIdx.x];\n"
+          "        __syncthreads();\n"
+          "    }\n"
+          "    C[row * n + col] = sum;\n"
+          "}\n",
+          "matmul",
+          {array("A", "float32", {64, 64}, "in", normal(3)), array("B", "float32", {64, 64}, "in", normal(4)),
+           array("C", "float32", {64, 64}, "out"), scalar("n", "int32", 64)},
+          {{"grid", {4, 4}}, {"block", {16, 16}}}}},
+        {"atomic overloads",
+         {"__global__ void count(unsigned* u, int* s, unsigned long long* big) {\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    atomicAdd(&u[0], 1);\n    atomicMax(&s[0], (unsigned)i);\n    atomicAdd_block(&s[1], 2);\n"
+          "    atomicAdd_system(&big[0], 3ull);\n    atomicMin(&big[1], (unsigned long long)(1000 - i % "
+          "7));\n"
+          "    atomicInc(&u[1], 9u);\n    atomicOr(&u[2], 1u << (i % 32));\n"
+          "}\n",
+          "count",
+          {array("u", "uint32", {3}, "out"), array("s", "int32", {2}, "out"),
+           array("big", "uint64", {2}, "inout", {{"constant", 5000}})},
+          {{"grid", {16}}, {"block", {128}}}}},
+        {"dynamic shared, specifiers reordered",
+         {"__global__ void reverse(float* d) {\n    extern float __shared__ s[];\n"
+          "    int t = threadIdx.x;\n    s[t] = d[blockIdx.x * blockDim.x + t];\n    __syncthreads();\n"
+          "    d[blockIdx.x * blockDim.x + t] = s[blockDim.x - 1 - t];\n}\n",
+          "reverse",
+          {array("d", "float32", {1024}, "inout", normal(5))},
+          {{"grid", {4}}, {"block", {256}}, {"shared_bytes", 1024}}}},
+        {"typedef parameters",
+         {"typedef float real;\n"
+          "__global__ void gauss(real* out, const real* x, const real sigma, int n) {\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i < n) out[i] = x[i] * x[i] / (2.0f * sigma * sigma);\n"
+          "}\n",
+          "gauss",
+          {array("out", "float32", {1000}, "out"), array("x", "float32", {1000}, "in", normal(6)),
+           scalar("sigma", "float32", 0.75), scalar("n", "int32", "size(x)")},
+          {{"grid", "auto"}, {"block", {128}}}}},
+        {"warp shuffle sum",
+         {"__global__ void warpSum(const int* in, int* out) {\n"
+          "    int v = in[blockIdx.x * blockDim.x + threadIdx.x];\n"
+          "    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);\n"
+          "    if (threadIdx.x % 32 == 0) out[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = v;\n"
+          "}\n",
+          "warpSum",
+          {array("in", "int32", {2048}, "in", {{"range", {{"start", -700}, {"step", 3}}}}),
+           array("out", "int32", {64}, "out")},
+          {{"grid", {8}}, {"block", {256}}}}},
+        {"cooperative groups",
+         {"#include <cooperative_groups.h>\n"
+          "#include <cooperative_groups/reduce.h>\n"
+          "#include <cooperative_groups/scan.h>\n"
+          "namespace cg = cooperative_groups;\n"
+          "__global__ void groups(const int* in, int* blockSums, int* quarterMax, int* scans, unsigned* "
+          "votes) {\n"
+          "    cg::thread_block block = cg::this_thread_block();\n"
+          "    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
+          "    auto quarter = cg::tiled_partition<8>(warp);\n"
+          "    const unsigned id = block.group_index().x * block.num_threads() + block.thread_rank();\n"
+          "    const int v = in[id];\n"
+          "    const int warpSum = cg::reduce(warp, v, cg::plus<int>());\n"
+          "    quarterMax[id] = cg::reduce(quarter, v, cg::greater<int>());\n"
+          "    scans[id] = cg::exclusive_scan(quarter, v) + 1000 * warp.shfl_down(v, 1);\n"
+          "    votes[id] = quarter.ballot(v % 3 == 0) + (warp.any(v == 7) ? 1000u : 0u);\n"
+          "    __shared__ int perWarp[32];\n"
+          "    if (warp.thread_rank() == 0) perWarp[warp.meta_group_rank()] = warpSum;\n"
+          "    block.sync();\n"
+          "    if (block.thread_rank() == 0) {\n"
+          "        int total = 0;\n"
+          "        for (unsigned w = 0; w < warp.meta_group_size(); ++w) total += perWarp[w];\n"
+          "        blockSums[block.group_index().x] = total;\n"
+          "    }\n"
+          "}\n",
+          "groups",
+          {array("in", "int32", {512}, "in", {{"range", {{"start", -40}, {"step", 1}}}}),
+           array("blockSums", "int32", {4}, "out"), array("quarterMax", "int32", {512}, "out"),
+           array("scans", "int32", {512}, "out"), array("votes", "uint32", {512}, "out")},
+          {{"grid", {4}}, {"block", {128}}}}},
+        {"shared memory tree reduction",
+         {"__global__ void blockSum(const float* in, float* out) {\n"
+          "    __shared__ float partial[256];\n"
+          "    unsigned t = threadIdx.x;\n    partial[t] = in[blockIdx.x * blockDim.x + t];\n    "
+          "__syncthreads();\n"
+          "    for (unsigned stride = blockDim.x / 2; stride > 0; stride >>= 1) {\n"
+          "        if (t < stride) partial[t] += partial[t + stride];\n        __syncthreads();\n    }\n"
+          "    if (t == 0) out[blockIdx.x] = partial[0];\n"
+          "}\n",
+          "blockSum",
+          {array("in", "float32", {4096}, "in", normal(7)), array("out", "float32", {16}, "out")},
+          {{"grid", {16}}, {"block", {256}}}}},
+    };
+    return all;
+}
+
+} // namespace
+
+class TestConformance : public QObject {
+    Q_OBJECT
+    QTemporaryDir cache_;
+    std::optional<cuda::CompileCache> compileCache_;
+    std::optional<run::CudaRunner> gpu_;
+    std::optional<cpu::CpuRunner> cpu_;
+
+private slots:
+    void initTestCase() {
+        KP_REQUIRE_GPU();
+        compileCache_.emplace(cache_.path().toStdString());
+        gpu_.emplace(0, &*compileCache_);
+        cpu_.emplace(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 4);
+    }
+    void cleanupTestCase() { gpu_.reset(); }
+
+    void cpuBackendEqualsTheGpu_data() {
+        QTest::addColumn<QString>("name");
+        for (const auto& [name, _] : cases())
+            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+    }
+    void cpuBackendEqualsTheGpu() {
+        QFETCH(QString, name);
+        const Case& c = cases().at(name.toStdString());
+        const auto setup =
+            test::setupOf(c.code, c.kernel, c.args, c.launch, cache_.filePath("c.kpad.json").toStdString());
+        const auto onGpu = gpu_->run(setup);
+        const auto onCpu = cpu_->run(setup);
+        QCOMPARE(onCpu.outputs.size(), onGpu.outputs.size());
+        for (std::size_t o = 0; o < onGpu.outputs.size(); ++o) {
+            const auto& [output, truth] = onGpu.outputs[o];
+            const model::Array& got = onCpu.outputs[o].second;
+            QCOMPARE(got.shape(), truth.shape());
+            std::size_t differ = 0, first = 0;
+            for (std::size_t i = 0; i < truth.size(); ++i)
+                if (got.value(i) != truth.value(i) && differ++ == 0) first = i;
+            QVERIFY2(differ == 0,
+                     (output + ": " + std::to_string(differ) + " elements differ from the GPU's; first [" +
+                      std::to_string(first) + "] cpu " + std::to_string(got.value(first)) + " gpu " +
+                      std::to_string(truth.value(first)))
+                         .c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConformance)
+#include "tst_conformance.moc"
