@@ -114,7 +114,7 @@ std::string checkedShared(const std::string& source) {
 // NVRTC contracts a*b+c into fused multiply-adds unless told --fmad=false (-use_fast_math keeps them); the
 // CPU backend does the same where the processor has FMA, so that both round alike and a correct kernel
 // agrees with its GPU run.
-std::vector<std::string> arithmeticFlags(const std::vector<std::string>& nvrtcOptions) {
+std::vector<std::string> arithmeticFlags(const std::vector<std::string>& nvrtcOptions, bool gcc) {
     bool fmad = true;
     for (const auto& option : nvrtcOptions) {
         if (option == "--fmad=false" || option == "-fmad=false")
@@ -125,6 +125,10 @@ std::vector<std::string> arithmeticFlags(const std::vector<std::string>& nvrtcOp
     }
     if (!fmad) return {"-ffp-contract=off"};
     __builtin_cpu_init();
+    // GCC's x86 tuning (generic since GCC 13, Zen always) splits a loop's chain of fused multiply-adds
+    // (`sum += a[k] * b[k]`) back into multiplies and adds; NVRTC does not, so neither do we.
+    if (__builtin_cpu_supports("fma") && gcc)
+        return {"-mfma", "-ffp-contract=fast", "--param=avoid-fma-max-bits=0"};
     if (__builtin_cpu_supports("fma")) return {"-mfma", "-ffp-contract=fast"};
     return {"-ffp-contract=off"}; // no fused multiply-add here: nothing to contract into
 }
@@ -375,7 +379,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
 CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
     Compiled out;
     HostCompileOptions options = hostKernelOptions();
-    const auto arithmetic = arithmeticFlags(setup.compile.options);
+    const auto arithmetic = arithmeticFlags(setup.compile.options, compiler_.isGcc());
     options.flags.insert(options.flags.end(), arithmetic.begin(), arithmetic.end());
     options.readable = {setup.folder}; // its headers
     if (!setup.folder.empty())

@@ -164,6 +164,11 @@ const std::string& HostCompiler::compilerPath() const {
     return compiler_;
 }
 
+bool HostCompiler::isGcc() const {
+    return !compiler_.empty() && compilerVersion_.find("clang") == std::string::npos &&
+           compilerVersion_.find("Free Software Foundation") != std::string::npos;
+}
+
 HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
                                         const HostCompileOptions& options) const {
     const auto start = std::chrono::steady_clock::now();

@@ -54,6 +54,8 @@ public:
 
     // Throws Error when no host compiler can be found (saying which names were tried).
     const std::string& compilerPath() const;
+    // Whether the compiler is GCC (its --version names the Free Software Foundation, and not clang).
+    bool isGcc() const;
     const std::filesystem::path& cacheDirectory() const noexcept { return cacheDirectory_; }
     // Throws SystemError when the cache or a build folder cannot be written, sandbox::Unavailable never:
     // without a sandbox the compiler runs unconfined, under its limits all the same.

@@ -239,6 +239,28 @@ private slots:
         const volatile float product = a * x; // rounded on its own
         QCOMPARE(runner_->run(setup).output("y")->value(0), double(product + y));
         QVERIFY(std::fma(a, x, y) != product + y);
+
+        // A loop's chain of multiply-adds is fused too: GCC 13's x86 tuning would split it.
+        const std::string dot = "__global__ void dot(float* out, const float* a, const float* b, int n) {\n"
+                                "    float sum = 0.0f;\n"
+                                "    for (int k = 0; k < n; ++k) sum += a[k] * b[threadIdx.x * n + k];\n"
+                                "    out[threadIdx.x] = sum;\n}\n";
+        const auto chain =
+            setupOf(dot, "dot",
+                    {array("out", "float32", {32}, "out"),
+                     array("a", "float32", {64}, "in", {{"random", "normal"}, {"seed", 1}}),
+                     array("b", "float32", {32 * 64}, "in", {{"random", "normal"}, {"seed", 2}}),
+                     scalar("n", "int32", 64)},
+                    {{"grid", {1}}, {"block", {32}}});
+        const auto fused = runner_->run(chain);
+        const auto& av = chain.find("a")->array;
+        const auto& bv = chain.find("b")->array;
+        for (std::size_t t = 0; t < 32; ++t) {
+            float sum = 0.0f;
+            for (std::size_t k = 0; k < 64; ++k)
+                sum = std::fma(float(av.value(k)), float(bv.value(t * 64 + k)), sum);
+            QCOMPARE(fused.output("out")->value(t), double(sum));
+        }
     }
 
     // Cooperative groups as CUDA defines them: the block, static tiles and tiles of tiles, reduce and the
