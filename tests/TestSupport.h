@@ -61,6 +61,34 @@ inline launch::RunSetup setupOf(const std::string& code, const std::string& kern
     return launch::prepare(io::parsePlayground(playground.dump(), path));
 }
 
+// Cooperative groups as a course uses them: tiles of the block and of a tile, cg::reduce and a scan, a
+// tile's shuffle and votes. groups(in, blockSums, quarterMax, scans, votes) for blocks of 128 threads.
+inline constexpr const char* kCooperativeGroupsKernel =
+    "#include <cooperative_groups.h>\n"
+    "#include <cooperative_groups/reduce.h>\n"
+    "#include <cooperative_groups/scan.h>\n"
+    "namespace cg = cooperative_groups;\n"
+    "__global__ void groups(const int* in, int* blockSums, int* quarterMax, int* scans, unsigned* "
+    "votes) {\n"
+    "    cg::thread_block block = cg::this_thread_block();\n"
+    "    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
+    "    auto quarter = cg::tiled_partition<8>(warp);\n"
+    "    const unsigned id = block.group_index().x * block.num_threads() + block.thread_rank();\n"
+    "    const int v = in[id];\n"
+    "    const int warpSum = cg::reduce(warp, v, cg::plus<int>());\n"
+    "    quarterMax[id] = cg::reduce(quarter, v, cg::greater<int>());\n"
+    "    scans[id] = cg::exclusive_scan(quarter, v) + 1000 * warp.shfl_down(v, 1);\n"
+    "    votes[id] = quarter.ballot(v % 3 == 0) + (warp.any(v == 7) ? 1000u : 0u);\n"
+    "    __shared__ int perWarp[32];\n"
+    "    if (warp.thread_rank() == 0) perWarp[warp.meta_group_rank()] = warpSum;\n"
+    "    block.sync();\n"
+    "    if (block.thread_rank() == 0) {\n"
+    "        int total = 0;\n"
+    "        for (unsigned w = 0; w < warp.meta_group_size(); ++w) total += perWarp[w];\n"
+    "        blockSums[block.group_index().x] = total;\n"
+    "    }\n"
+    "}\n";
+
 inline constexpr model::DType kAllTypes[] = {
     model::DType::Int8,    model::DType::UInt8,   model::DType::Int16,   model::DType::UInt16,
     model::DType::Int32,   model::DType::UInt32,  model::DType::Int64,   model::DType::UInt64,

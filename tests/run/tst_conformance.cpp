@@ -108,30 +108,7 @@ const std::map<std::string, Case>& cases() {
            array("out", "int32", {64}, "out")},
           {{"grid", {8}}, {"block", {256}}}}},
         {"cooperative groups",
-         {"#include <cooperative_groups.h>\n"
-          "#include <cooperative_groups/reduce.h>\n"
-          "#include <cooperative_groups/scan.h>\n"
-          "namespace cg = cooperative_groups;\n"
-          "__global__ void groups(const int* in, int* blockSums, int* quarterMax, int* scans, unsigned* "
-          "votes) {\n"
-          "    cg::thread_block block = cg::this_thread_block();\n"
-          "    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
-          "    auto quarter = cg::tiled_partition<8>(warp);\n"
-          "    const unsigned id = block.group_index().x * block.num_threads() + block.thread_rank();\n"
-          "    const int v = in[id];\n"
-          "    const int warpSum = cg::reduce(warp, v, cg::plus<int>());\n"
-          "    quarterMax[id] = cg::reduce(quarter, v, cg::greater<int>());\n"
-          "    scans[id] = cg::exclusive_scan(quarter, v) + 1000 * warp.shfl_down(v, 1);\n"
-          "    votes[id] = quarter.ballot(v % 3 == 0) + (warp.any(v == 7) ? 1000u : 0u);\n"
-          "    __shared__ int perWarp[32];\n"
-          "    if (warp.thread_rank() == 0) perWarp[warp.meta_group_rank()] = warpSum;\n"
-          "    block.sync();\n"
-          "    if (block.thread_rank() == 0) {\n"
-          "        int total = 0;\n"
-          "        for (unsigned w = 0; w < warp.meta_group_size(); ++w) total += perWarp[w];\n"
-          "        blockSums[block.group_index().x] = total;\n"
-          "    }\n"
-          "}\n",
+         {test::kCooperativeGroupsKernel,
           "groups",
           {array("in", "int32", {512}, "in", {{"range", {{"start", -40}, {"step", 1}}}}),
            array("blockSums", "int32", {4}, "out"), array("quarterMax", "int32", {512}, "out"),
