@@ -48,6 +48,7 @@
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                           \
     X(cuOccupancyMaxPotentialBlockSize)                                                                      \
     X(cuLaunchKernel)                                                                                        \
+    X(cuLaunchCooperativeKernel)                                                                             \
     X(cuStreamCreate)                                                                                        \
     X(cuStreamDestroy)                                                                                       \
     X(cuStreamSynchronize)                                                                                   \

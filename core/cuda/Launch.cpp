@@ -27,6 +27,11 @@ void** KernelArguments::pointers() {
 }
 
 void launch(const Kernel& kernel, const LaunchConfig& c, const Stream& stream, void** arguments) {
+    if (c.cooperative) {
+        KP_CU(cuLaunchCooperativeKernel, kernel.handle(), c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y,
+              c.block.z, c.sharedBytes, stream.handle(), arguments);
+        return;
+    }
     KP_CU(cuLaunchKernel, kernel.handle(), c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z,
           c.sharedBytes, stream.handle(), arguments, nullptr);
 }

@@ -25,6 +25,8 @@ struct LaunchConfig {
     Dim3 grid;
     Dim3 block;
     unsigned sharedBytes = 0; // dynamic shared memory per block
+    // cuLaunchCooperativeKernel: every block resident at once, so that a grid group can sync.
+    bool cooperative = false;
     bool operator==(const LaunchConfig&) const = default;
 };
 

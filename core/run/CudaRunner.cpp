@@ -11,6 +11,9 @@
 #include "core/launch/CompileError.h"
 #include "core/launch/KernelFault.h"
 #include "core/launch/Repeats.h"
+#include "core/source/Lexer.h"
+
+#include <algorithm>
 
 namespace kp::run {
 
@@ -45,6 +48,38 @@ cuda::Module loadModule(const cuda::CompileResult& compiled) {
 
 cuda::LaunchConfig launchConfig(const launch::LaunchGeometry& g) {
     return {{g.grid[0], g.grid[1], g.grid[2]}, {g.block[0], g.block[1], g.block[2]}, g.sharedBytes};
+}
+
+// The line of the kernel source's first use of a grid group (cooperative_groups::this_grid()), or 0.
+int gridGroupLine(const std::string& source) {
+    source::Lexer lexer(source);
+    for (auto token = lexer.next(); token.kind != source::TokenKind::End; token = lexer.next())
+        if (token.kind == source::TokenKind::Identifier && !token.inDirective &&
+            (lexer.text(token) == "this_grid" || lexer.text(token) == "grid_group"))
+            return token.line;
+    return 0;
+}
+
+// A kernel that syncs its grid runs with a cooperative launch, which needs every block resident on the
+// GPU at once: more blocks than the device holds is refused before anything runs, saying how many fit.
+void makeCooperative(cuda::LaunchConfig& config, const launch::RunSetup& setup, const cuda::Kernel& kernel,
+                     const cuda::DeviceProperties& device) {
+    const int line = gridGroupLine(setup.source);
+    if (line == 0) return;
+    config.cooperative = true;
+    const auto& g = setup.launch;
+    const std::uint64_t blocks = std::uint64_t(g.grid[0]) * g.grid[1] * g.grid[2];
+    const int threads = static_cast<int>(g.block[0] * g.block[1] * g.block[2]);
+    const int perSm = kernel.occupancy(threads, g.sharedBytes).activeBlocksPerMultiprocessor;
+    const std::uint64_t fit = std::uint64_t(std::max(perSm, 0)) * std::uint64_t(device.multiprocessors);
+    if (blocks <= fit) return;
+    throw launch::SetupError(
+        {"launch.grid: the kernel synchronises its whole grid (a grid group, " + setup.sourceName + ":" +
+         std::to_string(line) + "), which needs every block on the GPU at once; " + device.name + " holds " +
+         std::to_string(fit) + " blocks of " + std::to_string(threads) + " threads of this kernel (" +
+         std::to_string(perSm) + " per SM x " + std::to_string(device.multiprocessors) +
+         " SMs) but the grid has " + std::to_string(blocks) + ": use at most " + std::to_string(fit) +
+         " blocks, with a grid-stride loop for the rest of the data"});
 }
 
 // One repeat's worth of events: around every copy and the launch.
@@ -101,6 +136,8 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
     // KiB - static).
     if (setup.launch.sharedBytes + static_cast<std::uint64_t>(attributes.staticSharedBytes) > 48 * 1024)
         kernel.setMaxDynamicSharedBytes(static_cast<int>(setup.launch.sharedBytes));
+    cuda::LaunchConfig config = launchConfig(setup.launch);
+    makeCooperative(config, setup, kernel, properties_);
 
     // Device memory and the launch's parameter buffer, once for every repeat.
     std::vector<cuda::DeviceBuffer> buffers;
@@ -123,7 +160,6 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
                                                                allocator_, model::Array::Uninitialized{}));
 
     const cuda::Stream stream = cuda::Stream::create();
-    const cuda::LaunchConfig config = launchConfig(setup.launch);
     RepeatEvents events;
     for (const auto& arg : setup.args) {
         if (arg.copiedIn()) events.afterCopyIn.push_back(cuda::Event::create());

@@ -114,6 +114,28 @@ const std::map<std::string, Case>& cases() {
            array("blockSums", "int32", {4}, "out"), array("quarterMax", "int32", {512}, "out"),
            array("scans", "int32", {512}, "out"), array("votes", "uint32", {512}, "out")},
           {{"grid", {4}}, {"block", {128}}}}},
+        {"constant memory, device variables, __ldg, vector loads",
+         {"__constant__ float weights[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};\n"
+          "__device__ int bias = 3;\n"
+          "__device__ __forceinline__ float clampUnit(float v) { return fminf(fmaxf(v, -1.0f), 1.0f); }\n"
+          "__global__ void stencil(const float* __restrict__ in, float* __restrict__ out,\n"
+          "                        const int4* __restrict__ packed, int* sums, int n) {\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i >= 2 && i < n - 2) {\n"
+          "        float s = 0.0f;\n"
+          "        for (int k = -2; k <= 2; ++k) s += weights[k + 2] * __ldg(&in[i + k]);\n"
+          "        out[i] = clampUnit(s) + bias;\n"
+          "    }\n"
+          "    if (i < n / 4) {\n"
+          "        int4 v = packed[i];\n"
+          "        sums[i] = v.x + v.y + v.z + v.w;\n"
+          "    }\n"
+          "}\n",
+          "stencil",
+          {array("in", "float32", {1000}, "in", normal(8)), array("out", "float32", {1000}, "out"),
+           array("packed", "int4", {250}, "in", {{"range", {{"start", -300}, {"step", 1}}}}),
+           array("sums", "int32", {250}, "out"), scalar("n", "int32", "size(in)")},
+          {{"grid", "auto"}, {"block", {128}}}}},
         {"shared memory tree reduction",
          {"__global__ void blockSum(const float* in, float* out) {\n"
           "    __shared__ float partial[256];\n"

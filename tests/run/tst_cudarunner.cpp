@@ -1,6 +1,7 @@
 // run::CudaRunner on the GPU machine: PyCUDA's loop (compile, copy in, launch, copy back) with correct
 // values, every timing sample, repeats that do not compound, template kernels, launch limits from the
 // real device, compile errors, cancellation, and device memory returned on every path.
+#include "../TestSupport.h"
 #include "../cuda/GpuTestSupport.h"
 #include "core/cuda/Device.h"
 #include "core/io/PlaygroundFile.h"
@@ -40,6 +41,51 @@ private slots:
         runner_.emplace(0, &*compileCache_);
     }
     void cleanupTestCase() { runner_.reset(); }
+
+    // A kernel that syncs its whole grid (cooperative groups' grid group) runs with a cooperative launch:
+    // every block writes its partial sum, the grid syncs, and block 0 adds the partials up. A grid larger
+    // than the GPU holds at once is refused before it runs, saying how many blocks fit.
+    void gridSyncRunsWithACooperativeLaunch() {
+        const std::string code = "#include <cooperative_groups.h>\n"
+                                 "namespace cg = cooperative_groups;\n"
+                                 "__global__ void total(const int* in, int* partial, int* sum) {\n"
+                                 "    cg::grid_group grid = cg::this_grid();\n"
+                                 "    __shared__ int s;\n"
+                                 "    if (threadIdx.x == 0) s = 0;\n"
+                                 "    __syncthreads();\n"
+                                 "    atomicAdd(&s, in[grid.thread_rank()]);\n"
+                                 "    __syncthreads();\n"
+                                 "    if (threadIdx.x == 0) partial[blockIdx.x] = s;\n"
+                                 "    grid.sync();\n"
+                                 "    if (grid.thread_rank() == 0) {\n"
+                                 "        int t = 0;\n"
+                                 "        for (unsigned b = 0; b < gridDim.x; ++b) t += partial[b];\n"
+                                 "        sum[0] = t;\n"
+                                 "    }\n"
+                                 "}\n";
+        const auto setupFor = [&](unsigned blocks) {
+            return test::setupOf(
+                code, "total",
+                {{{"name", "in"},
+                  {"array", {{"dtype", "int32"}, {"shape", {blocks * 128}}}},
+                  {"init", {{"range", {{"start", 1}, {"step", 1}}}}}},
+                 {{"name", "partial"},
+                  {"array", {{"dtype", "int32"}, {"shape", {blocks}}}},
+                  {"direction", "out"}},
+                 {{"name", "sum"}, {"array", {{"dtype", "int32"}, {"shape", {1}}}}, {"direction", "out"}}},
+                {{"grid", {blocks}}, {"block", {128}}}, cache_.filePath("grid.kpad.json").toStdString());
+        };
+        const unsigned blocks = 64;
+        const auto result = runner_->run(setupFor(blocks));
+        const double n = blocks * 128.0;
+        QCOMPARE(result.output("sum")->value(0), n * (n + 1) / 2);
+
+        const unsigned tooMany = 20000; // an H100 holds about 2,000 such blocks at once
+        const std::string problem = test::inputErrorOf([&] { (void)runner_->run(setupFor(tooMany)); });
+        QVERIFY2(problem.find("synchronises its whole grid") != std::string::npos, problem.c_str());
+        QVERIFY2(problem.find(":4)") != std::string::npos, problem.c_str()); // the line of this_grid()
+        QVERIFY2(problem.find("use at most") != std::string::npos, problem.c_str());
+    }
 
     void multipliesAndMatchesTheReference() {
         const auto setup = setupOf("multiply.kpad.json");
