@@ -23,19 +23,67 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// NVRTC has no host headers, so what pasted CUDA includes as nvcc allows it (<stdio.h> for printf,
+// <math.h>, <cstdint>, <cassert> for assert(), <climits>, <cfloat>) would not compile. These stand in:
+// printf and the math functions are NVRTC's own built-ins, assert goes to CUDA's device-side
+// __assertfail, and the fixed-width types are those of the LP64 host nvcc pairs with (int64_t is long).
+const std::vector<std::pair<const char*, const char*>>& hostHeaderShims() {
+    static constexpr const char* kAssert =
+        "#pragma once\n#undef assert\n#ifdef NDEBUG\n#define assert(e) ((void)0)\n#else\n"
+        "#define assert(e) ((e) ? (void)0 : __assertfail(#e, __FILE__, __LINE__, __func__, 1))\n#endif\n";
+    static constexpr const char* kBuiltIn = "#pragma once\n";
+    static constexpr const char* kStdint =
+        "#pragma once\n"
+        "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
+        "typedef unsigned short uint16_t; typedef int int32_t; typedef unsigned int uint32_t;\n"
+        "typedef long int64_t; typedef unsigned long uint64_t; typedef long intptr_t;\n"
+        "typedef unsigned long uintptr_t; typedef long intmax_t; typedef unsigned long uintmax_t;\n"
+        "#define INT8_MIN (-128)\n#define INT8_MAX 127\n#define UINT8_MAX 255\n"
+        "#define INT16_MIN (-32767-1)\n#define INT16_MAX 32767\n#define UINT16_MAX 65535\n"
+        "#define INT32_MIN (-2147483647-1)\n#define INT32_MAX 2147483647\n#define UINT32_MAX 4294967295U\n"
+        "#define INT64_MIN (-9223372036854775807L-1)\n#define INT64_MAX 9223372036854775807L\n"
+        "#define UINT64_MAX 18446744073709551615UL\n"
+        "#ifdef __cplusplus\nnamespace std { using ::int8_t; using ::uint8_t; using ::int16_t; using "
+        "::uint16_t;\n"
+        "using ::int32_t; using ::uint32_t; using ::int64_t; using ::uint64_t; using ::intptr_t; using "
+        "::uintptr_t; }\n"
+        "#endif\n";
+    static constexpr const char* kLimits =
+        "#pragma once\n#define CHAR_BIT 8\n#define SCHAR_MIN (-128)\n#define SCHAR_MAX 127\n#define "
+        "UCHAR_MAX 255\n"
+        "#define CHAR_MIN SCHAR_MIN\n#define CHAR_MAX SCHAR_MAX\n#define SHRT_MIN (-32767-1)\n#define "
+        "SHRT_MAX 32767\n"
+        "#define USHRT_MAX 65535\n#define INT_MIN (-2147483647-1)\n#define INT_MAX 2147483647\n"
+        "#define UINT_MAX 4294967295U\n#define LONG_MIN (-9223372036854775807L-1)\n"
+        "#define LONG_MAX 9223372036854775807L\n#define ULONG_MAX 18446744073709551615UL\n"
+        "#define LLONG_MIN (-9223372036854775807LL-1)\n#define LLONG_MAX 9223372036854775807LL\n"
+        "#define ULLONG_MAX 18446744073709551615ULL\n";
+    static constexpr const char* kFloat =
+        "#pragma once\n#define FLT_MAX 3.40282347e+38F\n#define FLT_MIN 1.17549435e-38F\n"
+        "#define FLT_EPSILON 1.19209290e-7F\n#define DBL_MAX 1.7976931348623157e+308\n"
+        "#define DBL_MIN 2.2250738585072014e-308\n#define DBL_EPSILON 2.2204460492503131e-16\n"
+        "#define FLT_DIG 6\n#define DBL_DIG 15\n#define FLT_MANT_DIG 24\n#define DBL_MANT_DIG 53\n";
+    static const std::vector<std::pair<const char*, const char*>> shims = {
+        {"assert.h", kAssert}, {"cassert", kAssert}, {"stdio.h", kBuiltIn},  {"cstdio", kBuiltIn},
+        {"math.h", kBuiltIn},  {"cmath", kBuiltIn},  {"stdlib.h", kBuiltIn}, {"cstdlib", kBuiltIn},
+        {"stdint.h", kStdint}, {"cstdint", kStdint}, {"limits.h", kLimits},  {"climits", kLimits},
+        {"float.h", kFloat},   {"cfloat", kFloat}};
+    return shims;
+}
+
 // Owns an nvrtcProgram, so that it is destroyed on every path, exceptions included.
 class Program {
 public:
     Program(std::string_view source, const std::string& name) {
         const std::string text(source); // NVRTC wants it NUL-terminated
-        // NVRTC has no host headers, so `#include <cassert>`, what a student writes to use assert() in a
-        // kernel, would not compile: these stand in, over CUDA's device-side __assertfail.
-        static constexpr const char* kAssert =
-            "#pragma once\n#undef assert\n#ifdef NDEBUG\n#define assert(e) ((void)0)\n#else\n"
-            "#define assert(e) ((e) ? (void)0 : __assertfail(#e, __FILE__, __LINE__, __func__, 1))\n#endif\n";
-        const char* headers[] = {kAssert, kAssert};
-        const char* names[] = {"assert.h", "cassert"};
-        KP_NVRTC(nvrtcCreateProgram, &handle_, text.c_str(), name.c_str(), 2, headers, names);
+        const auto& shims = hostHeaderShims();
+        std::vector<const char*> headers, names;
+        for (const auto& [headerName, content] : shims) {
+            names.push_back(headerName);
+            headers.push_back(content);
+        }
+        KP_NVRTC(nvrtcCreateProgram, &handle_, text.c_str(), name.c_str(), static_cast<int>(shims.size()),
+                 headers.data(), names.data());
     }
     Program(Program&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
     Program& operator=(Program&& other) noexcept {
@@ -199,7 +247,7 @@ std::string canonicalInput(std::string_view source, const std::string& fileName,
                            const std::string& headers) {
     std::string key;
     key.reserve(source.size() + 512);
-    appendField(key, "kernelpad-compile/1");
+    appendField(key, "kernelpad-compile/2"); // 2: the host header shims
     appendField(key, nvrtcIdentity());
     appendField(key, arch);
     appendField(key, fileName);

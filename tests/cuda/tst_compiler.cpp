@@ -227,6 +227,28 @@ private slots:
         QVERIFY2(result.ok, errorsOf(result).c_str());
     }
 
+    // The host headers pasted CUDA includes as nvcc allows (printf's <stdio.h>, <math.h>, the fixed-width
+    // types, limits), which NVRTC alone does not have; with the toolkit's, a Visual Studio template's
+    // includes compile too.
+    void hostHeadersOfPastedCodeCompile() {
+        const std::string source =
+            "#include <stdio.h>\n#include <stdint.h>\n#include <cstdint>\n"
+            "#include <climits>\n#include <cfloat>\n#include <math.h>\n#include <cstdlib>\n"
+            "__global__ void k(int64_t* p, std::uint32_t* q, float* f) {\n"
+            "    p[0] = INT64_MAX; q[0] = UINT_MAX; f[0] = FLT_MAX + sqrtf(f[1]);\n"
+            "    if (threadIdx.x == 0) printf(\"%ld\\n\", (long)p[0]);\n"
+            "}\n";
+        const auto result = compile(source);
+        QVERIFY2(result.ok, errorsOf(result).c_str());
+        if (!kp::cuda::toolkitHeaders().found()) return;
+        const auto template_ =
+            compile("#include \"cuda_runtime.h\"\n#include \"device_launch_parameters.h\"\n"
+                    "#include <stdio.h>\n"
+                    "__global__ void addKernel(int* c, const int* a, const int* b) {\n"
+                    "    int i = threadIdx.x;\n    c[i] = a[i] + b[i];\n}\n");
+        QVERIFY2(template_.ok, errorsOf(template_).c_str());
+    }
+
     // KERNELPAD_CUDA_INCLUDE replaces the search; CUDA_HOME is tried first; a miss names every place.
     void toolkitHeaderSearchSaysWhereItLooked() {
         QTemporaryDir dir;
