@@ -16,6 +16,7 @@
 #include "core/source/SynchronisingCall.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -278,16 +279,28 @@ std::vector<model::Diagnostic> explainUnsupported(std::vector<model::Diagnostic>
     return diagnostics;
 }
 
-// The toolkit's cooperative groups headers are the CPU backend's own built-ins (kernelpad_cuda_host.h):
-// their #include lines become blank, keeping the line numbers.
-std::string withoutCooperativeGroupsIncludes(const std::string& source) {
+// The toolkit's headers whose contents are the CPU backend's own built-ins (kernelpad_cuda_host.h):
+// cooperative groups, and what a Visual Studio CUDA template includes. Their #include lines become
+// blank, keeping the line numbers.
+bool isBuiltInHeader(std::string_view spelled) {
+    if (spelled.size() < 3) return false;
+    const std::string_view name = spelled.substr(1, spelled.size() - 2);
+    static constexpr std::array<std::string_view, 7> kBuiltIn{
+        "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h", "device_functions.h",
+        "vector_types.h", "vector_functions.h", "cooperative_groups.h"};
+    return name.starts_with("cooperative_groups/") ||
+           std::find(kBuiltIn.begin(), kBuiltIn.end(), name) != kBuiltIn.end();
+}
+
+std::string withoutBuiltInIncludes(const std::string& source) {
     std::string text = source;
     source::Lexer lexer(source);
     const auto tokens = lexer.rest();
     for (std::size_t i = 0; i + 2 < tokens.size(); ++i) {
         if (tokens[i].kind != source::TokenKind::Directive || lexer.text(tokens[i + 1]) != "include" ||
-            tokens[i + 2].kind != source::TokenKind::HeaderName ||
-            !lexer.text(tokens[i + 2]).starts_with("<cooperative_groups"))
+            (tokens[i + 2].kind != source::TokenKind::HeaderName &&
+             tokens[i + 2].kind != source::TokenKind::String) ||
+            !isBuiltInHeader(lexer.text(tokens[i + 2])))
             continue;
         for (std::size_t at = tokens[i].offset; at < tokens[i + 2].end(); ++at)
             if (text[at] != '\n') text[at] = ' ';
@@ -358,8 +371,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
         text += "#define " + name + " " + value + "\n";
     }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
-    std::string user =
-        withoutCooperativeGroupsIncludes(checkBounds ? checkedParameters(setup) : setup.source);
+    std::string user = withoutBuiltInIncludes(checkBounds ? checkedParameters(setup) : setup.source);
     if (trySplit) {
         auto split = splitAtBarriers(user, setup.signature.line, setup.signature.column,
                                      {setup.sourceName, checkBounds});

@@ -299,6 +299,23 @@ private slots:
         }
     }
 
+    // Visual Studio's CUDA template includes the runtime's headers: on the CPU backend they are built in.
+    void aVisualStudioTemplateRuns() {
+        const auto setup =
+            setupOf("#include \"cuda_runtime.h\"\n#include \"device_launch_parameters.h\"\n"
+                    "#include <stdio.h>\n\n"
+                    "__global__ void addKernel(int *c, const int *a, const int *b)\n{\n"
+                    "    int i = threadIdx.x;\n    c[i] = a[i] + b[i];\n}\n",
+                    "addKernel",
+                    {array("c", "int32", {5}, "out"),
+                     array("a", "int32", {5}, "in", {{"range", {{"start", 1}, {"step", 1}}}}),
+                     array("b", "int32", {5}, "in", {{"range", {{"start", 10}, {"step", 10}}}})},
+                    {{"grid", {1}}, {"block", {5}}});
+        const auto result = runner_->run(setup);
+        for (std::size_t i = 0; i < 5; ++i)
+            QCOMPARE(result.output("c")->value(i), double(11 * (i + 1)));
+    }
+
     // What the CPU backend does not have of cooperative groups is a compile error naming it, on its line.
     void missingCooperativeGroupsAreNamedOnTheirLine() {
         const auto setup =
