@@ -77,6 +77,79 @@ inline long long clock64() { return static_cast<long long>(__builtin_ia32_rdtsc(
 inline long long clock64() { return static_cast<long long>(clock()); }
 #endif
 
+// Half precision (cuda_fp16.h): __half and __half2 over the compiler's _Float16. Each operation is done
+// in float and rounded to half once, which gives the correctly rounded result CUDA's half instructions
+// give (float has more than twice half's precision); __hfma goes through double.
+struct alignas(2) __half {
+    _Float16 value;
+    __half() = default;
+    __half(float f) : value(static_cast<_Float16>(f)) {}
+    __half(double d) : value(static_cast<_Float16>(d)) {}
+    __half(int i) : value(static_cast<_Float16>(i)) {}
+    __half(unsigned int i) : value(static_cast<_Float16>(i)) {}
+    operator float() const { return static_cast<float>(value); }
+};
+struct alignas(4) __half2 {
+    __half x, y;
+};
+typedef __half half;
+typedef __half2 half2;
+inline __half __float2half(float f) { return __half(f); }
+inline __half __float2half_rn(float f) { return __half(f); }
+inline float __half2float(__half h) { return static_cast<float>(h.value); }
+inline __half __int2half_rn(int i) { return __half(static_cast<float>(i)); }
+inline int __half2int_rz(__half h) { return static_cast<int>(static_cast<float>(h)); }
+inline __half __hadd(__half a, __half b) { return __half(float(a) + float(b)); }
+inline __half __hsub(__half a, __half b) { return __half(float(a) - float(b)); }
+inline __half __hmul(__half a, __half b) { return __half(float(a) * float(b)); }
+inline __half __hdiv(__half a, __half b) { return __half(float(a) / float(b)); }
+inline __half __hneg(__half a) { return __half(-float(a)); }
+// The _rn forms are the same operations that NVRTC never contracts into a fused multiply-add. The CPU
+// backend does not contract half operations at all, so `s * a - b` on halves, which NVRTC fuses by
+// default, can differ from the GPU in the last bit; write __hsub(__hmul_rn(s, a), b) for the same bits.
+inline __half __hadd_rn(__half a, __half b) { return __hadd(a, b); }
+inline __half __hsub_rn(__half a, __half b) { return __hsub(a, b); }
+inline __half __hmul_rn(__half a, __half b) { return __hmul(a, b); }
+inline __half __habs(__half a) { return __half(std::fabs(float(a))); }
+inline __half __hfma(__half a, __half b, __half c) { return __half(std::fma(double(float(a)), double(float(b)), double(float(c)))); }
+inline __half __hmax(__half a, __half b) { return float(a) < float(b) ? b : a; }
+inline __half __hmin(__half a, __half b) { return float(b) < float(a) ? b : a; }
+inline __half hsqrt(__half a) { return __half(std::sqrt(float(a))); }
+inline bool __heq(__half a, __half b) { return float(a) == float(b); }
+inline bool __hne(__half a, __half b) { return float(a) != float(b); }
+inline bool __hlt(__half a, __half b) { return float(a) < float(b); }
+inline bool __hle(__half a, __half b) { return float(a) <= float(b); }
+inline bool __hgt(__half a, __half b) { return float(a) > float(b); }
+inline bool __hge(__half a, __half b) { return float(a) >= float(b); }
+inline bool __hisnan(__half a) { return std::isnan(float(a)); }
+inline __half operator+(const __half& a, const __half& b) { return __hadd(a, b); }
+inline __half operator-(const __half& a, const __half& b) { return __hsub(a, b); }
+inline __half operator*(const __half& a, const __half& b) { return __hmul(a, b); }
+inline __half operator/(const __half& a, const __half& b) { return __hdiv(a, b); }
+inline __half operator-(const __half& a) { return __hneg(a); }
+inline __half& operator+=(__half& a, const __half& b) { return a = __hadd(a, b); }
+inline __half& operator-=(__half& a, const __half& b) { return a = __hsub(a, b); }
+inline __half& operator*=(__half& a, const __half& b) { return a = __hmul(a, b); }
+inline __half& operator/=(__half& a, const __half& b) { return a = __hdiv(a, b); }
+inline bool operator==(const __half& a, const __half& b) { return __heq(a, b); }
+inline bool operator!=(const __half& a, const __half& b) { return __hne(a, b); }
+inline bool operator<(const __half& a, const __half& b) { return __hlt(a, b); }
+inline bool operator<=(const __half& a, const __half& b) { return __hle(a, b); }
+inline bool operator>(const __half& a, const __half& b) { return __hgt(a, b); }
+inline bool operator>=(const __half& a, const __half& b) { return __hge(a, b); }
+inline __half2 __halves2half2(__half a, __half b) { return __half2{a, b}; }
+inline __half2 __floats2half2_rn(float a, float b) { return __half2{__half(a), __half(b)}; }
+inline __half2 __float2half2_rn(float a) { return __half2{__half(a), __half(a)}; }
+inline __half __low2half(__half2 h) { return h.x; }
+inline __half __high2half(__half2 h) { return h.y; }
+inline float __low2float(__half2 h) { return float(h.x); }
+inline float __high2float(__half2 h) { return float(h.y); }
+inline float2 __half22float2(__half2 h) { return float2{float(h.x), float(h.y)}; }
+inline __half2 __hadd2(__half2 a, __half2 b) { return __half2{__hadd(a.x, b.x), __hadd(a.y, b.y)}; }
+inline __half2 __hsub2(__half2 a, __half2 b) { return __half2{__hsub(a.x, b.x), __hsub(a.y, b.y)}; }
+inline __half2 __hmul2(__half2 a, __half2 b) { return __half2{__hmul(a.x, b.x), __hmul(a.y, b.y)}; }
+inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; }
+
 // Set by the core before a block runs (blockIdx, blockDim, gridDim) and before each thread (threadIdx).
 // One definition in the Kernelpad process (core/cpu/BlockState.cpp), not one per kernel: initial-exec
 // TLS in each dlopen'ed kernel would use up glibc's small static TLS reserve after a few dozen runs, and

@@ -299,6 +299,38 @@ private slots:
         }
     }
 
+    // Half precision from cuda_fp16.h: every operation rounds to half once, as CUDA's half instructions do.
+    void halfPrecisionRoundsLikeCuda() {
+        const auto setup = setupOf(
+            "#include <cuda_fp16.h>\n"
+            "__global__ void halves(__half* out, const __half* a, const __half* b, __half2* pair) {\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    __half s = __hfma(a[i], b[i], __float2half(0.5f));\n"
+            "    out[i] = __hsub(__hmul_rn(s, a[i]), b[i]);\n"
+            "    pair[i] = __hadd2(__floats2half2_rn(__half2float(a[i]), 1.0f), __halves2half2(b[i], s));\n"
+            "}\n",
+            "halves",
+            {array("out", "float16", {64}, "out"),
+             array("a", "float16", {64}, "in", {{"random", "normal"}, {"seed", 9}}),
+             array("b", "float16", {64}, "in", {{"random", "normal"}, {"seed", 10}}),
+             array("pair", "float16", {128}, "out")},
+            {{"grid", {1}}, {"block", {64}}});
+        const auto result = runner_->run(setup);
+        const auto half = [](double v) { // rounded to float16 by Kernelpad's own arrays
+            model::Array one(model::DType::Float16, {1});
+            one.setValue(0, v);
+            return one.value(0);
+        };
+        const auto& a = setup.find("a")->array;
+        const auto& b = setup.find("b")->array;
+        for (std::size_t i = 0; i < 64; ++i) {
+            const double s = half(a.value(i) * b.value(i) + 0.5); // exact in double for halves
+            QCOMPARE(result.output("out")->value(i), half(half(s * a.value(i)) - b.value(i)));
+            QCOMPARE(result.output("pair")->value(2 * i), half(a.value(i) + b.value(i)));
+            QCOMPARE(result.output("pair")->value(2 * i + 1), half(1.0 + s));
+        }
+    }
+
     // Visual Studio's CUDA template includes the runtime's headers: on the CPU backend they are built in.
     void aVisualStudioTemplateRuns() {
         const auto setup =
