@@ -301,20 +301,12 @@ private slots:
 
     // Half precision from cuda_fp16.h: every operation rounds to half once, as CUDA's half instructions do.
     void halfPrecisionRoundsLikeCuda() {
-        const auto setup = setupOf(
-            "#include <cuda_fp16.h>\n"
-            "__global__ void halves(__half* out, const __half* a, const __half* b, __half2* pair) {\n"
-            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "    __half s = __hfma(a[i], b[i], __float2half(0.5f));\n"
-            "    out[i] = __hsub(__hmul_rn(s, a[i]), b[i]);\n"
-            "    pair[i] = __hadd2(__floats2half2_rn(__half2float(a[i]), 1.0f), __halves2half2(b[i], s));\n"
-            "}\n",
-            "halves",
-            {array("out", "float16", {64}, "out"),
-             array("a", "float16", {64}, "in", {{"random", "normal"}, {"seed", 9}}),
-             array("b", "float16", {64}, "in", {{"random", "normal"}, {"seed", 10}}),
-             array("pair", "float16", {128}, "out")},
-            {{"grid", {1}}, {"block", {64}}});
+        const auto setup = setupOf(test::kHalfPrecisionKernel, "halves",
+                                   {array("out", "float16", {64}, "out"),
+                                    array("a", "float16", {64}, "in", {{"random", "normal"}, {"seed", 9}}),
+                                    array("b", "float16", {64}, "in", {{"random", "normal"}, {"seed", 10}}),
+                                    array("pair", "float16", {128}, "out")},
+                                   {{"grid", {1}}, {"block", {64}}});
         const auto result = runner_->run(setup);
         const auto half = [](double v) { // rounded to float16 by Kernelpad's own arrays
             model::Array one(model::DType::Float16, {1});

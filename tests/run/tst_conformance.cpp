@@ -137,13 +137,7 @@ const std::map<std::string, Case>& cases() {
            array("sums", "int32", {250}, "out"), scalar("n", "int32", "size(in)")},
           {{"grid", "auto"}, {"block", {128}}}}},
         {"half precision",
-         {"#include <cuda_fp16.h>\n"
-          "__global__ void halves(__half* out, const __half* a, const __half* b, __half2* pair) {\n"
-          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-          "    __half s = __hfma(a[i], b[i], __float2half(0.5f));\n"
-          "    out[i] = __hsub(__hmul_rn(s, a[i]), b[i]);\n"
-          "    pair[i] = __hadd2(__floats2half2_rn(__half2float(a[i]), 1.0f), __halves2half2(b[i], s));\n"
-          "}\n",
+         {test::kHalfPrecisionKernel,
           "halves",
           {array("out", "float16", {256}, "out"), array("a", "float16", {256}, "in", normal(9)),
            array("b", "float16", {256}, "in", normal(10)), array("pair", "float16", {512}, "out")},
