@@ -124,14 +124,14 @@ std::vector<std::string> arithmeticFlags(const std::vector<std::string>& nvrtcOp
                  option == "--use_fast_math")
             fmad = true;
     }
-    if (!fmad) return {"-ffp-contract=off"};
     __builtin_cpu_init();
+    // Without FMA on this processor there is nothing to contract into.
+    if (!fmad || !__builtin_cpu_supports("fma")) return {"-ffp-contract=off"};
+    std::vector<std::string> flags = {"-mfma", "-ffp-contract=fast"};
     // GCC's x86 tuning (generic since GCC 13, Zen always) splits a loop's chain of fused multiply-adds
     // (`sum += a[k] * b[k]`) back into multiplies and adds; NVRTC does not, so neither do we.
-    if (__builtin_cpu_supports("fma") && gcc)
-        return {"-mfma", "-ffp-contract=fast", "--param=avoid-fma-max-bits=0"};
-    if (__builtin_cpu_supports("fma")) return {"-mfma", "-ffp-contract=fast"};
-    return {"-ffp-contract=off"}; // no fused multiply-add here: nothing to contract into
+    if (gcc) flags.emplace_back("--param=avoid-fma-max-bits=0");
+    return flags;
 }
 
 std::string entryPoint(const std::string& kernel) {

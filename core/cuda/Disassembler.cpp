@@ -56,11 +56,6 @@ private:
     fs::path path_;
 };
 
-std::string environment(const char* name) {
-    const char* value = std::getenv(name);
-    return value ? value : "";
-}
-
 bool isExecutable(const fs::path& path) {
     std::error_code error;
     return fs::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
@@ -69,18 +64,13 @@ bool isExecutable(const fs::path& path) {
 } // namespace
 
 std::vector<fs::path> Disassembler::candidates() {
-    if (const auto chosen = environment("KERNELPAD_NVDISASM"); !chosen.empty()) return {fs::path(chosen)};
+    if (const auto chosen = environmentValue("KERNELPAD_NVDISASM"); !chosen.empty())
+        return {fs::path(chosen)};
     std::vector<fs::path> folders;
     for (const auto& root : toolkitRoots())
         folders.push_back(root / "bin");
-    const std::string searchPath = environment("PATH");
-    std::string_view path = searchPath;
-    while (!path.empty()) {
-        const auto end = path.find(':');
-        if (const auto folder = path.substr(0, end); !folder.empty()) folders.emplace_back(folder);
-        if (end == std::string_view::npos) break;
-        path.remove_prefix(end + 1);
-    }
+    for (auto& folder : folderList(environmentValue("PATH")))
+        folders.push_back(std::move(folder));
     std::vector<fs::path> programs;
     for (const auto& folder : folders) {
         auto program = (folder / "nvdisasm").lexically_normal();
@@ -100,8 +90,8 @@ std::string Disassembler::unavailableReason() {
     std::string places;
     for (const auto& program : candidates())
         places += (places.empty() ? "" : ", ") + program.parent_path().string();
-    if (!environment("KERNELPAD_NVDISASM").empty())
-        return "SASS needs nvdisasm, and KERNELPAD_NVDISASM names " + environment("KERNELPAD_NVDISASM") +
+    if (!environmentValue("KERNELPAD_NVDISASM").empty())
+        return "SASS needs nvdisasm, and KERNELPAD_NVDISASM names " + environmentValue("KERNELPAD_NVDISASM") +
                ", which is not an executable file. The PTX is shown.";
     return "SASS needs nvdisasm, which this CUDA toolkit does not have (looked in " + places +
            "). Install the toolkit's nvdisasm (the cuda-nvdisasm package), or set CUDA_HOME or "

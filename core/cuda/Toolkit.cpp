@@ -16,11 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string environment(const char* name) {
-    const char* value = std::getenv(name);
-    return value ? value : "";
-}
-
 bool isFile(const fs::path& path) {
     std::error_code error;
     return fs::is_regular_file(path, error);
@@ -56,10 +51,26 @@ void addUnique(std::vector<fs::path>& into, fs::path path) {
 
 } // namespace
 
+std::string environmentValue(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? value : "";
+}
+
+std::vector<fs::path> folderList(std::string_view list) {
+    std::vector<fs::path> folders;
+    while (!list.empty()) {
+        const auto end = list.find(':');
+        if (const auto folder = list.substr(0, end); !folder.empty()) folders.emplace_back(folder);
+        if (end == std::string_view::npos) break;
+        list.remove_prefix(end + 1);
+    }
+    return folders;
+}
+
 std::vector<fs::path> toolkitRoots() {
     std::vector<fs::path> roots;
     for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-        if (const auto root = environment(variable); !root.empty()) roots.emplace_back(root);
+        if (const auto root = environmentValue(variable); !root.empty()) roots.emplace_back(root);
     if (const auto nvrtc = nvrtcFile(); !nvrtc.empty()) addRootsOfLibraryFolder(nvrtc.parent_path(), roots);
     addRootsOfLibraryFolder(fs::path(KP_CUDA_LIBRARY_DIR), roots);
     roots.emplace_back("/usr/local/cuda");
@@ -83,16 +94,10 @@ std::string ToolkitHeaders::unavailableReason() const {
 
 ToolkitHeaders findToolkitHeaders() {
     ToolkitHeaders headers;
-    if (const auto chosen = environment("KERNELPAD_CUDA_INCLUDE"); !chosen.empty()) {
-        std::string_view rest = chosen;
-        while (!rest.empty()) {
-            const auto end = rest.find(':');
-            if (const auto folder = rest.substr(0, end); !folder.empty()) {
-                headers.lookedIn.emplace_back(folder);
-                if (isFolder(fs::path(folder))) addUnique(headers.folders, fs::path(folder));
-            }
-            if (end == std::string_view::npos) break;
-            rest.remove_prefix(end + 1);
+    if (const auto chosen = environmentValue("KERNELPAD_CUDA_INCLUDE"); !chosen.empty()) {
+        for (auto& folder : folderList(chosen)) {
+            headers.lookedIn.push_back(folder);
+            if (isFolder(folder)) addUnique(headers.folders, std::move(folder));
         }
         return headers;
     }

@@ -5,9 +5,15 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kp::cuda {
+
+// The value of an environment variable; empty when it is not set.
+std::string environmentValue(const char* name);
+// The folders of a ':'-separated list such as $PATH, in order, empty entries left out.
+std::vector<std::filesystem::path> folderList(std::string_view list);
 
 // The folders that may be a CUDA toolkit's root, in the order they are tried, without repeats:
 // $CUDA_HOME, $CUDA_PATH, the toolkit of the NVRTC library in use, the toolkit Kernelpad was built
