@@ -692,7 +692,7 @@ private:
 
     // Enters a loop: a mask of the threads that run it.
     std::string loopMask(const std::string& outer) {
-        const std::string m = mask("loop");
+        std::string m = mask("loop");
         out_ +=
             "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m + ", 0, __kp_n);\n";
         threadLoop(outer, [&] { out_ += m + "[__kp_t] = 1;"; });

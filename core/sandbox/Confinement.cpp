@@ -131,9 +131,12 @@ std::vector<sock_filter> buildFilter(bool startsPrograms) {
             refuse(ctx, EACCES, nr);
         // Threads yes (clone with CLONE_THREAD), processes no. clone3 passes its flags in memory a
         // filter cannot read: it answers "not implemented", and glibc falls back to clone.
-        // libseccomp's SCMP_A0 is a C compound literal.
-        // NOLINTNEXTLINE(clang-diagnostic-c99-extensions)
-        const scmp_arg_cmp withoutThreadFlag = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
+        // Built by hand: libseccomp's SCMP_A0 is a C compound literal, which C++ does not have.
+        scmp_arg_cmp withoutThreadFlag{};
+        withoutThreadFlag.arg = 0;
+        withoutThreadFlag.op = SCMP_CMP_MASKED_EQ;
+        withoutThreadFlag.datum_a = CLONE_THREAD;
+        withoutThreadFlag.datum_b = 0;
         (void)seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(clone), 1, withoutThreadFlag);
         refuse(ctx, ENOSYS, SCMP_SYS(clone3));
     }

@@ -158,9 +158,8 @@ const char* kTwice = "__global__ void twice(float* d, const float* a, int n) {\n
     QVERIFY2((result).output.find(fragment) != std::string::npos,                                            \
              ("missing \"" + std::string(fragment) + "\" in:\n" + (result).output).c_str())
 
-// Parses a CSV file or text into `csv`, failing the test with the parser's reason.
-// NOLINTNEXTLINE(bugprone-macro-parentheses): `csv` is the name being declared
-#define PARSE_CSV(csv, text)                                                                                 \
+// Declares `csv` and parses a CSV file or text into it, failing the test with the parser's reason.
+#define PARSE_CSV(text)                                                                                      \
     Csv csv;                                                                                                 \
     try {                                                                                                    \
         csv = parseCsv(text);                                                                                \
@@ -202,7 +201,7 @@ private slots:
         EXPECT_EXIT(r, 0);
         // With --csv the summary is on stdout.
         EXPECT_OUTPUT(r, "multiply_them: 12 rows, elements of dest from 1,000 to 1,000,000");
-        PARSE_CSV(csv, test::readText(csvFile));
+        PARSE_CSV(test::readText(csvFile));
         QCOMPARE(csv.header, kColumns);
         QCOMPARE(csv.rows.size(), std::size_t{4 * 3});
 
@@ -259,7 +258,7 @@ private slots:
         for (const auto& column : kColumns)
             header += (header.empty() ? "" : ",") + column;
         EXPECT_OUTPUT(r, header + "\n");
-        PARSE_CSV(csv, csvLinesOf(r.output));
+        PARSE_CSV(csvLinesOf(r.output));
         QCOMPARE(csv.rows.size(), std::size_t{6});
         QCOMPARE(valuesOf(csv, "cpu"), (std::vector<long long>{1000, 10000, 100000}));
     }
@@ -286,7 +285,7 @@ private slots:
         } catch (const std::exception& e) {
             QFAIL(e.what());
         }
-        PARSE_CSV(csv, test::readText(csvFile));
+        PARSE_CSV(test::readText(csvFile));
         QCOMPARE(result.rows.size(), csv.rows.size());
         QCOMPARE(result.rows.size(), std::size_t{6});
         QCOMPARE(result.kernel, std::string("multiply_them"));
@@ -353,7 +352,7 @@ private slots:
             arguments.push_back(option.toStdString());
         const auto r = cli(arguments);
         EXPECT_EXIT(r, 0);
-        PARSE_CSV(csv, csvLinesOf(r.output));
+        PARSE_CSV(csvLinesOf(r.output));
         QCOMPARE(valuesOf(csv, "cpu:1"), std::vector<long long>(values.begin(), values.end()));
         QCOMPARE(csv.rows.size(), static_cast<std::size_t>(values.size()));
     }
@@ -365,7 +364,7 @@ private slots:
         EXPECT_EXIT(r, 0);
         EXPECT_OUTPUT(r, "multiply_them: 6 rows, threads per block (blockDim.x) from 64 to 256");
         EXPECT_OUTPUT(r, "[1/6] reference at 64: ");
-        PARSE_CSV(csv, test::readText(csvFile));
+        PARSE_CSV(test::readText(csvFile));
         QCOMPARE(csv.rows.size(), std::size_t{6});
         const std::vector<std::string> blocks = {"64x1x1", "128x1x1", "256x1x1"};
         const std::vector<std::string> grids = {"7x1x1", "4x1x1", "2x1x1"}; // grid "auto" over 400 elements
@@ -389,7 +388,7 @@ private slots:
         const auto r = cli({"sweep", "multiply_them", "--parameter", "block", "--backends", "cpu:1",
                             "--repeat", "1", "--quiet"});
         EXPECT_EXIT(r, 0);
-        PARSE_CSV(csv, csvLinesOf(r.output));
+        PARSE_CSV(csvLinesOf(r.output));
         QCOMPARE(valuesOf(csv, "cpu:1"), (std::vector<long long>{32, 64, 128, 256, 512, 1024}));
     }
 
@@ -397,7 +396,7 @@ private slots:
         const auto r = cli({"sweep", "multiply_them", "--backends", "cpu,reference", "--to", "10000",
                             "--steps", "2", "--repeat", "3", "--warmup", "0", "--quiet"});
         EXPECT_EXIT(r, 0);
-        PARSE_CSV(csv, csvLinesOf(r.output));
+        PARSE_CSV(csvLinesOf(r.output));
         QCOMPARE(csv.rows.size(), std::size_t{4});
         for (const auto& row : csv.rows)
             QCOMPARE(row.at("repeats"), std::string("3"));
@@ -406,7 +405,7 @@ private slots:
         const auto r = cli({"sweep", "multiply_them", "--backends", "cpu:1", "--to", "10000", "--steps", "2",
                             "--repeat", "1", "--quiet", "--flops", "2*n"});
         EXPECT_EXIT(r, 0);
-        PARSE_CSV(csv, csvLinesOf(r.output));
+        PARSE_CSV(csvLinesOf(r.output));
         QCOMPARE(csv.rows.size(), std::size_t{2});
         for (const auto& row : csv.rows) {
             const double ratio = number(row, "gflop_per_s") * 1e9 / number(row, "elements_per_s");
@@ -417,7 +416,7 @@ private slots:
         const auto r = cli({"sweep", "multiply_them", "--backends", "cpu:1,reference,cpu:1", "--to", "10000",
                             "--steps", "2", "--repeat", "1", "--quiet"});
         EXPECT_EXIT(r, 0);
-        PARSE_CSV(csv, csvLinesOf(r.output));
+        PARSE_CSV(csvLinesOf(r.output));
         QCOMPARE(csv.rows.size(), std::size_t{2 * 2});
         QCOMPARE(valuesOf(csv, "cpu:1"), (std::vector<long long>{1000, 10000}));
     }
@@ -426,7 +425,7 @@ private slots:
                             "10000", "--steps", "2", "--repeat", "1", "--quiet"});
         EXPECT_EXIT(r, 0);
         EXPECT_OUTPUT(r, "multiply_them: 4 rows, elements of b from 1,000 to 10,000");
-        PARSE_CSV(csv, csvLinesOf(r.output));
+        PARSE_CSV(csvLinesOf(r.output));
         // dest, a and b have the same shape, so all three follow, and the check still passes.
         for (const auto* row : csv.rowsOf("cpu:1")) {
             QCOMPARE(std::stoull(row->at("bytes")), 12 * std::stoull(row->at("elements")));
@@ -442,7 +441,7 @@ private slots:
         const bool refused = r.exitCode == 2 && contains(r.output, "--values");
         bool swept = false;
         if (r.exitCode == 0) {
-            PARSE_CSV(csv, csvLinesOf(r.output));
+            PARSE_CSV(csvLinesOf(r.output));
             swept = valuesOf(csv, "cpu:1") == std::vector<long long>{1000, 5000, 20000};
         }
         QVERIFY2(refused && !swept, r.output.c_str());
@@ -535,7 +534,7 @@ private slots:
         const auto r = cli({"sweep", file, "--to", "10000", "--steps", "2", "--repeat", "1", "--quiet"});
         EXPECT_EXIT(r, 0);
         EXPECT_OUTPUT(r, "twice: ");
-        PARSE_CSV(csv, csvLinesOf(r.output));
+        PARSE_CSV(csvLinesOf(r.output));
         QVERIFY(csv.rowsOf("reference").empty());
         QCOMPARE(valuesOf(csv, "cpu"), (std::vector<long long>{1000, 10000}));
         for (const auto* row : csv.rowsOf("cpu"))
@@ -561,7 +560,7 @@ private slots:
         EXPECT_EXIT(r, 1);
         EXPECT_OUTPUT(r, "[6/6] cpu at 2,048: launch.block");
         EXPECT_OUTPUT(r, "some points failed or did not run");
-        PARSE_CSV(csv, test::readText(csvFile));
+        PARSE_CSV(test::readText(csvFile));
         QCOMPARE(csv.rows.size(), std::size_t{6});
         const auto cpuRows = csv.rowsOf("cpu");
         QCOMPARE(cpuRows.size(), std::size_t{3});
@@ -608,7 +607,7 @@ private slots:
         }
         QVERIFY2(kernelOnly, r.output.c_str());
         QVERIFY2(withCopies, r.output.c_str());
-        PARSE_CSV(csv, test::readText(csvFile));
+        PARSE_CSV(test::readText(csvFile));
         QCOMPARE(csv.rows.size(), std::size_t{8 * 3});
         for (const auto* row : csv.rowsOf("cuda:0")) {
             QCOMPARE(row->at("check"), std::string("passed"));
