@@ -164,7 +164,7 @@ template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(
 } // namespace kernelpad_entry
 extern "C" int kernelpad_arity() { return kernelpad_entry::arity(&)" +
            kernel + R"(); }
-extern "C" void kernelpad_install(void (*barrier)()) { ::kernelpad::barrier = barrier; }
+extern "C" void kernelpad_install(void (*meet)(::kernelpad::Meeting&)) { ::kernelpad::meet = meet; }
 extern "C" void kernelpad_run_block(void* const* args) {
     kernelpad_entry::runBlock<&)" +
            kernel + R"(>(&)" + kernel + R"(, args);
@@ -316,7 +316,7 @@ struct ArrayArgument {
 
 struct Entry {
     int (*arity)() = nullptr;
-    void (*install)(void (*)()) = nullptr;
+    void (*install)(void (*)(Meeting&)) = nullptr;
     void (*runBlock)(void* const*) = nullptr;
     void (*runThread)(void* const*, unsigned, unsigned, unsigned) = nullptr;
 };
@@ -499,13 +499,13 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
     const bool fibers = loaded.fibers;
     Entry entry{
         symbol<int (*)()>(*library, "kernelpad_arity"),
-        symbol<void (*)(void (*)())>(*library, "kernelpad_install"),
+        symbol<void (*)(void (*)(Meeting&))>(*library, "kernelpad_install"),
         symbol<void (*)(void* const*)>(*library, "kernelpad_run_block"),
         symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(*library, "kernelpad_run_thread")};
     if (static_cast<std::size_t>(entry.arity()) != setup.args.size())
         throw launch::SetupError({"args: the kernel takes " + std::to_string(entry.arity()) +
                                   " parameters, the playground gives " + std::to_string(setup.args.size())});
-    entry.install(&ThreadFibers::barrier);
+    entry.install(&ThreadFibers::meet);
     if (checkBounds_) {
         using Report =
             void (*)(const char*, long long, unsigned long long, uint3Like, uint3Like, const char*, unsigned);
@@ -546,14 +546,19 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
     const auto& g = setup.launch;
     const std::uint64_t blocks = g.blocks();
     const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(workers_, blocks));
+    // Fibers and their stacks, one set per worker, kept from repeat to repeat: mapping a worker's stacks
+    // (a guard page each, a page fault for each stack's top) in every repeat cost more than the kernel
+    // on 16 cores, where the workers queue on the process's memory map.
+    std::vector<std::unique_ptr<ThreadFibers>> fiberSets(workers);
     const auto runGrid = [&] {
         std::atomic<std::uint64_t> next{0};
         // Enough chunks per worker to even out blocks of unequal cost, few enough to keep the counter cold.
         const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
-        const auto worker = [&] {
+        const auto worker = [&](unsigned w) {
             sandbox::prepareThreadForOverflow();
             std::vector<unsigned char> shared(g.sharedBytes ? g.sharedBytes : 1);
-            std::unique_ptr<ThreadFibers> threadFibers = fibers ? std::make_unique<ThreadFibers>() : nullptr;
+            if (fibers && !fiberSets[w]) fiberSets[w] = std::make_unique<ThreadFibers>();
+            ThreadFibers* threadFibers = fiberSets[w].get();
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
             std::vector<unsigned long long> slots(threads);
             // The block's built-ins live in this worker thread's state, which the kernel reads. Blocks are
@@ -602,9 +607,9 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         // this thread, where runContainedCode reports it; escaping a thread it would end the process.
         std::mutex failureMutex;
         std::exception_ptr failure;
-        const auto guarded = [&] {
+        const auto guarded = [&](unsigned w) {
             try {
-                worker();
+                worker(w);
             } catch (...) {
                 const std::lock_guard lock(failureMutex);
                 if (!failure) failure = std::current_exception();
@@ -612,8 +617,8 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         };
         std::vector<std::thread> pool;
         for (unsigned w = 1; w < workers; ++w)
-            pool.emplace_back(guarded);
-        guarded();
+            pool.emplace_back(guarded, w);
+        guarded(0);
         for (auto& t : pool)
             t.join();
         if (failure) std::rethrow_exception(failure);

@@ -1,18 +1,45 @@
 #include "ThreadFibers.h"
 
+#include "BlockState.h"
 #include "core/Error.h"
+#include "core/launch/KernelFault.h"
 
+#include <bit>
 #include <boost/context/fiber.hpp>
 #include <cerrno>
+#include <cstdio>
 #include <sys/mman.h>
+#include <utility>
 
 namespace kp::cpu {
 
 namespace ctx = boost::context;
 
 namespace {
-// The fiber currently running on this OS thread keeps here where to switch back to.
+// The fiber currently running on this OS thread keeps here where to switch back to, and the scheduler
+// says here which lane it resumed.
 thread_local ctx::fiber* currentSink = nullptr;
+thread_local ThreadFibers::Lane* currentLane = nullptr;
+
+constexpr std::size_t kWarp = 32;
+
+bool isWarpOperation(Meet what) {
+    return what != Meet::Barrier && what != Meet::Active;
+}
+
+std::string hex(unsigned mask) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", mask);
+    return text;
+}
+
+std::string where(const Meeting& m) {
+    return std::string(m.file ? m.file : "?") + ":" + std::to_string(m.line);
+}
+
+std::string triple(const unsigned (&v)[3]) {
+    return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + ")";
+}
 } // namespace
 
 // Stacks for up to the block's thread count, mapped once with a guard page each: a kernel that
@@ -23,7 +50,15 @@ struct ThreadFibers::Stacks {
     std::byte* base = nullptr;
     std::size_t count = 0;
 
-    explicit Stacks(std::size_t stackBytes) : bytes(stackBytes), pitch(stackBytes + 4096) {}
+    // Each stack's top is moved by up to kColours bytes (never touched otherwise): with stacks a round
+    // number of pages apart, the tops of a warp's 32 stacks, where fibers switch, would share the same
+    // cache sets and evict each other at every switch.
+    static constexpr std::size_t kColours = 64 * 1024;
+    explicit Stacks(std::size_t stackBytes) : bytes(stackBytes), pitch(stackBytes + 4096 + kColours) {}
+    // Thread t's stack: above its guard page, its top moved by a multiple of 64 bytes plus a line.
+    std::pair<std::byte*, std::size_t> stack(std::size_t t) const {
+        return {base + t * pitch + 4096, bytes + (t * 1088) % kColours / 64 * 64};
+    }
     ~Stacks() {
         if (base) ::munmap(base, pitch * count);
     }
@@ -43,6 +78,10 @@ struct ThreadFibers::Stacks {
     }
 };
 
+struct ThreadFibers::Fibers {
+    std::vector<ctx::fiber> fibers;
+};
+
 namespace {
 // Hands Boost.Context one of the preallocated stacks; nothing is freed per fiber.
 struct PreallocatedStack {
@@ -58,10 +97,14 @@ struct PreallocatedStack {
 };
 } // namespace
 
-ThreadFibers::ThreadFibers(std::size_t stackBytes) : stacks_(std::make_unique<Stacks>(stackBytes)) {}
+ThreadFibers::ThreadFibers(std::size_t stackBytes)
+    : stacks_(std::make_unique<Stacks>(stackBytes)), fibers_(std::make_unique<Fibers>()) {}
 ThreadFibers::~ThreadFibers() = default;
 
-void ThreadFibers::barrier() {
+void ThreadFibers::meet(Meeting& meeting) {
+    Lane* lane = currentLane;
+    lane->meeting = &meeting;
+    lane->state = State::Waiting;
     ctx::fiber* sink = currentSink;
     *sink = std::move(*sink).resume();
     currentSink = sink;
@@ -69,25 +112,244 @@ void ThreadFibers::barrier() {
 
 void ThreadFibers::run(std::size_t threads, const std::function<void(std::size_t)>& body) {
     stacks_->reserve(threads);
-    std::vector<ctx::fiber> fibers;
+    lanes_.assign(threads, Lane{});
+    thrown_ = nullptr;
+    auto& fibers = fibers_->fibers;
+    fibers.clear();
     fibers.reserve(threads);
     for (std::size_t t = 0; t < threads; ++t) {
-        PreallocatedStack stack{stacks_->base + t * stacks_->pitch + 4096, stacks_->bytes};
-        fibers.emplace_back(std::allocator_arg, stack, [t, &body](ctx::fiber&& sink) {
+        const auto [low, size] = stacks_->stack(t);
+        PreallocatedStack stack{low, size};
+        fibers.emplace_back(std::allocator_arg, stack, [this, t, &body](ctx::fiber&& sink) {
             currentSink = &sink;
-            body(t);
+            try {
+                body(t);
+            } catch (const ctx::detail::forced_unwind&) {
+                throw; // the fiber is being destroyed: let Boost.Context unwind its stack
+            } catch (...) {
+                if (!thrown_) thrown_ = std::current_exception();
+            }
+            lanes_[t].state = State::Done;
             return std::move(*currentSink);
         });
     }
-    // One pass per barrier phase: every live fiber runs until its next barrier or its end.
-    for (bool alive = true; alive;) {
-        alive = false;
-        for (auto& fiber : fibers) {
-            if (!fiber) continue;
-            fiber = std::move(fiber).resume();
-            alive = alive || static_cast<bool>(fiber);
+    // Each warp runs until all its lanes have returned or wait at __syncthreads; then the barrier opens.
+    // Destroying a suspended fiber unwinds its stack, so an exception leaves nothing running.
+    struct Clear {
+        std::vector<ctx::fiber>& fibers;
+        ~Clear() { fibers.clear(); }
+    } clear{fibers};
+    for (;;) {
+        for (std::size_t first = 0; first < threads; first += kWarp)
+            runWarp(first, std::min(threads, first + kWarp));
+        std::size_t done = 0, atBarrier = 0;
+        for (const auto& lane : lanes_) {
+            done += lane.state == State::Done;
+            atBarrier += lane.state == State::Waiting && lane.meeting->what == Meet::Barrier;
+        }
+        if (done == threads) return;
+        if (done + atBarrier < threads) stuck();
+        for (auto& lane : lanes_)
+            if (lane.state == State::Waiting) lane.state = State::Ready;
+    }
+}
+
+void ThreadFibers::runWarp(std::size_t first, std::size_t last) {
+    auto& fibers = fibers_->fibers;
+    for (;;) {
+        for (std::size_t t = first; t < last; ++t) {
+            Lane& lane = lanes_[t];
+            if (lane.state != State::Ready) continue;
+            currentLane = &lane;
+            fibers[t] = std::move(fibers[t]).resume();
+            if (thrown_) std::rethrow_exception(thrown_);
+            if (lane.state != State::Waiting || !isWarpOperation(lane.meeting->what)) continue;
+            if (!(lane.meeting->mask >> (t - first) & 1u))
+                throw launch::KernelFault(
+                    "at " + where(*lane.meeting) + ", " + describe(t) + " calls " + lane.meeting->function +
+                    " with the mask " + hex(lane.meeting->mask) + ", which leaves out its own lane (" +
+                    std::to_string(t - first) + "); CUDA does not define what that does");
+        }
+        if (!completeMeetings(first, last) && !completeActive(first, last)) return;
+    }
+}
+
+// Completes every warp operation whose named lanes are all there (or have returned), with one mask.
+bool ThreadFibers::completeMeetings(std::size_t first, std::size_t last) {
+    const std::uint32_t present = last - first == kWarp ? ~0u : (1u << (last - first)) - 1u;
+    bool progressed = false;
+    for (std::size_t t = first; t < last; ++t) {
+        const Lane& lane = lanes_[t];
+        if (lane.state != State::Waiting || !isWarpOperation(lane.meeting->what)) continue;
+        const Meeting& m = *lane.meeting;
+        std::uint32_t group = 0;
+        bool complete = true;
+        for (std::uint32_t named = m.mask & present; named != 0 && complete; named &= named - 1) {
+            const auto j = static_cast<unsigned>(std::countr_zero(named));
+            const Lane& other = lanes_[first + j];
+            if (other.state == State::Done) continue;
+            complete = other.state == State::Waiting && other.meeting->what == m.what &&
+                       other.meeting->mask == m.mask;
+            group |= 1u << j;
+        }
+        if (!complete) continue;
+        finish(first, group, m.what);
+        progressed = true;
+    }
+    return progressed;
+}
+
+// Gives each lane of `group` its result, and lets them run on.
+void ThreadFibers::finish(std::size_t first, std::uint32_t group, Meet what) {
+    Lane* lanes = lanes_.data() + first;
+    const auto each = [&](auto&& f) {
+        for (std::uint32_t left = group; left != 0; left &= left - 1)
+            f(static_cast<unsigned>(std::countr_zero(left)));
+    };
+    const auto value = [&](unsigned j) { return lanes[j].meeting->value; };
+    switch (what) {
+    case Meet::SyncWarp:
+        break;
+    case Meet::ShuffleIndex:
+    case Meet::ShuffleUp:
+    case Meet::ShuffleDown:
+    case Meet::ShuffleXor:
+        // Reading a lane that is not in the operation is undefined in CUDA: the lane keeps its own value.
+        each([&](unsigned j) {
+            Meeting& own = *lanes[j].meeting;
+            const auto source = static_cast<unsigned>(own.source);
+            own.result = source < kWarp && (group >> source & 1u) ? value(source) : own.value;
+        });
+        break;
+    case Meet::Ballot:
+    case Meet::Any:
+    case Meet::All: {
+        std::uint32_t votes = 0;
+        each([&](unsigned j) { votes |= value(j) != 0 ? 1u << j : 0u; });
+        const std::uint64_t result = what == Meet::Ballot ? votes
+                                     : what == Meet::Any  ? votes != 0
+                                                          : votes == group;
+        each([&](unsigned j) { lanes[j].meeting->result = result; });
+        break;
+    }
+    case Meet::MatchAny:
+        each([&](unsigned j) {
+            std::uint32_t same = 0;
+            each([&](unsigned k) { same |= value(k) == value(j) ? 1u << k : 0u; });
+            lanes[j].meeting->result = same;
+        });
+        break;
+    case Meet::MatchAll: {
+        bool equal = true;
+        const std::uint64_t firstValue = value(static_cast<unsigned>(std::countr_zero(group)));
+        each([&](unsigned j) { equal = equal && value(j) == firstValue; });
+        each([&](unsigned j) { lanes[j].meeting->result = equal ? group : 0u; });
+        break;
+    }
+    default: { // the __reduce_*_sync operations, on 32 bits
+        bool seeded = false;
+        std::uint32_t common = 0;
+        each([&](unsigned j) {
+            const auto v = static_cast<std::uint32_t>(value(j));
+            const auto sv = static_cast<std::int32_t>(v), sc = static_cast<std::int32_t>(common);
+            if (!seeded) {
+                common = v;
+                seeded = true;
+                return;
+            }
+            switch (what) {
+            case Meet::ReduceAdd:
+                common += v;
+                break;
+            case Meet::ReduceMinSigned:
+                common = static_cast<std::uint32_t>(sv < sc ? sv : sc);
+                break;
+            case Meet::ReduceMaxSigned:
+                common = static_cast<std::uint32_t>(sv > sc ? sv : sc);
+                break;
+            case Meet::ReduceMinUnsigned:
+                common = v < common ? v : common;
+                break;
+            case Meet::ReduceMaxUnsigned:
+                common = v > common ? v : common;
+                break;
+            case Meet::ReduceAnd:
+                common &= v;
+                break;
+            case Meet::ReduceOr:
+                common |= v;
+                break;
+            case Meet::ReduceXor:
+                common ^= v;
+                break;
+            default:
+                break;
+            }
+        });
+        each([&](unsigned j) { lanes[j].meeting->result = common; });
+        break;
+    }
+    }
+    each([&](unsigned j) { lanes[j].state = State::Ready; });
+}
+
+// __activemask() and coalesced_threads(), once no lane of the warp can run: the lanes that reached the
+// same call are the ones active together there.
+bool ThreadFibers::completeActive(std::size_t first, std::size_t last) {
+    bool progressed = false;
+    for (std::size_t t = first; t < last; ++t) {
+        if (lanes_[t].state != State::Waiting || lanes_[t].meeting->what != Meet::Active) continue;
+        const Meeting& m = *lanes_[t].meeting;
+        std::uint32_t group = 0;
+        for (std::size_t j = t; j < last; ++j) {
+            const Lane& other = lanes_[j];
+            if (other.state == State::Waiting && other.meeting->what == Meet::Active &&
+                other.meeting->file == m.file && other.meeting->line == m.line)
+                group |= 1u << (j - first);
+        }
+        for (std::size_t j = t; j < last; ++j)
+            if (group >> (j - first) & 1u) {
+                lanes_[j].meeting->result = group;
+                lanes_[j].state = State::Ready;
+            }
+        progressed = true;
+    }
+    return progressed;
+}
+
+std::string ThreadFibers::describe(std::size_t t) const {
+    const auto& dim = kernelpad_block_state.blockDimension;
+    const unsigned thread[3] = {static_cast<unsigned>(t % dim[0]), static_cast<unsigned>(t / dim[0] % dim[1]),
+                                static_cast<unsigned>(t / (std::size_t{dim[0]} * dim[1]))};
+    return "thread " + triple(thread) + " of block " + triple(kernelpad_block_state.blockIndex);
+}
+
+// Every lane that is left waits, and some wait in a warp operation that cannot complete: say why.
+void ThreadFibers::stuck() const {
+    for (std::size_t t = 0; t < lanes_.size(); ++t) {
+        const Lane& lane = lanes_[t];
+        if (lane.state != State::Waiting || !isWarpOperation(lane.meeting->what)) continue;
+        const Meeting& m = *lane.meeting;
+        const std::size_t first = t - t % kWarp;
+        for (std::size_t j = first; j < std::min(lanes_.size(), first + kWarp); ++j) {
+            const Lane& other = lanes_[j];
+            if (!(m.mask >> (j - first) & 1u) || other.state != State::Waiting) continue;
+            const Meeting& o = *other.meeting;
+            if (o.what == m.what && o.mask == m.mask) continue;
+            const std::string what = o.what == Meet::Barrier
+                                         ? "waits at __syncthreads at " + where(o)
+                                         : std::string("calls ") + o.function + " with the mask " +
+                                               hex(o.mask) + " at " + where(o);
+            throw launch::KernelFault("at " + where(m) + ", " + describe(t) + " waits in " + m.function +
+                                      " for lane " + std::to_string(j - first) + " of its warp (" +
+                                      describe(j) + "), which " + what +
+                                      ". Every lane that a warp operation's mask " + hex(m.mask) +
+                                      " names must call the same operation with the same mask, "
+                                      "or have returned");
         }
     }
+    throw launch::KernelFault("the threads of block " + triple(kernelpad_block_state.blockIndex) +
+                              " wait for each other and cannot go on");
 }
 
 } // namespace kp::cpu

@@ -8,8 +8,8 @@
 
 namespace kp::source {
 
-// __syncthreads (and _count, _and, _or), __syncwarp, every __shfl*, __ballot_sync, __all_sync, __any_sync
-// and __activemask, and the name `cooperative_groups`: a kernel that uses cooperative groups synchronises
+// __syncthreads (and _count, _and, _or), __syncwarp, every __shfl*, __match_* and __reduce_*,
+// __ballot_sync, __all_sync, __any_sync and __activemask, and the name `cooperative_groups`: a kernel that uses cooperative groups synchronises
 // through member calls (block.sync(), tile.shfl_down()) a name alone does not tell from others.
 bool isSynchronisingCall(std::string_view identifier);
 

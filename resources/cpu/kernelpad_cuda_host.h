@@ -176,8 +176,25 @@ template <typename Frame> Frame& frame() {
     static thread_local Frame storage;
     return storage;
 }
-// The core's barrier: switches to the next thread of the block (fibers). Installed by the core.
-inline void (*barrier)() = nullptr;
+// Where threads meet (__syncthreads, warp operations), the core switches between them (fibers). A thread
+// says what it does in a Meeting and waits in meet() until the others named are there; the result is
+// then in the meeting. The layout and values are the core's (core/cpu/ThreadFibers.h).
+enum class Meet : unsigned {
+    Barrier, SyncWarp, ShuffleIndex, ShuffleUp, ShuffleDown, ShuffleXor, Ballot, Any, All, MatchAny, MatchAll,
+    Active, ReduceAdd, ReduceMinSigned, ReduceMinUnsigned, ReduceMaxSigned, ReduceMaxUnsigned, ReduceAnd,
+    ReduceOr, ReduceXor,
+};
+struct Meeting {
+    Meet what;
+    unsigned mask;
+    unsigned long long value;
+    int source;
+    unsigned line;
+    const char* function;
+    const char* file;
+    unsigned long long result;
+};
+inline void (*meet)(Meeting&) = nullptr;
 
 // The bounds-checking mode: array parameters become Checked<T>, whose every index is compared with the
 // array's size. An access outside is reported to the core (array, index, thread, block, source line)
@@ -269,96 +286,129 @@ template <typename T> T argument(void* p) {
 
 // Each fiber keeps its own threadIdx across the switch: it lives in thread_local storage shared by
 // the block's fibers, so it is saved on the fiber's own stack.
-inline void __syncthreads() {
+namespace kernelpad {
+inline unsigned long long meetOthers(Meet what, unsigned mask, unsigned long long value, int source,
+                                     const char* function, const std::source_location& at) {
     const uint3 self = threadIdx;
-    ::kernelpad::barrier();
+    Meeting m{what, mask, value, source, at.line(), function, at.file_name(), 0};
+    meet(m);
     threadIdx = self;
+    return m.result;
+}
+} // namespace kernelpad
+inline void __syncthreads(std::source_location at = std::source_location::current()) {
+    ::kernelpad::meetOthers(::kernelpad::Meet::Barrier, 0, 0, -1, "__syncthreads", at);
 }
 inline int __syncthreads_count(int predicate);
 inline int __syncthreads_and(int predicate);
 inline int __syncthreads_or(int predicate);
 
-// Warp votes and shuffles. On the CPU the threads of a block meet at a block-wide barrier to exchange
-// values (the warp's lanes then read each other's slots), so every thread of the block must reach
-// them the same number of times, as CUDA asks of the lanes named in the mask.
+// Warp operations, as CUDA defines them: each completes when every lane its mask names (that has not
+// returned) calls it with the same mask; lanes outside the mask run on, divergent branches included.
 namespace kernelpad {
 inline unsigned linearThread() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
-template <typename T> void publish(T value) {
+inline unsigned laneId() { return linearThread() % 32u; }
+template <typename T> unsigned long long bitsOf(T value) {
     static_assert(sizeof(T) <= sizeof(unsigned long long), "warp operations take values of up to 8 bytes");
+    static_assert(std::is_trivially_copyable_v<T>, "warp operations take plain values");
     unsigned long long bits = 0;
     std::memcpy(&bits, &value, sizeof(T));
-    kernelpad_block_state.laneSlots[linearThread()] = bits;
-    __syncthreads();
-}
-template <typename T> T slot(unsigned thread) {
-    T value;
-    std::memcpy(&value, &kernelpad_block_state.laneSlots[thread], sizeof(T));
-    return value;
-}
-// Reads lane `lane` (within the caller's segment of `width` lanes) after everyone published.
-template <typename T> T shuffleFrom(T own, int lane, int width, bool inRange) {
-    const unsigned self = linearThread();
-    const unsigned warpBase = self - self % 32u;
-    const unsigned w = width > 0 && width <= 32 ? static_cast<unsigned>(width) : 32u;
-    const unsigned segment = warpBase + (self % 32u) / w * w;
-    const unsigned source = segment + static_cast<unsigned>(lane) % w;
-    const T result = inRange && source < kernelpad_block_state.blockThreads ? slot<T>(source) : own;
-    __syncthreads();
-    return result;
-}
-inline unsigned laneInSegment(int width) {
-    const unsigned w = width > 0 && width <= 32 ? static_cast<unsigned>(width) : 32u;
-    return linearThread() % 32u % w;
-}
-inline unsigned ballot(int predicate) {
-    publish<int>(predicate != 0);
-    const unsigned self = linearThread(), base = self - self % 32u;
-    unsigned bits = 0;
-    for (unsigned lane = 0; lane < 32 && base + lane < kernelpad_block_state.blockThreads; ++lane)
-        if (slot<int>(base + lane)) bits |= 1u << lane;
-    __syncthreads();
     return bits;
 }
+template <typename T> T fromBits(unsigned long long bits) {
+    T value;
+    std::memcpy(&value, &bits, sizeof(T));
+    return value;
+}
+// The width's segment of the caller's warp: its first lane, and the width itself (32 unless a power of two).
+inline unsigned segmentWidth(int width) {
+    return width > 0 && width <= 32 && (width & (width - 1)) == 0 ? static_cast<unsigned>(width) : 32u;
+}
+template <typename T> T shuffle(Meet what, unsigned mask, T var, int source, const char* function,
+                                const std::source_location& at) {
+    return fromBits<T>(meetOthers(what, mask, bitsOf(var), source, function, at));
+}
+// The blocks's __syncthreads_count: every thread publishes, then counts after the barrier.
 inline int countBlock(int predicate) {
-    publish<int>(predicate != 0);
+    kernelpad_block_state.laneSlots[linearThread()] = predicate != 0;
+    __syncthreads();
     int count = 0;
-    for (unsigned t = 0; t < kernelpad_block_state.blockThreads; ++t) count += slot<int>(t);
+    for (unsigned t = 0; t < kernelpad_block_state.blockThreads; ++t) count += static_cast<int>(kernelpad_block_state.laneSlots[t]);
     __syncthreads();
     return count;
 }
 } // namespace kernelpad
 
-template <typename T> T __shfl_sync(unsigned, T var, int srcLane, int width = 32) {
-    ::kernelpad::publish(var);
-    return ::kernelpad::shuffleFrom(var, srcLane, width, true);
+template <typename T>
+T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32, std::source_location at = std::source_location::current()) {
+    const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
+    const int source = static_cast<int>(lane / w * w + (static_cast<unsigned>(srcLane) & (w - 1)));
+    return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleIndex, mask, var, source, "__shfl_sync", at);
 }
-template <typename T> T __shfl_up_sync(unsigned, T var, unsigned delta, int width = 32) {
-    ::kernelpad::publish(var);
-    const unsigned lane = ::kernelpad::laneInSegment(width);
-    return ::kernelpad::shuffleFrom(var, static_cast<int>(lane - delta), width, lane >= delta);
+template <typename T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location at = std::source_location::current()) {
+    const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
+    const int source = lane % w >= delta ? static_cast<int>(lane - delta) : -1;
+    return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleUp, mask, var, source, "__shfl_up_sync", at);
 }
-template <typename T> T __shfl_down_sync(unsigned, T var, unsigned delta, int width = 32) {
-    ::kernelpad::publish(var);
-    const unsigned lane = ::kernelpad::laneInSegment(width);
-    const unsigned w = width > 0 && width <= 32 ? static_cast<unsigned>(width) : 32u;
-    return ::kernelpad::shuffleFrom(var, static_cast<int>(lane + delta), width, lane + delta < w);
+template <typename T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location at = std::source_location::current()) {
+    const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
+    const int source = lane % w + delta < w ? static_cast<int>(lane + delta) : -1;
+    return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleDown, mask, var, source, "__shfl_down_sync", at);
 }
-template <typename T> T __shfl_xor_sync(unsigned, T var, int laneMask, int width = 32) {
-    ::kernelpad::publish(var);
-    const unsigned lane = ::kernelpad::laneInSegment(width);
-    const unsigned w = width > 0 && width <= 32 ? static_cast<unsigned>(width) : 32u;
-    const unsigned other = lane ^ static_cast<unsigned>(laneMask);
-    return ::kernelpad::shuffleFrom(var, static_cast<int>(other), width, other < w);
+// A lane may read from its own segment or an earlier one, as CUDA's documentation says; a later segment
+// gives the lane its own value.
+template <typename T>
+T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32, std::source_location at = std::source_location::current()) {
+    const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
+    const unsigned other = (lane ^ static_cast<unsigned>(laneMask)) & 31u;
+    const int source = other < lane / w * w + w ? static_cast<int>(other) : -1;
+    return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleXor, mask, var, source, "__shfl_xor_sync", at);
 }
-inline unsigned __ballot_sync(unsigned, int predicate) { return ::kernelpad::ballot(predicate); }
-inline int __all_sync(unsigned mask, int predicate) {
-    const unsigned self = ::kernelpad::linearThread(), base = self - self % 32u;
-    const unsigned lanes = kernelpad_block_state.blockThreads - base >= 32 ? 0xffffffffu : (1u << (kernelpad_block_state.blockThreads - base)) - 1u;
-    return (__ballot_sync(mask, predicate) & lanes) == lanes;
+inline unsigned __ballot_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {
+    return static_cast<unsigned>(::kernelpad::meetOthers(::kernelpad::Meet::Ballot, mask, predicate != 0, -1, "__ballot_sync", at));
 }
-inline int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
-inline void __syncwarp(unsigned = 0xffffffffu) { __syncthreads(); }
-inline unsigned __activemask() { return 0xffffffffu; }
+inline int __all_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {
+    return static_cast<int>(::kernelpad::meetOthers(::kernelpad::Meet::All, mask, predicate != 0, -1, "__all_sync", at));
+}
+inline int __any_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {
+    return static_cast<int>(::kernelpad::meetOthers(::kernelpad::Meet::Any, mask, predicate != 0, -1, "__any_sync", at));
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location at = std::source_location::current()) {
+    ::kernelpad::meetOthers(::kernelpad::Meet::SyncWarp, mask, 0, -1, "__syncwarp", at);
+}
+// The lanes that reached this call together (those of the warp that can run and stop here).
+inline unsigned __activemask(std::source_location at = std::source_location::current()) {
+    return static_cast<unsigned>(::kernelpad::meetOthers(::kernelpad::Meet::Active, 0, 0, -1, "__activemask", at));
+}
+template <typename T>
+unsigned __match_any_sync(unsigned mask, T value, std::source_location at = std::source_location::current()) {
+    static_assert(std::is_integral_v<T> || std::is_floating_point_v<T>, "__match_any_sync takes a 32- or 64-bit value");
+    return static_cast<unsigned>(::kernelpad::meetOthers(::kernelpad::Meet::MatchAny, mask, ::kernelpad::bitsOf(value), -1, "__match_any_sync", at));
+}
+template <typename T>
+unsigned __match_all_sync(unsigned mask, T value, int* pred, std::source_location at = std::source_location::current()) {
+    static_assert(std::is_integral_v<T> || std::is_floating_point_v<T>, "__match_all_sync takes a 32- or 64-bit value");
+    const auto lanes = static_cast<unsigned>(::kernelpad::meetOthers(::kernelpad::Meet::MatchAll, mask, ::kernelpad::bitsOf(value), -1, "__match_all_sync", at));
+    *pred = lanes != 0;
+    return lanes;
+}
+#define KERNELPAD_REDUCE(name, T, meet)                                                                 \
+    inline T name(unsigned mask, T value, std::source_location at = std::source_location::current()) { \
+        return static_cast<T>(::kernelpad::meetOthers(::kernelpad::Meet::meet, mask,                  \
+                                                      static_cast<unsigned>(value), -1, #name, at));   \
+    }
+KERNELPAD_REDUCE(__reduce_add_sync, unsigned, ReduceAdd)
+KERNELPAD_REDUCE(__reduce_add_sync, int, ReduceAdd)
+KERNELPAD_REDUCE(__reduce_min_sync, unsigned, ReduceMinUnsigned)
+KERNELPAD_REDUCE(__reduce_min_sync, int, ReduceMinSigned)
+KERNELPAD_REDUCE(__reduce_max_sync, unsigned, ReduceMaxUnsigned)
+KERNELPAD_REDUCE(__reduce_max_sync, int, ReduceMaxSigned)
+KERNELPAD_REDUCE(__reduce_and_sync, unsigned, ReduceAnd)
+KERNELPAD_REDUCE(__reduce_or_sync, unsigned, ReduceOr)
+KERNELPAD_REDUCE(__reduce_xor_sync, unsigned, ReduceXor)
+#undef KERNELPAD_REDUCE
 inline int __syncthreads_count(int predicate) { return ::kernelpad::countBlock(predicate); }
 inline int __syncthreads_and(int predicate) {
     return ::kernelpad::countBlock(predicate) == static_cast<int>(kernelpad_block_state.blockThreads);
@@ -366,16 +416,22 @@ inline int __syncthreads_and(int predicate) {
 inline int __syncthreads_or(int predicate) { return ::kernelpad::countBlock(predicate) != 0; }
 
 // Cooperative groups (<cooperative_groups.h>, <cooperative_groups/reduce.h>, <cooperative_groups/scan.h>):
-// the thread block, tiles of it (static and dynamic sizes) with their shuffles and votes, and reduce and
-// the scans with the standard operators. As with the warp functions above, every thread of the block must
-// reach a group's collective operations equally often. Not provided (a compile error names them on their
-// line): the grid group (grid.sync() needs every block resident at once, which the CPU backend's blocks
-// are not), coalesced_threads(), match_any/match_all and labeled_partition.
+// the thread block, tiles of it (static and dynamic sizes) and coalesced_threads() with their shuffles,
+// votes and matches, and reduce and the scans with the standard operators. A tile's operations are warp
+// operations on the tile's lanes. Not provided (a compile error names them on their line): the grid group
+// (grid.sync() needs every block resident at once, which the CPU backend's blocks are not),
+// labeled_partition and binary_partition.
 namespace cooperative_groups {
 class thread_group {
 public:
     explicit thread_group(unsigned size) : size_(size) {}
-    void sync() const { __syncthreads(); }
+    // A tile of at most a warp synchronises its lanes; a larger one, the block (CUDA syncs just the tile).
+    void sync(std::source_location at = std::source_location::current()) const {
+        if (size_ <= 32 && (size_ & (size_ - 1)) == 0)
+            __syncwarp(size_ == 32 ? 0xffffffffu : ((1u << size_) - 1u) << (::kernelpad::laneId() / size_ * size_), at);
+        else
+            __syncthreads(at);
+    }
     unsigned thread_rank() const { return ::kernelpad::linearThread() % size_; }
     unsigned long long size() const { return size_; }
     unsigned long long num_threads() const { return size_; }
@@ -387,8 +443,8 @@ private:
 
 class thread_block {
 public:
-    void sync() const { __syncthreads(); }
-    static void barrier_wait() { __syncthreads(); }
+    void sync(std::source_location at = std::source_location::current()) const { __syncthreads(at); }
+    static void barrier_wait(std::source_location at = std::source_location::current()) { __syncthreads(at); }
     unsigned thread_rank() const { return ::kernelpad::linearThread(); }
     unsigned long long size() const { return kernelpad_block_state.blockThreads; }
     unsigned long long num_threads() const { return kernelpad_block_state.blockThreads; }
@@ -399,6 +455,25 @@ public:
     operator thread_group() const { return thread_group(kernelpad_block_state.blockThreads); }
 };
 inline thread_block this_thread_block() { return {}; }
+
+namespace detail {
+// A mask in lane numbers made into one in the group's ranks (bit k for the group's k-th lane).
+inline unsigned compact(unsigned lanes, unsigned group) {
+    unsigned out = 0, rank = 0;
+    for (unsigned lane = 0; lane < 32; ++lane)
+        if (group >> lane & 1u) {
+            if (lanes >> lane & 1u) out |= 1u << rank;
+            ++rank;
+        }
+    return out;
+}
+// The lane of the group's rank-th member.
+inline int laneOfRank(unsigned group, unsigned rank) {
+    for (unsigned lane = 0; lane < 32; ++lane)
+        if ((group >> lane & 1u) && rank-- == 0) return static_cast<int>(lane);
+    return -1;
+}
+} // namespace detail
 
 template <unsigned Size, typename Parent = void> class thread_block_tile {
     static_assert(Size > 0 && Size <= 32 && (Size & (Size - 1)) == 0,
@@ -413,35 +488,94 @@ public:
     unsigned thread_rank() const { return ::kernelpad::linearThread() % Size; }
     unsigned meta_group_rank() const { return ::kernelpad::linearThread() / Size; }
     unsigned meta_group_size() const { return (kernelpad_block_state.blockThreads + Size - 1) / Size; }
-    void sync() const { __syncwarp(); }
-    template <typename T> T shfl(T var, int srcRank) const { return __shfl_sync(0xffffffffu, var, srcRank, Size); }
-    template <typename T> T shfl_down(T var, unsigned delta) const { return __shfl_down_sync(0xffffffffu, var, delta, Size); }
-    template <typename T> T shfl_up(T var, unsigned delta) const { return __shfl_up_sync(0xffffffffu, var, delta, Size); }
-    template <typename T> T shfl_xor(T var, unsigned laneMask) const {
-        return __shfl_xor_sync(0xffffffffu, var, static_cast<int>(laneMask), Size);
+    // The tile's lanes in its warp.
+    static unsigned lanes() {
+        return Size == 32 ? 0xffffffffu : ((1u << Size) - 1u) << (::kernelpad::laneId() / Size * Size);
     }
-    unsigned ballot(int predicate) const {
-        const unsigned bits = __ballot_sync(0xffffffffu, predicate);
-        if (Size == 32) return bits;
-        const unsigned first = ::kernelpad::linearThread() % 32u / Size * Size;
-        return (bits >> first) & ((1u << Size) - 1u);
+    void sync(std::source_location at = std::source_location::current()) const { __syncwarp(lanes(), at); }
+    template <typename T> T shfl(T var, int srcRank, std::source_location at = std::source_location::current()) const {
+        return __shfl_sync(lanes(), var, srcRank, Size, at);
     }
-    int any(int predicate) const { return ballot(predicate) != 0; }
-    int all(int predicate) const {
-        const unsigned base = ::kernelpad::linearThread() / Size * Size;
-        const unsigned left = kernelpad_block_state.blockThreads - base;
-        const unsigned present = left >= Size ? Size : left;
-        const unsigned lanes = present == 32 ? 0xffffffffu : (1u << present) - 1u;
-        return (ballot(predicate) & lanes) == lanes;
+    template <typename T> T shfl_down(T var, unsigned delta, std::source_location at = std::source_location::current()) const {
+        return __shfl_down_sync(lanes(), var, delta, Size, at);
+    }
+    template <typename T> T shfl_up(T var, unsigned delta, std::source_location at = std::source_location::current()) const {
+        return __shfl_up_sync(lanes(), var, delta, Size, at);
+    }
+    template <typename T> T shfl_xor(T var, unsigned laneMask, std::source_location at = std::source_location::current()) const {
+        return __shfl_xor_sync(lanes(), var, static_cast<int>(laneMask), Size, at);
+    }
+    unsigned ballot(int predicate, std::source_location at = std::source_location::current()) const {
+        return detail::compact(__ballot_sync(lanes(), predicate, at), lanes());
+    }
+    int any(int predicate, std::source_location at = std::source_location::current()) const {
+        return __any_sync(lanes(), predicate, at);
+    }
+    int all(int predicate, std::source_location at = std::source_location::current()) const {
+        return __all_sync(lanes(), predicate, at);
+    }
+    template <typename T> unsigned match_any(T value, std::source_location at = std::source_location::current()) const {
+        return detail::compact(__match_any_sync(lanes(), value, at), lanes());
+    }
+    template <typename T> unsigned match_all(T value, int& pred, std::source_location at = std::source_location::current()) const {
+        return detail::compact(__match_all_sync(lanes(), value, &pred, at), lanes());
     }
     operator thread_group() const { return thread_group(Size); }
 };
+
+// The lanes of a warp active together where coalesced_threads() is called, ranked in lane order.
+class coalesced_group {
+public:
+    explicit coalesced_group(unsigned lanes) : lanes_(lanes) {}
+    unsigned long long size() const { return static_cast<unsigned long long>(__builtin_popcount(lanes_)); }
+    unsigned long long num_threads() const { return size(); }
+    unsigned thread_rank() const {
+        return static_cast<unsigned>(__builtin_popcount(lanes_ & ((1u << ::kernelpad::laneId()) - 1u)));
+    }
+    unsigned meta_group_rank() const { return 0; }
+    unsigned meta_group_size() const { return 1; }
+    void sync(std::source_location at = std::source_location::current()) const { __syncwarp(lanes_, at); }
+    template <typename T> T shfl(T var, int srcRank, std::source_location at = std::source_location::current()) const {
+        const int lane = detail::laneOfRank(lanes_, static_cast<unsigned>(srcRank) % static_cast<unsigned>(size()));
+        return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleIndex, lanes_, var, lane, "coalesced_group::shfl", at);
+    }
+    template <typename T> T shfl_down(T var, unsigned delta, std::source_location at = std::source_location::current()) const {
+        const unsigned rank = thread_rank() + delta;
+        const int lane = rank < size() ? detail::laneOfRank(lanes_, rank) : -1;
+        return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleDown, lanes_, var, lane, "coalesced_group::shfl_down", at);
+    }
+    template <typename T> T shfl_up(T var, unsigned delta, std::source_location at = std::source_location::current()) const {
+        const unsigned rank = thread_rank();
+        const int lane = rank >= delta ? detail::laneOfRank(lanes_, rank - delta) : -1;
+        return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleUp, lanes_, var, lane, "coalesced_group::shfl_up", at);
+    }
+    unsigned ballot(int predicate, std::source_location at = std::source_location::current()) const {
+        return detail::compact(__ballot_sync(lanes_, predicate, at), lanes_);
+    }
+    int any(int predicate, std::source_location at = std::source_location::current()) const { return __any_sync(lanes_, predicate, at); }
+    int all(int predicate, std::source_location at = std::source_location::current()) const { return __all_sync(lanes_, predicate, at); }
+    template <typename T> unsigned match_any(T value, std::source_location at = std::source_location::current()) const {
+        return detail::compact(__match_any_sync(lanes_, value, at), lanes_);
+    }
+    template <typename T> unsigned match_all(T value, int& pred, std::source_location at = std::source_location::current()) const {
+        return detail::compact(__match_all_sync(lanes_, value, &pred, at), lanes_);
+    }
+    operator thread_group() const { return thread_group(static_cast<unsigned>(size())); }
+
+private:
+    unsigned lanes_;
+};
+inline coalesced_group coalesced_threads(std::source_location at = std::source_location::current()) {
+    return coalesced_group(__activemask(at));
+}
 
 template <unsigned Size, typename Parent> thread_block_tile<Size, Parent> tiled_partition(const Parent&) { return {}; }
 inline thread_group tiled_partition(const thread_group&, unsigned size) { return thread_group(size); }
 inline thread_group tiled_partition(const thread_block&, unsigned size) { return thread_group(size); }
 
-template <typename Group> void sync(const Group& group) { group.sync(); }
+template <typename Group> void sync(const Group& group, std::source_location at = std::source_location::current()) {
+    group.sync(at);
+}
 template <typename Group> unsigned thread_rank(const Group& group) { return group.thread_rank(); }
 template <typename Group> unsigned long long group_size(const Group& group) { return group.size(); }
 
@@ -457,6 +591,12 @@ template <unsigned Size, typename Parent, typename T, typename Op>
 T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
     for (unsigned mask = Size / 2; mask > 0; mask /= 2) value = op(value, tile.shfl_xor(value, mask));
     return value;
+}
+// Over a coalesced group (any size): each member combines every member's value, in rank order.
+template <typename T, typename Op> T reduce(const coalesced_group& group, T value, Op op) {
+    T result = group.shfl(value, 0);
+    for (unsigned rank = 1; rank < group.size(); ++rank) result = op(result, group.shfl(value, static_cast<int>(rank)));
+    return result;
 }
 template <unsigned Size, typename Parent, typename T, typename Op>
 T inclusive_scan(const thread_block_tile<Size, Parent>& tile, T value, Op op) {

@@ -449,6 +449,149 @@ private slots:
         QCOMPARE(at(20, 7), 38LL); // 10..47 over the whole block
     }
 
+    void warpsDivergeAndRunIndependentlyAsInCuda() {
+        // Two warps. Each part is legal CUDA that a block-wide exchange would get wrong: shuffles by some
+        // lanes only (as in NVIDIA's shfl_scan), warps that shuffle a different number of times, both
+        // sides of a branch shuffling with their own masks, __activemask in a branch, matches, reductions.
+        const auto setup =
+            setupOf("__global__ void diverge(int* out, const int* in) {\n"
+                    "    int t = threadIdx.x, lane = t % 32, warp = t / 32, v = in[t];\n"
+                    "    int scan = v;\n"
+                    "    if (lane < 16) {\n"
+                    "        for (int d = 1; d < 16; d *= 2) {\n"
+                    "            int up = __shfl_up_sync(0x0000ffffu, scan, d);\n"
+                    "            if (lane >= d) scan += up;\n"
+                    "        }\n"
+                    "    }\n"
+                    "    int acc = v;\n"
+                    "    for (int r = 0; r <= warp; ++r) acc += __shfl_xor_sync(0xffffffffu, acc, 1);\n"
+                    "    int side;\n"
+                    "    if (lane % 2) side = __shfl_down_sync(0xaaaaaaaau, v, 2);\n"
+                    "    else side = __shfl_down_sync(0x55555555u, v, 2);\n"
+                    "    unsigned active = 0;\n"
+                    "    if (lane >= 8 && lane < 24) active = __activemask();\n"
+                    "    unsigned same = __match_any_sync(0xffffffffu, v / 4);\n"
+                    "    int pred = 0;\n"
+                    "    unsigned all = __match_all_sync(0xffffffffu, warp, &pred);\n"
+                    "    unsigned total = __reduce_add_sync(0xffffffffu, (unsigned)v);\n"
+                    "    int lowest = __reduce_min_sync(0xffffffffu, v - 40);\n"
+                    "    unsigned bits = __reduce_or_sync(0xffffffffu, 1u << (lane % 8));\n"
+                    "    int* o = out + t * 9;\n"
+                    "    o[0] = scan; o[1] = acc; o[2] = side; o[3] = (int)active; o[4] = (int)same;\n"
+                    "    o[5] = pred ? (int)all : -1; o[6] = (int)total; o[7] = lowest; o[8] = (int)bits;\n"
+                    "}\n",
+                    "diverge",
+                    {array("out", "int32", {64, 9}, "out"),
+                     array("in", "int32", {64}, "in", {{"range", {{"start", 0}, {"step", 1}}}})},
+                    {{"grid", {1}}, {"block", {64}}});
+        const auto result = runner_->run(setup);
+        const auto* out = result.output("out");
+        for (int t = 0; t < 64; ++t) {
+            const int lane = t % 32, warp = t / 32, base = t - lane;
+            const auto at = [&](int k) {
+                return static_cast<long long>(out->value(std::size_t(t) * 9 + std::size_t(k)));
+            };
+            const long long scan = lane < 16 ? static_cast<long long>(base + t) * (t - base + 1) / 2 : t;
+            const long long pair = t + (t ^ 1);
+            const long long acc = warp == 0 ? pair : 2 * pair;
+            const long long side = lane + 2 < 32 ? t + 2 : t;
+            const long long active = lane >= 8 && lane < 24 ? 0x00ffff00 : 0;
+            const long long same = static_cast<std::int32_t>(0xFu << (lane / 4 * 4)); // stored as int32
+            const long long total = 32LL * base + 496;
+            const QString where = QString("thread %1").arg(t);
+            QVERIFY2(at(0) == scan, qPrintable(where + " scan"));
+            QVERIFY2(at(1) == acc, qPrintable(where + " acc"));
+            QVERIFY2(at(2) == side, qPrintable(where + " side"));
+            QVERIFY2(at(3) == active, qPrintable(where + " active"));
+            QVERIFY2(at(4) == same, qPrintable(where + " same"));
+            QVERIFY2(at(5) == -1, qPrintable(where + " match_all")); // int32 -1 is 0xffffffff
+            QVERIFY2(at(6) == total, qPrintable(where + " total"));
+            QVERIFY2(at(7) == base - 40, qPrintable(where + " lowest"));
+            QVERIFY2(at(8) == 0xff, qPrintable(where + " bits"));
+        }
+    }
+
+    void coalescedGroupsAndTileMatches() {
+        const auto setup =
+            setupOf("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                    "__global__ void groups(int* out, const int* in) {\n"
+                    "    int t = threadIdx.x, v = in[t];\n"
+                    "    auto tile = cg::tiled_partition<8>(cg::this_thread_block());\n"
+                    "    unsigned same = tile.match_any(v / 2);\n"
+                    "    int rank = -1, size = 0, first = -1, sum = 0, down = -1;\n"
+                    "    if (v % 3 == 0) {\n"
+                    "        cg::coalesced_group active = cg::coalesced_threads();\n"
+                    "        rank = (int)active.thread_rank();\n"
+                    "        size = (int)active.size();\n"
+                    "        first = active.shfl(v, 0);\n"
+                    "        down = active.shfl_down(v, 1);\n"
+                    "        sum = cg::reduce(active, v, cg::plus<int>());\n"
+                    "    }\n"
+                    "    int* o = out + t * 6;\n"
+                    "    o[0] = (int)same; o[1] = rank; o[2] = size; o[3] = first; o[4] = sum; o[5] = down;\n"
+                    "}\n",
+                    "groups",
+                    {array("out", "int32", {32, 6}, "out"),
+                     array("in", "int32", {32}, "in", {{"range", {{"start", 0}, {"step", 1}}}})},
+                    {{"grid", {1}}, {"block", {32}}});
+        const auto result = runner_->run(setup);
+        const auto* out = result.output("out");
+        for (int t = 0; t < 32; ++t) {
+            const auto at = [&](int k) {
+                return static_cast<long long>(out->value(std::size_t(t) * 6 + std::size_t(k)));
+            };
+            QCOMPARE(at(0), 0x3LL << (t % 8 / 2 * 2)); // in tile ranks
+            if (t % 3 != 0) {
+                QCOMPARE(at(1), -1LL);
+                continue;
+            }
+            QCOMPARE(at(1), static_cast<long long>(t / 3));
+            QCOMPARE(at(2), 11LL); // 0, 3, ..., 30
+            QCOMPARE(at(3), 0LL);
+            QCOMPARE(at(4), 165LL);
+            QCOMPARE(at(5), t + 3 <= 30 ? t + 3LL : static_cast<long long>(t)); // the last keeps its own
+        }
+    }
+
+    void warpMisuseStopsWithTheLines_data() {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QStringList>("fragments");
+        QTest::newRow("a mask without the caller")
+            << "    if (threadIdx.x == 5)\n        x[0] = __shfl_sync(0x1u, x[5], 0);\n"
+            << QStringList{"at <code>:3, thread (5, 0, 0) of block (0, 0, 0) calls __shfl_sync with the mask "
+                           "0x00000001, which leaves out its own lane (5)"};
+        QTest::newRow("a named lane at __syncthreads")
+            << "    if (threadIdx.x < 16)\n        x[threadIdx.x] = __shfl_down_sync(0xffffffffu, "
+               "x[threadIdx.x], 1);\n"
+               "    __syncthreads();\n"
+            << QStringList{
+                   "at <code>:3, thread (0, 0, 0) of block (0, 0, 0) waits in __shfl_down_sync for lane 16",
+                   "which waits at __syncthreads at <code>:4", "0xffffffff"};
+        QTest::newRow("two operations on one mask")
+            << "    if (threadIdx.x < 16)\n        x[threadIdx.x] = __shfl_sync(0xffffffffu, x[0], 0);\n"
+               "    else\n        x[threadIdx.x] = __ballot_sync(0xffffffffu, 1);\n"
+            << QStringList{
+                   "at <code>:3, thread (0, 0, 0) of block (0, 0, 0) waits in __shfl_sync for lane 16",
+                   "which calls __ballot_sync with the mask 0xffffffff at <code>:5",
+                   "must call the same operation with the same mask"};
+    }
+    void warpMisuseStopsWithTheLines() {
+        QFETCH(QString, body);
+        QFETCH(QStringList, fragments);
+        const auto setup =
+            setupOf("__global__ void k(float* x) {\n" + body.toStdString() + "}\n", "k",
+                    {array("x", "float32", {32}, "inout", "ones")}, {{"grid", {1}}, {"block", {32}}});
+        try {
+            (void)runner_->run(setup);
+            QFAIL("the run went on");
+        } catch (const launch::KernelFault& e) {
+            const std::string text = e.what();
+            for (const auto& fragment : fragments)
+                QVERIFY2(text.find(fragment.toStdString()) != std::string::npos,
+                         (text + "\n  lacks: " + fragment.toStdString()).c_str());
+        }
+    }
+
     void boundsModeNamesTheArrayTheIndexTheThreadAndTheLine() {
         // The classic bug: no "if (i < n)", and a grid that covers 1024 threads for 1000 elements.
         const auto setup =
@@ -596,6 +739,10 @@ private slots:
             << "__global__ void k(int* a) { a[0] = __syncthreads_count(1); }" << true;
         QTest::newRow("a shuffle") << "__global__ void k(int* a) { a[0] = __shfl_down_sync(~0u, a[0], 1); }"
                                    << true;
+        QTest::newRow("a match") << "__global__ void k(unsigned* a) { a[0] = __match_any_sync(~0u, a[1]); }"
+                                 << true;
+        QTest::newRow("a warp reduction")
+            << "__global__ void k(unsigned* a) { a[0] = __reduce_add_sync(~0u, a[1]); }" << true;
         QTest::newRow("the active mask, as the barrier split counts it")
             << "__global__ void k(unsigned* a) { a[0] = __activemask(); }" << true;
         QTest::newRow("a macro") << "#define SYNC __syncthreads()\n__global__ void k(int* a) { SYNC; }"

@@ -107,6 +107,35 @@ const std::map<std::string, Case>& cases() {
           {array("in", "int32", {2048}, "in", {{"range", {{"start", -700}, {"step", 3}}}}),
            array("out", "int32", {64}, "out")},
           {{"grid", {8}}, {"block", {256}}}}},
+        {"warp primitives in divergent branches",
+         {"__global__ void warpFeatures(const int* in, int* scan, unsigned* masks, int n) {\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    int lane = threadIdx.x & 31;\n"
+          "    int v = i < n ? in[i] : 0;\n"
+          "    int s = v;\n"
+          "    if (lane < 16) {\n"
+          "        for (int d = 1; d < 16; d <<= 1) {\n"
+          "            int up = __shfl_up_sync(0x0000ffffu, s, d);\n"
+          "            if (lane >= d) s += up;\n"
+          "        }\n"
+          "    } else {\n"
+          "        s = __reduce_add_sync(0xffff0000u, v);\n"
+          "    }\n"
+          "    unsigned groups = __match_any_sync(0xffffffffu, v & 3);\n"
+          "    unsigned active = 0;\n"
+          "    if (v > 0) active = __activemask();\n"
+          "    unsigned positive = __ballot_sync(0xffffffffu, v > 0);\n"
+          "    if (i < n) {\n"
+          "        scan[i] = s;\n"
+          "        masks[3 * i] = groups;\n"
+          "        masks[3 * i + 1] = active;\n"
+          "        masks[3 * i + 2] = positive;\n"
+          "    }\n"
+          "}\n",
+          "warpFeatures",
+          {array("in", "int32", {1000}, "in", normal(9)), array("scan", "int32", {1000}, "out"),
+           array("masks", "uint32", {1000, 3}, "out"), scalar("n", "int32", "size(in)")},
+          {{"grid", "auto"}, {"block", {128}}}}},
         {"cooperative groups",
          {test::kCooperativeGroupsKernel,
           "groups",
