@@ -70,6 +70,7 @@ private slots:
                                                   "saxpy",
                                                   "reduction",
                                                   "warp_shuffle_reduction",
+                                                  "warp_aggregated_histogram",
                                                   "cooperative_groups_reduction",
                                                   "prefix_sum",
                                                   "histogram_global",
