@@ -577,11 +577,17 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
                 } else if (!threadFibers) {
                     entry.runBlock(pointers.data());
                 } else {
-                    threadFibers->run(threads, [&](std::size_t t) {
-                        entry.runThread(pointers.data(), static_cast<unsigned>(t % g.block[0]),
-                                        static_cast<unsigned>(t / g.block[0] % g.block[1]),
-                                        static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
-                    });
+                    try {
+                        threadFibers->run(threads, [&](std::size_t t) {
+                            entry.runThread(
+                                pointers.data(), static_cast<unsigned>(t % g.block[0]),
+                                static_cast<unsigned>(t / g.block[0] % g.block[1]),
+                                static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
+                        });
+                    } catch (const launch::KernelFault& e) {
+                        throw launch::KernelFault("the kernel " + setup.signature.name +
+                                                  " cannot go on: " + e.what());
+                    }
                 }
             };
             for (std::uint64_t first = next.fetch_add(chunk); first < blocks; first = next.fetch_add(chunk)) {

@@ -586,6 +586,7 @@ private slots:
             QFAIL("the run went on");
         } catch (const launch::KernelFault& e) {
             const std::string text = e.what();
+            QVERIFY2(text.starts_with("the kernel k cannot go on: at <code>:3, "), text.c_str());
             for (const auto& fragment : fragments)
                 QVERIFY2(text.find(fragment.toStdString()) != std::string::npos,
                          (text + "\n  lacks: " + fragment.toStdString()).c_str());
