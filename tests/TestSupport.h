@@ -91,6 +91,32 @@ inline constexpr const char* kCooperativeGroupsKernel =
 
 // Half precision as cuda_fp16.h offers it: halves(out, a, b, pair), one thread an element. Written with
 // __hmul_rn, which NVRTC never fuses into a half FMA, so the CPU backend gives the GPU's bits.
+// A grid group: each block sums its share of `in` (a grid-stride loop over grid.thread_rank()), writes
+// its partial, the whole grid syncs, and the grid's first thread adds the partials. Blocks of at most 64.
+inline constexpr const char* kGridSyncKernel =
+    "#include <cooperative_groups.h>\n"
+    "namespace cg = cooperative_groups;\n"
+    "__global__ void twoPhase(const int* in, int* partial, int* total, int n) {\n"
+    "    cg::grid_group grid = cg::this_grid();\n"
+    "    cg::thread_block block = cg::this_thread_block();\n"
+    "    __shared__ int s[64];\n"
+    "    int sum = 0;\n"
+    "    for (int i = (int)grid.thread_rank(); i < n; i += (int)grid.size()) sum += in[i];\n"
+    "    s[threadIdx.x] = sum;\n"
+    "    block.sync();\n"
+    "    if (threadIdx.x == 0) {\n"
+    "        int b = 0;\n"
+    "        for (unsigned k = 0; k < blockDim.x; ++k) b += s[k];\n"
+    "        partial[blockIdx.x] = b;\n"
+    "    }\n"
+    "    grid.sync();\n"
+    "    if (grid.thread_rank() == 0) {\n"
+    "        int t = 0;\n"
+    "        for (unsigned b = 0; b < grid.num_blocks(); ++b) t += partial[b];\n"
+    "        *total = t;\n"
+    "    }\n"
+    "}\n";
+
 inline constexpr const char* kHalfPrecisionKernel =
     "#include <cuda_fp16.h>\n"
     "__global__ void halves(__half* out, const __half* a, const __half* b, __half2* pair) {\n"

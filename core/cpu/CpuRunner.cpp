@@ -18,8 +18,13 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+#include <barrier>
 #include <chrono>
 #include <cstring>
+#include <latch>
 #include <mutex>
 #include <regex>
 #include <thread>
@@ -132,6 +137,28 @@ std::vector<std::string> arithmeticFlags(const std::vector<std::string>& nvrtcOp
     // (`sum += a[k] * b[k]`) back into multiplies and adds; NVRTC does not, so neither do we.
     if (gcc) flags.emplace_back("--param=avoid-fma-max-bits=0");
     return flags;
+}
+
+// NVRTC flushes single-precision denormals to zero under --ftz=true, which -use_fast_math implies; the
+// CPU backend then sets the worker threads' SSE control (flush to zero, denormals are zero). The other
+// parts of fast math, approximate division, square root and transcendentals, are the GPU's own hardware
+// and are not imitated: the CPU computes those exactly.
+bool flushesDenormals(const std::vector<std::string>& nvrtcOptions) {
+    bool ftz = false;
+    for (const auto& option : nvrtcOptions) {
+        if (option == "--ftz=true" || option == "-ftz=true" || option == "-use_fast_math" ||
+            option == "--use_fast_math")
+            ftz = true;
+        else if (option == "--ftz=false" || option == "-ftz=false")
+            ftz = false;
+    }
+    return ftz;
+}
+
+void flushDenormalsOnThisThread() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr(_mm_getcsr() | 0x8040u); // FTZ (bit 15) and DAZ (bit 6)
+#endif
 }
 
 std::string entryPoint(const std::string& kernel) {
@@ -440,12 +467,31 @@ std::uint64_t memoryBudget(const launch::RunSetup& setup, unsigned workers, bool
         if (arg.isArray) arrays += arg.array.bytes();
     const std::uint64_t perWorker =
         (std::uint64_t{8} << 20) + (std::uint64_t{128} << 20) +
-        (fibers ? setup.launch.threadsPerBlock() * (std::uint64_t{260} << 10) : 0);
+        (fibers ? setup.launch.threadsPerBlock() * std::uint64_t{ThreadFibers::reservedPerThread()} : 0);
     return (std::uint64_t{2} << 30) + 4 * arrays + workers * perWorker;
 }
 
 nlohmann::json samples(const std::vector<double>& values) {
     return values;
+}
+
+// A kernel that syncs its grid needs every block running at once: here each on an OS thread of its own,
+// within these bounds (the GPU's are its SMs' occupancy; see CudaRunner).
+// Each thread's fiber stack has a guard page, and Linux allows a process 65,530 mappings by default
+// (vm.max_map_count): 16,384 threads keep well below it.
+constexpr std::uint64_t kGridBlocks = 1024;
+constexpr std::uint64_t kGridThreads = 16384;
+
+void checkWholeGrid(const launch::LaunchGeometry& g, int line) {
+    const std::uint64_t blocks = g.blocks(), threads = blocks * g.threadsPerBlock();
+    if (blocks <= kGridBlocks && threads <= kGridThreads) return;
+    throw launch::SetupError(
+        {"launch: the kernel synchronises its grid (a grid group on line " + std::to_string(line) +
+         "), so the CPU backend runs all its blocks at once, each on a thread of its own: at most " +
+         std::to_string(kGridBlocks) + " blocks and " + std::to_string(kGridThreads) +
+         " threads in all. This grid has " + std::to_string(blocks) + " blocks of " +
+         std::to_string(g.threadsPerBlock()) + " threads (" + std::to_string(threads) +
+         "). Use fewer blocks, with a grid-stride loop to cover the data."});
 }
 
 } // namespace
@@ -455,6 +501,9 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
     result.backend = backendName();
     if (auto problems = launch::validate(setup.launch, limits()); !problems.empty())
         throw launch::SetupError(problems);
+    const int gridLine = source::gridGroupLine(setup.source);
+    if (gridLine > 0) checkWholeGrid(setup.launch, gridLine);
+    const auto workers = gridLine > 0 ? static_cast<unsigned>(setup.launch.blocks()) : workers_;
 
     auto [compiled, execution, split, fibers] = compile(setup);
     result.execution = std::move(execution);
@@ -474,10 +523,11 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
     const ChildInputs inputs(setup);
 
     const cpu::ContainedCode code{"the kernel " + setup.signature.name, compiled.library,
-                                  compiler_.cacheDirectory(), memoryBudget(setup, workers_, fibers),
+                                  compiler_.cacheDirectory(), memoryBudget(setup, workers, fibers),
                                   options.cancel};
     // A lambda may not name a structured binding (clang).
-    const Loaded loaded{compiled.library, split, fibers};
+    const Loaded loaded{compiled.library, split, fibers, gridLine > 0,
+                        flushesDenormals(setup.compile.options)};
     const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
         return runLoaded(setup, options, loaded, inputs, result.outputs, cancel);
     });
@@ -545,7 +595,9 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
 
     const auto& g = setup.launch;
     const std::uint64_t blocks = g.blocks();
-    const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(workers_, blocks));
+    const bool wholeGrid = loaded.wholeGrid && fibers;
+    const unsigned workers = wholeGrid ? static_cast<unsigned>(blocks)
+                                       : static_cast<unsigned>(std::min<std::uint64_t>(workers_, blocks));
     // Fibers and their stacks, one set per worker, kept from repeat to repeat: mapping a worker's stacks
     // (a guard page each, a page fault for each stack's top) in every repeat cost more than the kernel
     // on 16 cores, where the workers queue on the process's memory map.
@@ -553,9 +605,16 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
     const auto runGrid = [&] {
         std::atomic<std::uint64_t> next{0};
         // Enough chunks per worker to even out blocks of unequal cost, few enough to keep the counter cold.
+        // A whole grid at once: one block per worker, which meet at each grid.sync(); a block that ends
+        // (or fails) leaves the meeting, so the others are never left waiting for it.
         const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
+        std::barrier gridBarrier(static_cast<std::ptrdiff_t>(wholeGrid ? workers : 1));
+        std::latch started(static_cast<std::ptrdiff_t>(wholeGrid ? workers : 0));
+        std::atomic<bool> abandon{false};
+        const std::function<void()> gridSync = [&] { gridBarrier.arrive_and_wait(); };
         const auto worker = [&](unsigned w) {
             sandbox::prepareThreadForOverflow();
+            if (loaded.flushDenormals) flushDenormalsOnThisThread();
             std::vector<unsigned char> shared(g.sharedBytes ? g.sharedBytes : 1);
             if (fibers && !fiberSets[w]) fiberSets[w] = std::make_unique<ThreadFibers>();
             ThreadFibers* threadFibers = fiberSets[w].get();
@@ -577,19 +636,38 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
                 } else if (!threadFibers) {
                     entry.runBlock(pointers.data());
                 } else {
+                    const auto body = [&](std::size_t t) {
+                        entry.runThread(pointers.data(), static_cast<unsigned>(t % g.block[0]),
+                                        static_cast<unsigned>(t / g.block[0] % g.block[1]),
+                                        static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
+                    };
                     try {
-                        threadFibers->run(threads, [&](std::size_t t) {
-                            entry.runThread(
-                                pointers.data(), static_cast<unsigned>(t % g.block[0]),
-                                static_cast<unsigned>(t / g.block[0] % g.block[1]),
-                                static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
-                        });
+                        if (!wholeGrid) {
+                            threadFibers->run(threads, body);
+                        } else {
+                            try {
+                                threadFibers->run(threads, body, gridSync);
+                            } catch (...) {
+                                gridBarrier.arrive_and_drop();
+                                throw;
+                            }
+                            gridBarrier.arrive_and_drop();
+                        }
                     } catch (const launch::KernelFault& e) {
                         throw launch::KernelFault("the kernel " + setup.signature.name +
                                                   " cannot go on: " + e.what());
                     }
                 }
             };
+            if (wholeGrid) { // block w, whatever the other workers do, once every worker has started
+                started.arrive_and_wait();
+                if (abandon) return;
+                state.blockIndex[0] = static_cast<std::uint32_t>(w % g.grid[0]);
+                state.blockIndex[1] = static_cast<std::uint32_t>(w / g.grid[0] % g.grid[1]);
+                state.blockIndex[2] = static_cast<std::uint32_t>(w / (std::uint64_t{g.grid[0]} * g.grid[1]));
+                runBlock();
+                return;
+            }
             for (std::uint64_t first = next.fetch_add(chunk); first < blocks; first = next.fetch_add(chunk)) {
                 auto x = static_cast<std::uint32_t>(first % g.grid[0]);
                 auto y = static_cast<std::uint32_t>(first / g.grid[0] % g.grid[1]);
@@ -622,8 +700,19 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
             }
         };
         std::vector<std::thread> pool;
-        for (unsigned w = 1; w < workers; ++w)
-            pool.emplace_back(guarded, w);
+        try {
+            for (unsigned w = 1; w < workers; ++w)
+                pool.emplace_back(guarded, w);
+        } catch (const std::system_error& e) {
+            // The system refused a thread: stop those already started (a whole grid's blocks wait for
+            // each other, so none has begun) and say so, rather than end the process.
+            abandon = true;
+            if (wholeGrid) started.count_down(static_cast<std::ptrdiff_t>(workers - pool.size()));
+            for (auto& t : pool)
+                t.join();
+            throw Error("could not start " + std::to_string(workers) + " threads for the kernel's blocks (" +
+                        e.what() + ")");
+        }
         guarded(0);
         for (auto& t : pool)
             t.join();

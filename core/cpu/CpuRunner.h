@@ -77,6 +77,8 @@ private:
         std::filesystem::path library;
         bool split = false;
         bool fibers = false;
+        bool wholeGrid = false;      // the kernel syncs its grid: every block at once, on a thread of its own
+        bool flushDenormals = false; // --ftz=true or -use_fast_math
     };
     // In the contained child: loads the kernel and runs the repeats, writing the results into `outputs`
     // (memory shared with the parent). The answer holds the timings.

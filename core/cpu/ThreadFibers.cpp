@@ -24,7 +24,7 @@ thread_local ThreadFibers::Lane* currentLane = nullptr;
 constexpr std::size_t kWarp = 32;
 
 bool isWarpOperation(Meet what) {
-    return what != Meet::Barrier && what != Meet::Active;
+    return what != Meet::Barrier && what != Meet::Active && what != Meet::Grid;
 }
 
 std::string hex(unsigned mask) {
@@ -50,11 +50,7 @@ struct ThreadFibers::Stacks {
     std::byte* base = nullptr;
     std::size_t count = 0;
 
-    // Each stack's top is moved by up to kColours bytes (never touched otherwise): with stacks a round
-    // number of pages apart, the tops of a warp's 32 stacks, where fibers switch, would share the same
-    // cache sets and evict each other at every switch.
-    static constexpr std::size_t kColours = 64 * 1024;
-    explicit Stacks(std::size_t stackBytes) : bytes(stackBytes), pitch(stackBytes + 4096 + kColours) {}
+    explicit Stacks(std::size_t stackBytes) : bytes(stackBytes), pitch(reservedPerThread(stackBytes)) {}
     // Thread t's stack: above its guard page, its top moved by a multiple of 64 bytes plus a line.
     std::pair<std::byte*, std::size_t> stack(std::size_t t) const {
         return {base + t * pitch + 4096, bytes + (t * 1088) % kColours / 64 * 64};
@@ -110,7 +106,8 @@ void ThreadFibers::meet(Meeting& meeting) {
     currentSink = sink;
 }
 
-void ThreadFibers::run(std::size_t threads, const std::function<void(std::size_t)>& body) {
+void ThreadFibers::run(std::size_t threads, const std::function<void(std::size_t)>& body,
+                       const std::function<void()>& gridSync) {
     stacks_->reserve(threads);
     lanes_.assign(threads, Lane{});
     thrown_ = nullptr;
@@ -142,13 +139,22 @@ void ThreadFibers::run(std::size_t threads, const std::function<void(std::size_t
     for (;;) {
         for (std::size_t first = 0; first < threads; first += kWarp)
             runWarp(first, std::min(threads, first + kWarp));
-        std::size_t done = 0, atBarrier = 0;
+        std::size_t done = 0, atBarrier = 0, atGrid = 0;
+        const Meeting* grid = nullptr;
         for (const auto& lane : lanes_) {
             done += lane.state == State::Done;
-            atBarrier += lane.state == State::Waiting && lane.meeting->what == Meet::Barrier;
+            const bool waiting = lane.state == State::Waiting;
+            atBarrier += waiting && lane.meeting->what == Meet::Barrier;
+            if (waiting && lane.meeting->what == Meet::Grid && atGrid++ == 0) grid = lane.meeting;
         }
         if (done == threads) return;
-        if (done + atBarrier < threads) stuck();
+        if (done + atBarrier + atGrid < threads || (atBarrier > 0 && atGrid > 0)) stuck();
+        if (grid) {
+            if (!gridSync)
+                throw launch::KernelFault("at " + where(*grid) +
+                                          ", grid.sync() needs a launch that runs every block at once");
+            gridSync();
+        }
         for (auto& lane : lanes_)
             if (lane.state == State::Waiting) lane.state = State::Ready;
     }
@@ -348,6 +354,18 @@ void ThreadFibers::stuck() const {
                                       "or have returned");
         }
     }
+    // Otherwise some threads wait at __syncthreads and others in grid.sync().
+    const auto at = [&](Meet what) {
+        for (std::size_t t = 0; t < lanes_.size(); ++t)
+            if (lanes_[t].state == State::Waiting && lanes_[t].meeting->what == what) return t;
+        return lanes_.size();
+    };
+    const std::size_t barrier = at(Meet::Barrier), grid = at(Meet::Grid);
+    if (barrier < lanes_.size() && grid < lanes_.size())
+        throw launch::KernelFault("at " + where(*lanes_[grid].meeting) + ", " + describe(grid) +
+                                  " waits in grid.sync() while " + describe(barrier) +
+                                  " waits at __syncthreads at " + where(*lanes_[barrier].meeting) +
+                                  ": every thread of the block must reach the same one");
     throw launch::KernelFault("the threads of block " + triple(kernelpad_block_state.blockIndex) +
                               " wait for each other and cannot go on");
 }

@@ -44,6 +44,7 @@ enum class Meet : unsigned {
     ReduceAnd,
     ReduceOr,
     ReduceXor,
+    Grid, // grid.sync(): every thread of the block, then every block
 };
 
 // One thread's side of a meeting, on that thread's stack while it waits; the layout is
@@ -61,15 +62,27 @@ struct Meeting {
 
 class ThreadFibers {
 public:
+    static constexpr std::size_t kStackBytes = 256 * 1024;
+    // Each stack's top is moved by up to kColours bytes: with stacks a round number of pages apart, the
+    // tops of a warp's 32 stacks, where fibers switch, would share cache sets and evict each other.
+    static constexpr std::size_t kColours = 64 * 1024;
+    // The address space one thread's fiber takes: its stack, a guard page and the colours.
+    static constexpr std::size_t reservedPerThread(std::size_t stackBytes = kStackBytes) {
+        return stackBytes + 4096 + kColours;
+    }
+
     // Each fiber gets `stackBytes` of stack, reserved once and reused for every block.
-    explicit ThreadFibers(std::size_t stackBytes = 256 * 1024);
+    explicit ThreadFibers(std::size_t stackBytes = kStackBytes);
     ~ThreadFibers();
     ThreadFibers(const ThreadFibers&) = delete;
     ThreadFibers& operator=(const ThreadFibers&) = delete;
 
     // Runs body(t) for t in [0, threads) as fibers until all of them return. Throws launch::KernelFault
-    // when the threads cannot go on (see above), and what a thread throws.
-    void run(std::size_t threads, const std::function<void(std::size_t)>& body);
+    // when the threads cannot go on (see above), and what a thread throws. When every thread that has not
+    // returned waits in grid.sync(), `gridSync` is called (it waits for the grid's other blocks) and they
+    // go on; without one, grid.sync() is refused.
+    void run(std::size_t threads, const std::function<void(std::size_t)>& body,
+             const std::function<void()>& gridSync = {});
 
     // For the kernel's barriers and warp operations: called from inside a fiber of run(); returns when
     // the meeting is complete, with meeting.result filled in.

@@ -11,7 +11,7 @@
 #include "core/launch/CompileError.h"
 #include "core/launch/KernelFault.h"
 #include "core/launch/Repeats.h"
-#include "core/source/Lexer.h"
+#include "core/source/SynchronisingCall.h"
 
 #include <algorithm>
 
@@ -50,21 +50,11 @@ cuda::LaunchConfig launchConfig(const launch::LaunchGeometry& g) {
     return {{g.grid[0], g.grid[1], g.grid[2]}, {g.block[0], g.block[1], g.block[2]}, g.sharedBytes};
 }
 
-// The line of the kernel source's first use of a grid group (cooperative_groups::this_grid()), or 0.
-int gridGroupLine(const std::string& source) {
-    source::Lexer lexer(source);
-    for (auto token = lexer.next(); token.kind != source::TokenKind::End; token = lexer.next())
-        if (token.kind == source::TokenKind::Identifier && !token.inDirective &&
-            (lexer.text(token) == "this_grid" || lexer.text(token) == "grid_group"))
-            return token.line;
-    return 0;
-}
-
 // A kernel that syncs its grid runs with a cooperative launch, which needs every block resident on the
 // GPU at once: more blocks than the device holds is refused before anything runs, saying how many fit.
 void makeCooperative(cuda::LaunchConfig& config, const launch::RunSetup& setup, const cuda::Kernel& kernel,
                      const cuda::DeviceProperties& device) {
-    const int line = gridGroupLine(setup.source);
+    const int line = source::gridGroupLine(setup.source);
     if (line == 0) return;
     config.cooperative = true;
     const auto& g = setup.launch;

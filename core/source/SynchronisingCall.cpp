@@ -1,5 +1,7 @@
 #include "SynchronisingCall.h"
 
+#include "Lexer.h"
+
 #include <algorithm>
 #include <array>
 
@@ -15,6 +17,15 @@ bool isSynchronisingCall(std::string_view identifier) {
     return std::any_of(kFamilies.begin(), kFamilies.end(),
                        [&](std::string_view family) { return identifier.starts_with(family); }) ||
            std::find(kCalls.begin(), kCalls.end(), identifier) != kCalls.end();
+}
+
+int gridGroupLine(const std::string& source) {
+    Lexer lexer(source);
+    for (auto token = lexer.next(); token.kind != TokenKind::End; token = lexer.next())
+        if (token.kind == TokenKind::Identifier && !token.inDirective &&
+            (lexer.text(token) == "this_grid" || lexer.text(token) == "grid_group"))
+            return token.line;
+    return 0;
 }
 
 } // namespace kp::source

@@ -182,7 +182,7 @@ template <typename Frame> Frame& frame() {
 enum class Meet : unsigned {
     Barrier, SyncWarp, ShuffleIndex, ShuffleUp, ShuffleDown, ShuffleXor, Ballot, Any, All, MatchAny, MatchAll,
     Active, ReduceAdd, ReduceMinSigned, ReduceMinUnsigned, ReduceMaxSigned, ReduceMaxUnsigned, ReduceAnd,
-    ReduceOr, ReduceXor,
+    ReduceOr, ReduceXor, Grid,
 };
 struct Meeting {
     Meet what;
@@ -417,10 +417,10 @@ inline int __syncthreads_or(int predicate) { return ::kernelpad::countBlock(pred
 
 // Cooperative groups (<cooperative_groups.h>, <cooperative_groups/reduce.h>, <cooperative_groups/scan.h>):
 // the thread block, tiles of it (static and dynamic sizes) and coalesced_threads() with their shuffles,
-// votes and matches, and reduce and the scans with the standard operators. A tile's operations are warp
-// operations on the tile's lanes. Not provided (a compile error names them on their line): the grid group
-// (grid.sync() needs every block resident at once, which the CPU backend's blocks are not),
-// labeled_partition and binary_partition.
+// votes and matches, reduce and the scans with the standard operators, and the grid group (the core runs
+// every block of such a kernel at once, each on a thread of its own, so that grid.sync() can wait for all
+// of them). A tile's operations are warp operations on the tile's lanes. Not provided (a compile error
+// names them on their line): labeled_partition and binary_partition.
 namespace cooperative_groups {
 class thread_group {
 public:
@@ -455,6 +455,25 @@ public:
     operator thread_group() const { return thread_group(kernelpad_block_state.blockThreads); }
 };
 inline thread_block this_thread_block() { return {}; }
+
+class grid_group {
+public:
+    void sync(std::source_location at = std::source_location::current()) const {
+        ::kernelpad::meetOthers(::kernelpad::Meet::Grid, 0, 0, -1, "grid.sync", at);
+    }
+    bool is_valid() const { return true; }
+    unsigned long long block_rank() const {
+        return blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+    }
+    unsigned long long num_blocks() const { return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z; }
+    unsigned long long thread_rank() const { return block_rank() * kernelpad_block_state.blockThreads + ::kernelpad::linearThread(); }
+    unsigned long long size() const { return num_blocks() * kernelpad_block_state.blockThreads; }
+    unsigned long long num_threads() const { return size(); }
+    dim3 group_dim() const { return blockDim; }
+    dim3 dim_blocks() const { return gridDim; }
+    dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+};
+inline grid_group this_grid() { return {}; }
 
 namespace detail {
 // A mask in lane numbers made into one in the group's ranks (bit k for the group's k-th lane).

@@ -265,6 +265,22 @@ private slots:
 
     // Cooperative groups as CUDA defines them: the block, static tiles and tiles of tiles, reduce and the
     // scans, shuffles and votes on a tile. The expected values are worked out here, as plain loops.
+    // --ftz=true, and -use_fast_math which implies it, flush single-precision denormals to zero as on the
+    // GPU.
+    void denormalsAreFlushedUnderFtz() {
+        auto setup = setupOf(
+            "__global__ void halve(float* y, const float* x) { y[threadIdx.x] = x[threadIdx.x] * 0.5f; }\n",
+            "halve",
+            {array("y", "float32", {1}, "out"), array("x", "float32", {1}, "in", {{"constant", 1e-39}})},
+            {{"grid", {1}}, {"block", {1}}});
+        const float denormal = 1e-39f;
+        QCOMPARE(runner_->run(setup).output("y")->value(0), static_cast<double>(denormal * 0.5f));
+        for (const char* option : {"--ftz=true", "-use_fast_math"}) {
+            setup.compile.options = {option};
+            QCOMPARE(runner_->run(setup).output("y")->value(0), 0.0);
+        }
+    }
+
     void cooperativeGroupsRunOnTheCpu() {
         const auto setup =
             setupOf(test::kCooperativeGroupsKernel, "groups",
@@ -341,18 +357,40 @@ private slots:
     }
 
     // What the CPU backend does not have of cooperative groups is a compile error naming it, on its line.
+    // Every block runs at once, each on a thread of its own, and meets the others at grid.sync().
+    void gridSyncRunsEveryBlockAtOnce() {
+        const auto setupFor = [&](unsigned blocks) {
+            return setupOf(test::kGridSyncKernel, "twoPhase",
+                           {array("in", "int32", {10000}, "in", {{"range", {{"start", 0}, {"step", 1}}}}),
+                            array("partial", "int32", {blocks}, "out"), array("total", "int32", {1}, "out"),
+                            scalar("n", "int32", "size(in)")},
+                           {{"grid", {blocks}}, {"block", {64}}});
+        };
+        const auto result = runner_->run(setupFor(16));
+        QCOMPARE(result.output("total")->value(0), 49995000.0); // 0 + 1 + ... + 9999
+        double partials = 0;
+        for (std::size_t b = 0; b < 16; ++b)
+            partials += result.output("partial")->value(b);
+        QCOMPARE(partials, 49995000.0);
+        // 2000 blocks cannot all run at once here: refused before anything runs, with the way out.
+        const std::string problem = test::inputErrorOf([&] { (void)runner_->run(setupFor(2000)); });
+        for (const char* fragment : {"synchronises its grid (a grid group on line 4)", "at most 1024 blocks",
+                                     "2000 blocks of 64 threads", "grid-stride loop"})
+            QVERIFY2(problem.find(fragment) != std::string::npos, problem.c_str());
+    }
+
     void missingCooperativeGroupsAreNamedOnTheirLine() {
-        const auto setup =
-            setupOf("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
-                    "__global__ void k(float* x) {\n    x[0] = 1;\n    cg::this_grid().sync();\n}\n",
-                    "k", {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {1}}});
+        const auto setup = setupOf("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                                   "__global__ void k(float* x) {\n    x[0] = 1;\n    auto g = "
+                                   "cg::labeled_partition(cg::coalesced_threads(), 1);\n}\n",
+                                   "k", {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {1}}});
         try {
             (void)runner_->run(setup);
-            QFAIL("the grid group compiled");
+            QFAIL("labeled_partition compiled");
         } catch (const launch::CompileError& e) {
             const auto& d = e.diagnostics();
             const auto named = std::find_if(d.begin(), d.end(), [](const auto& x) {
-                return x.message.starts_with("cooperative_groups this_grid is not supported");
+                return x.message.starts_with("cooperative_groups labeled_partition is not supported");
             });
             QVERIFY2(named != d.end(), e.what());
             QCOMPARE(named->line, 5);
