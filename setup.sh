@@ -82,6 +82,8 @@ if [[ $mode == lint ]]; then
   echo "setup.sh: clang-tidy on ${#units[@]} files"
   run-clang-tidy -quiet -p "$dir" -j "$(nproc)" "${units[@]/#/$PWD/}" >"$dir/clang-tidy.log" 2>&1 ||
     { grep -E 'error:|warning:' "$dir/clang-tidy.log" | sort -u >&2; exit 1; }
+  echo "setup.sh: formatting and clang-tidy are clean"
+  exit 0
 fi
 if [[ $mode == deb ]]; then
   cd "$dir" && exec cpack -G DEB
