@@ -312,9 +312,10 @@ std::vector<model::Diagnostic> explainUnsupported(std::vector<model::Diagnostic>
 bool isBuiltInHeader(std::string_view spelled) {
     if (spelled.size() < 3) return false;
     const std::string_view name = spelled.substr(1, spelled.size() - 2);
-    static constexpr std::array<std::string_view, 8> kBuiltIn{
-        "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h", "device_functions.h",
-        "vector_types.h", "vector_functions.h", "cooperative_groups.h",       "cuda_fp16.h"};
+    static constexpr std::array<std::string_view, 9> kBuiltIn{
+        "cuda_runtime.h",       "cuda_runtime_api.h", "device_launch_parameters.h",
+        "device_functions.h",   "vector_types.h",     "vector_functions.h",
+        "cooperative_groups.h", "cuda_fp16.h",        "cuda_bf16.h"};
     return name.starts_with("cooperative_groups/") ||
            std::find(kBuiltIn.begin(), kBuiltIn.end(), name) != kBuiltIn.end();
 }

@@ -150,6 +150,108 @@ inline __half2 __hsub2(__half2 a, __half2 b) { return __half2{__hsub(a.x, b.x), 
 inline __half2 __hmul2(__half2 a, __half2 b) { return __half2{__hmul(a.x, b.x), __hmul(a.y, b.y)}; }
 inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; }
 
+// bfloat16 (cuda_bf16.h): float's upper 16 bits. Conversions round to nearest even, as CUDA's _rn do;
+// add, subtract and multiply are done in float, where the exact result of two bfloat16s fits (or is
+// rounded so far below bfloat16's last bit that it cannot change it), then rounded once; divide and fma
+// go through double, rounded to odd in float first, so that the two roundings give the correctly rounded
+// result. As with half, the CPU backend does not contract `a * b + c` on bfloat16s the way NVRTC may.
+namespace kernelpad {
+inline unsigned short bfloatBits(float f) {
+    unsigned bits;
+    std::memcpy(&bits, &f, 4);
+    if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<unsigned short>((bits >> 16) | 0x40u); // quiet NaN
+    bits += 0x7fffu + ((bits >> 16) & 1u);
+    return static_cast<unsigned short>(bits >> 16);
+}
+// `d` in float, rounded to odd: exact where it can be, else the neighbour whose last bit is 1.
+inline float roundToOddFloat(double d) {
+    float f = static_cast<float>(d);
+    if (!std::isfinite(f) || static_cast<double>(f) == d) return f;
+    if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
+    unsigned bits;
+    std::memcpy(&bits, &f, 4);
+    bits |= 1u;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+} // namespace kernelpad
+struct alignas(2) __nv_bfloat16 {
+    unsigned short bits;
+    __nv_bfloat16() = default;
+    __nv_bfloat16(float f) : bits(::kernelpad::bfloatBits(f)) {}
+    __nv_bfloat16(double d) : bits(::kernelpad::bfloatBits(::kernelpad::roundToOddFloat(d))) {}
+    __nv_bfloat16(int i) : __nv_bfloat16(static_cast<double>(i)) {}
+    __nv_bfloat16(unsigned int i) : __nv_bfloat16(static_cast<double>(i)) {}
+    operator float() const {
+        const unsigned wide = static_cast<unsigned>(bits) << 16;
+        float f;
+        std::memcpy(&f, &wide, 4);
+        return f;
+    }
+};
+struct alignas(4) __nv_bfloat162 {
+    __nv_bfloat16 x, y;
+};
+typedef __nv_bfloat16 nv_bfloat16;
+typedef __nv_bfloat162 nv_bfloat162;
+inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
+inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
+inline __nv_bfloat16 __double2bfloat16(double d) { return __nv_bfloat16(d); }
+inline __nv_bfloat16 __int2bfloat16_rn(int i) { return __nv_bfloat16(i); }
+inline float __bfloat162float(__nv_bfloat16 h) { return float(h); }
+inline int __bfloat162int_rz(__nv_bfloat16 h) { return static_cast<int>(float(h)); }
+inline __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(float(a) + float(b)); }
+inline __nv_bfloat16 __hsub(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(float(a) - float(b)); }
+inline __nv_bfloat16 __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(float(a) * float(b)); }
+inline __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(double(float(a)) / double(float(b))); }
+inline __nv_bfloat16 __hadd_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hadd(a, b); }
+inline __nv_bfloat16 __hsub_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hsub(a, b); }
+inline __nv_bfloat16 __hmul_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmul(a, b); }
+inline __nv_bfloat16 __hneg(__nv_bfloat16 a) { __nv_bfloat16 r = a; r.bits ^= 0x8000u; return r; }
+inline __nv_bfloat16 __habs(__nv_bfloat16 a) { __nv_bfloat16 r = a; r.bits &= 0x7fffu; return r; }
+inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
+    return __nv_bfloat16(std::fma(double(float(a)), double(float(b)), double(float(c))));
+}
+inline __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) < float(b) ? b : a; }
+inline __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) { return float(b) < float(a) ? b : a; }
+inline __nv_bfloat16 hsqrt(__nv_bfloat16 a) { return __nv_bfloat16(std::sqrt(double(float(a)))); }
+inline bool __heq(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) == float(b); }
+inline bool __hne(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) != float(b); }
+inline bool __hlt(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) < float(b); }
+inline bool __hle(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) <= float(b); }
+inline bool __hgt(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) > float(b); }
+inline bool __hge(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) >= float(b); }
+inline bool __hisnan(__nv_bfloat16 a) { return std::isnan(float(a)); }
+inline __nv_bfloat16 operator+(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hadd(a, b); }
+inline __nv_bfloat16 operator-(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hsub(a, b); }
+inline __nv_bfloat16 operator*(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hmul(a, b); }
+inline __nv_bfloat16 operator/(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hdiv(a, b); }
+inline __nv_bfloat16 operator-(const __nv_bfloat16& a) { return __hneg(a); }
+inline __nv_bfloat16& operator+=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hadd(a, b); }
+inline __nv_bfloat16& operator-=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hsub(a, b); }
+inline __nv_bfloat16& operator*=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hmul(a, b); }
+inline __nv_bfloat16& operator/=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hdiv(a, b); }
+inline bool operator==(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __heq(a, b); }
+inline bool operator!=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hne(a, b); }
+inline bool operator<(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hlt(a, b); }
+inline bool operator<=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hle(a, b); }
+inline bool operator>(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hgt(a, b); }
+inline bool operator>=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hge(a, b); }
+inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat162{a, b}; }
+inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b) { return __nv_bfloat162{__nv_bfloat16(a), __nv_bfloat16(b)}; }
+inline __nv_bfloat162 __float2bfloat162_rn(float a) { return __nv_bfloat162{__nv_bfloat16(a), __nv_bfloat16(a)}; }
+inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 h) { return h.x; }
+inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 h) { return h.y; }
+inline float __low2float(__nv_bfloat162 h) { return float(h.x); }
+inline float __high2float(__nv_bfloat162 h) { return float(h.y); }
+inline float2 __bfloat1622float2(__nv_bfloat162 h) { return float2{float(h.x), float(h.y)}; }
+inline __nv_bfloat162 __hadd2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{__hadd(a.x, b.x), __hadd(a.y, b.y)}; }
+inline __nv_bfloat162 __hsub2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{__hsub(a.x, b.x), __hsub(a.y, b.y)}; }
+inline __nv_bfloat162 __hmul2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{__hmul(a.x, b.x), __hmul(a.y, b.y)}; }
+inline __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
+    return __nv_bfloat162{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)};
+}
+
 // Set by the core before a block runs (blockIdx, blockDim, gridDim) and before each thread (threadIdx).
 // One definition in the Kernelpad process (core/cpu/BlockState.cpp), not one per kernel: initial-exec
 // TLS in each dlopen'ed kernel would use up glibc's small static TLS reserve after a few dozen runs, and

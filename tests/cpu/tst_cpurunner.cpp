@@ -340,6 +340,36 @@ private slots:
     }
 
     // Visual Studio's CUDA template includes the runtime's headers: on the CPU backend they are built in.
+    // cuda_bf16.h: conversions round to nearest even, and each operation is rounded to bfloat16 once.
+    void bfloat16RoundsLikeCuda() {
+        const auto setup = setupOf(
+            "#include <cuda_bf16.h>\n"
+            "__global__ void k(float* out, const float* a, const float* b) {\n"
+            "    int i = threadIdx.x;\n"
+            "    __nv_bfloat16 x = __float2bfloat16(a[i]), y = b[i];\n"
+            "    out[3 * i] = __bfloat162float(x);\n"
+            "    out[3 * i + 1] = __bfloat162float(x * y);\n"
+            "    out[3 * i + 2] = __bfloat162float(__hfma(x, y, __float2bfloat16(-3.0f)));\n"
+            "}\n",
+            "k",
+            {array("out", "float32", {4, 3}, "out"),
+             array("a", "float32", {4}, "in",
+                   {{"formula", "i == 0 ? 1.00390625 : (i == 1 ? 1.01171875 : (i == 2 ? 3 : -2.5))"}}),
+             array("b", "float32", {4}, "in",
+                   {{"formula", "i == 0 ? 3 : (i == 1 ? 1 : (i == 2 ? 1.0078125 : 0.001))"}})},
+            {{"grid", {1}}, {"block", {4}}});
+        const auto result = runner_->run(setup);
+        const auto* out = result.output("out");
+        const auto at = [&](std::size_t i, std::size_t k) { return out->value(3 * i + k); };
+        QCOMPARE(at(0, 0), 1.0);      // 1 + 2^-8 is a tie between 1 and 1 + 2^-7: to even
+        QCOMPARE(at(1, 0), 1.015625); // 1 + 3 * 2^-8 is a tie: up to the even 1 + 2^-6
+        QCOMPARE(at(0, 1), 3.0);      // 1 * 3
+        QCOMPARE(at(2, 1), 3.03125);  // 3 * (1 + 2^-7) = 3.0234375 is a tie: to the even 3.03125
+        QCOMPARE(at(2, 2),
+                 0.0234375); // fma: 3.0234375 - 3 rounded once (rounding the product first gives 0.03125)
+        QCOMPARE(at(3, 1), static_cast<double>(-0.00250244140625f)); // -2.5 * bf16(1e-3) rounded once
+    }
+
     void aVisualStudioTemplateRuns() {
         const auto setup =
             setupOf("#include \"cuda_runtime.h\"\n#include \"device_launch_parameters.h\"\n"

@@ -136,6 +136,24 @@ const std::map<std::string, Case>& cases() {
           {array("in", "int32", {1000}, "in", normal(9)), array("scan", "int32", {1000}, "out"),
            array("masks", "uint32", {1000, 3}, "out"), scalar("n", "int32", "size(in)")},
           {{"grid", "auto"}, {"block", {128}}}}},
+        {"bfloat16",
+         {"#include <cuda_bf16.h>\n"
+          "__global__ void bf16(const float* a, const float* b, float* out, __nv_bfloat162* pairs, int n) {\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i >= n) return;\n"
+          "    __nv_bfloat16 x = __float2bfloat16(a[i]), y = __float2bfloat16_rn(b[i]);\n"
+          "    __nv_bfloat16 s = __hadd(x, y), p = __hmul_rn(x, y), f = __hfma(x, y, s);\n"
+          "    out[4 * i] = __bfloat162float(s);\n"
+          "    out[4 * i + 1] = __bfloat162float(p);\n"
+          "    out[4 * i + 2] = __bfloat162float(f);\n"
+          "    out[4 * i + 3] = __bfloat162float(__hmax(x, __hneg(y)));\n"
+          "    pairs[i] = __hmul2(__floats2bfloat162_rn(a[i], b[i]), __float2bfloat162_rn(3.0f));\n"
+          "}\n",
+          "bf16",
+          {array("a", "float32", {1000}, "in", normal(12)), array("b", "float32", {1000}, "in", normal(13)),
+           array("out", "float32", {1000, 4}, "out"), array("pairs", "uint32", {1000}, "out"),
+           scalar("n", "int32", "size(a)")},
+          {{"grid", "auto"}, {"block", {128}}}}},
         {"grid group, grid.sync()",
          {test::kGridSyncKernel,
           "twoPhase",
