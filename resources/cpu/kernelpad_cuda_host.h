@@ -77,6 +77,49 @@ inline long long clock64() { return static_cast<long long>(__builtin_ia32_rdtsc(
 inline long long clock64() { return static_cast<long long>(clock()); }
 #endif
 
+// What __half and __nv_bfloat16 share, defined for each (plain overloads, as cuda_fp16.h and cuda_bf16.h
+// declare them, so that arguments convert alike): add, subtract and multiply in float, rounded once to
+// the type (exact in float for both, or off by far less than the type's last bit), comparisons in float,
+// max and min, and the operators; the type defines its division, negation and fma first. Then the pairs.
+#define KERNELPAD_SIXTEEN_BIT_FLOAT(T)                                                             \
+    inline T __hadd(T a, T b) { return T(float(a) + float(b)); }                                   \
+    inline T __hsub(T a, T b) { return T(float(a) - float(b)); }                                   \
+    inline T __hmul(T a, T b) { return T(float(a) * float(b)); }                                   \
+    inline T __hadd_rn(T a, T b) { return __hadd(a, b); }                                          \
+    inline T __hsub_rn(T a, T b) { return __hsub(a, b); }                                          \
+    inline T __hmul_rn(T a, T b) { return __hmul(a, b); }                                          \
+    inline bool __heq(T a, T b) { return float(a) == float(b); }                                   \
+    inline bool __hne(T a, T b) { return float(a) != float(b); }                                   \
+    inline bool __hlt(T a, T b) { return float(a) < float(b); }                                    \
+    inline bool __hle(T a, T b) { return float(a) <= float(b); }                                   \
+    inline bool __hgt(T a, T b) { return float(a) > float(b); }                                    \
+    inline bool __hge(T a, T b) { return float(a) >= float(b); }                                   \
+    inline bool __hisnan(T a) { return std::isnan(float(a)); }                                     \
+    inline T __hmax(T a, T b) { return float(a) < float(b) ? b : a; }                              \
+    inline T __hmin(T a, T b) { return float(b) < float(a) ? b : a; }                              \
+    inline T operator+(const T& a, const T& b) { return __hadd(a, b); }                            \
+    inline T operator-(const T& a, const T& b) { return __hsub(a, b); }                            \
+    inline T operator*(const T& a, const T& b) { return __hmul(a, b); }                            \
+    inline T operator/(const T& a, const T& b) { return __hdiv(a, b); }                            \
+    inline T operator-(const T& a) { return __hneg(a); }                                           \
+    inline T& operator+=(T& a, const T& b) { return a = __hadd(a, b); }                            \
+    inline T& operator-=(T& a, const T& b) { return a = __hsub(a, b); }                            \
+    inline T& operator*=(T& a, const T& b) { return a = __hmul(a, b); }                            \
+    inline T& operator/=(T& a, const T& b) { return a = __hdiv(a, b); }                            \
+    inline bool operator==(const T& a, const T& b) { return __heq(a, b); }                         \
+    inline bool operator!=(const T& a, const T& b) { return __hne(a, b); }                         \
+    inline bool operator<(const T& a, const T& b) { return __hlt(a, b); }                          \
+    inline bool operator<=(const T& a, const T& b) { return __hle(a, b); }                         \
+    inline bool operator>(const T& a, const T& b) { return __hgt(a, b); }                          \
+    inline bool operator>=(const T& a, const T& b) { return __hge(a, b); }
+#define KERNELPAD_SIXTEEN_BIT_PAIR(T2)                                                             \
+    inline float __low2float(T2 h) { return float(h.x); }                                          \
+    inline float __high2float(T2 h) { return float(h.y); }                                         \
+    inline T2 __hadd2(T2 a, T2 b) { return T2{__hadd(a.x, b.x), __hadd(a.y, b.y)}; }               \
+    inline T2 __hsub2(T2 a, T2 b) { return T2{__hsub(a.x, b.x), __hsub(a.y, b.y)}; }               \
+    inline T2 __hmul2(T2 a, T2 b) { return T2{__hmul(a.x, b.x), __hmul(a.y, b.y)}; }               \
+    inline T2 __hfma2(T2 a, T2 b, T2 c) { return T2{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; }
+
 // Half precision (cuda_fp16.h): __half and __half2 over the compiler's _Float16. Each operation is done
 // in float and rounded to half once, which gives the correctly rounded result CUDA's half instructions
 // give (float has more than twice half's precision); __hfma goes through double.
@@ -99,56 +142,22 @@ inline __half __float2half_rn(float f) { return __half(f); }
 inline float __half2float(__half h) { return static_cast<float>(h.value); }
 inline __half __int2half_rn(int i) { return __half(static_cast<float>(i)); }
 inline int __half2int_rz(__half h) { return static_cast<int>(static_cast<float>(h)); }
-inline __half __hadd(__half a, __half b) { return __half(float(a) + float(b)); }
-inline __half __hsub(__half a, __half b) { return __half(float(a) - float(b)); }
-inline __half __hmul(__half a, __half b) { return __half(float(a) * float(b)); }
 inline __half __hdiv(__half a, __half b) { return __half(float(a) / float(b)); }
 inline __half __hneg(__half a) { return __half(-float(a)); }
-// The _rn forms are the same operations that NVRTC never contracts into a fused multiply-add. The CPU
+// The _rn forms (from KERNELPAD_SIXTEEN_BIT_FLOAT) are the same operations, which NVRTC never contracts into a fused multiply-add. The CPU
 // backend does not contract half operations at all, so `s * a - b` on halves, which NVRTC fuses by
 // default, can differ from the GPU in the last bit; write __hsub(__hmul_rn(s, a), b) for the same bits.
-inline __half __hadd_rn(__half a, __half b) { return __hadd(a, b); }
-inline __half __hsub_rn(__half a, __half b) { return __hsub(a, b); }
-inline __half __hmul_rn(__half a, __half b) { return __hmul(a, b); }
 inline __half __habs(__half a) { return __half(std::fabs(float(a))); }
 inline __half __hfma(__half a, __half b, __half c) { return __half(std::fma(double(float(a)), double(float(b)), double(float(c)))); }
-inline __half __hmax(__half a, __half b) { return float(a) < float(b) ? b : a; }
-inline __half __hmin(__half a, __half b) { return float(b) < float(a) ? b : a; }
 inline __half hsqrt(__half a) { return __half(std::sqrt(float(a))); }
-inline bool __heq(__half a, __half b) { return float(a) == float(b); }
-inline bool __hne(__half a, __half b) { return float(a) != float(b); }
-inline bool __hlt(__half a, __half b) { return float(a) < float(b); }
-inline bool __hle(__half a, __half b) { return float(a) <= float(b); }
-inline bool __hgt(__half a, __half b) { return float(a) > float(b); }
-inline bool __hge(__half a, __half b) { return float(a) >= float(b); }
-inline bool __hisnan(__half a) { return std::isnan(float(a)); }
-inline __half operator+(const __half& a, const __half& b) { return __hadd(a, b); }
-inline __half operator-(const __half& a, const __half& b) { return __hsub(a, b); }
-inline __half operator*(const __half& a, const __half& b) { return __hmul(a, b); }
-inline __half operator/(const __half& a, const __half& b) { return __hdiv(a, b); }
-inline __half operator-(const __half& a) { return __hneg(a); }
-inline __half& operator+=(__half& a, const __half& b) { return a = __hadd(a, b); }
-inline __half& operator-=(__half& a, const __half& b) { return a = __hsub(a, b); }
-inline __half& operator*=(__half& a, const __half& b) { return a = __hmul(a, b); }
-inline __half& operator/=(__half& a, const __half& b) { return a = __hdiv(a, b); }
-inline bool operator==(const __half& a, const __half& b) { return __heq(a, b); }
-inline bool operator!=(const __half& a, const __half& b) { return __hne(a, b); }
-inline bool operator<(const __half& a, const __half& b) { return __hlt(a, b); }
-inline bool operator<=(const __half& a, const __half& b) { return __hle(a, b); }
-inline bool operator>(const __half& a, const __half& b) { return __hgt(a, b); }
-inline bool operator>=(const __half& a, const __half& b) { return __hge(a, b); }
+KERNELPAD_SIXTEEN_BIT_FLOAT(__half)
 inline __half2 __halves2half2(__half a, __half b) { return __half2{a, b}; }
 inline __half2 __floats2half2_rn(float a, float b) { return __half2{__half(a), __half(b)}; }
 inline __half2 __float2half2_rn(float a) { return __half2{__half(a), __half(a)}; }
 inline __half __low2half(__half2 h) { return h.x; }
 inline __half __high2half(__half2 h) { return h.y; }
-inline float __low2float(__half2 h) { return float(h.x); }
-inline float __high2float(__half2 h) { return float(h.y); }
 inline float2 __half22float2(__half2 h) { return float2{float(h.x), float(h.y)}; }
-inline __half2 __hadd2(__half2 a, __half2 b) { return __half2{__hadd(a.x, b.x), __hadd(a.y, b.y)}; }
-inline __half2 __hsub2(__half2 a, __half2 b) { return __half2{__hsub(a.x, b.x), __hsub(a.y, b.y)}; }
-inline __half2 __hmul2(__half2 a, __half2 b) { return __half2{__hmul(a.x, b.x), __hmul(a.y, b.y)}; }
-inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; }
+KERNELPAD_SIXTEEN_BIT_PAIR(__half2)
 
 // bfloat16 (cuda_bf16.h): float's upper 16 bits. Conversions round to nearest even, as CUDA's _rn do;
 // add, subtract and multiply are done in float, where the exact result of two bfloat16s fits (or is
@@ -200,57 +209,23 @@ inline __nv_bfloat16 __double2bfloat16(double d) { return __nv_bfloat16(d); }
 inline __nv_bfloat16 __int2bfloat16_rn(int i) { return __nv_bfloat16(i); }
 inline float __bfloat162float(__nv_bfloat16 h) { return float(h); }
 inline int __bfloat162int_rz(__nv_bfloat16 h) { return static_cast<int>(float(h)); }
-inline __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(float(a) + float(b)); }
-inline __nv_bfloat16 __hsub(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(float(a) - float(b)); }
-inline __nv_bfloat16 __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(float(a) * float(b)); }
 inline __nv_bfloat16 __hdiv(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(double(float(a)) / double(float(b))); }
-inline __nv_bfloat16 __hadd_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hadd(a, b); }
-inline __nv_bfloat16 __hsub_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hsub(a, b); }
-inline __nv_bfloat16 __hmul_rn(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmul(a, b); }
 inline __nv_bfloat16 __hneg(__nv_bfloat16 a) { __nv_bfloat16 r = a; r.bits ^= 0x8000u; return r; }
 inline __nv_bfloat16 __habs(__nv_bfloat16 a) { __nv_bfloat16 r = a; r.bits &= 0x7fffu; return r; }
 inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
     return __nv_bfloat16(std::fma(double(float(a)), double(float(b)), double(float(c))));
 }
-inline __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) < float(b) ? b : a; }
-inline __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) { return float(b) < float(a) ? b : a; }
 inline __nv_bfloat16 hsqrt(__nv_bfloat16 a) { return __nv_bfloat16(std::sqrt(double(float(a)))); }
-inline bool __heq(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) == float(b); }
-inline bool __hne(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) != float(b); }
-inline bool __hlt(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) < float(b); }
-inline bool __hle(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) <= float(b); }
-inline bool __hgt(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) > float(b); }
-inline bool __hge(__nv_bfloat16 a, __nv_bfloat16 b) { return float(a) >= float(b); }
-inline bool __hisnan(__nv_bfloat16 a) { return std::isnan(float(a)); }
-inline __nv_bfloat16 operator+(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hadd(a, b); }
-inline __nv_bfloat16 operator-(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hsub(a, b); }
-inline __nv_bfloat16 operator*(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hmul(a, b); }
-inline __nv_bfloat16 operator/(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hdiv(a, b); }
-inline __nv_bfloat16 operator-(const __nv_bfloat16& a) { return __hneg(a); }
-inline __nv_bfloat16& operator+=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hadd(a, b); }
-inline __nv_bfloat16& operator-=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hsub(a, b); }
-inline __nv_bfloat16& operator*=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hmul(a, b); }
-inline __nv_bfloat16& operator/=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hdiv(a, b); }
-inline bool operator==(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __heq(a, b); }
-inline bool operator!=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hne(a, b); }
-inline bool operator<(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hlt(a, b); }
-inline bool operator<=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hle(a, b); }
-inline bool operator>(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hgt(a, b); }
-inline bool operator>=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hge(a, b); }
+KERNELPAD_SIXTEEN_BIT_FLOAT(__nv_bfloat16)
 inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat162{a, b}; }
 inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b) { return __nv_bfloat162{__nv_bfloat16(a), __nv_bfloat16(b)}; }
 inline __nv_bfloat162 __float2bfloat162_rn(float a) { return __nv_bfloat162{__nv_bfloat16(a), __nv_bfloat16(a)}; }
 inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 h) { return h.x; }
 inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 h) { return h.y; }
-inline float __low2float(__nv_bfloat162 h) { return float(h.x); }
-inline float __high2float(__nv_bfloat162 h) { return float(h.y); }
 inline float2 __bfloat1622float2(__nv_bfloat162 h) { return float2{float(h.x), float(h.y)}; }
-inline __nv_bfloat162 __hadd2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{__hadd(a.x, b.x), __hadd(a.y, b.y)}; }
-inline __nv_bfloat162 __hsub2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{__hsub(a.x, b.x), __hsub(a.y, b.y)}; }
-inline __nv_bfloat162 __hmul2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162{__hmul(a.x, b.x), __hmul(a.y, b.y)}; }
-inline __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) {
-    return __nv_bfloat162{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)};
-}
+KERNELPAD_SIXTEEN_BIT_PAIR(__nv_bfloat162)
+#undef KERNELPAD_SIXTEEN_BIT_FLOAT
+#undef KERNELPAD_SIXTEEN_BIT_PAIR
 
 // Set by the core before a block runs (blockIdx, blockDim, gridDim) and before each thread (threadIdx).
 // One definition in the Kernelpad process (core/cpu/BlockState.cpp), not one per kernel: initial-exec
