@@ -9,7 +9,6 @@ struct KernelpadBlockStateLayout {
     unsigned gridDimension[3];
     unsigned char* dynamicShared;
     unsigned long long dynamicSharedBytes;
-    unsigned long long* laneSlots;
     unsigned blockThreads;
 };
 // The worker thread's: the CPU runner sets the block's fields before it runs the block.

@@ -27,6 +27,7 @@
 #include <latch>
 #include <mutex>
 #include <regex>
+#include <string_view>
 #include <thread>
 
 namespace kp::cpu {
@@ -117,18 +118,26 @@ std::string checkedShared(const std::string& source) {
                               "__shared__ ::kernelpad::SharedArray<$1, ($3)> $2{\"$2\"};");
 }
 
-// NVRTC contracts a*b+c into fused multiply-adds unless told --fmad=false (-use_fast_math keeps them); the
-// CPU backend does the same where the processor has FMA, so that both round alike and a correct kernel
-// agrees with its GPU run.
-std::vector<std::string> arithmeticFlags(const std::vector<std::string>& nvrtcOptions, bool gcc) {
-    bool fmad = true;
+// Where NVRTC's options leave one of its switches (`--fmad=false`, `-ftz=true`): the last word on it
+// wins, and -use_fast_math turns on both --fmad and --ftz.
+bool nvrtcSwitch(const std::vector<std::string>& nvrtcOptions, std::string_view name, bool byDefault) {
+    bool on = byDefault;
     for (const auto& option : nvrtcOptions) {
-        if (option == "--fmad=false" || option == "-fmad=false")
-            fmad = false;
-        else if (option == "--fmad=true" || option == "-fmad=true" || option == "-use_fast_math" ||
-                 option == "--use_fast_math")
-            fmad = true;
+        std::string_view word = option;
+        if (!word.starts_with('-')) continue;
+        word.remove_prefix(word.starts_with("--") ? 2 : 1);
+        if (word == "use_fast_math" || word == std::string(name) + "=true")
+            on = true;
+        else if (word == std::string(name) + "=false")
+            on = false;
     }
+    return on;
+}
+
+// NVRTC contracts a*b+c into fused multiply-adds unless told --fmad=false; the CPU backend does the same
+// where the processor has FMA, so that both round alike and a correct kernel agrees with its GPU run.
+std::vector<std::string> arithmeticFlags(const std::vector<std::string>& nvrtcOptions, bool gcc) {
+    const bool fmad = nvrtcSwitch(nvrtcOptions, "fmad", true);
     __builtin_cpu_init();
     // Without FMA on this processor there is nothing to contract into.
     if (!fmad || !__builtin_cpu_supports("fma")) return {"-ffp-contract=off"};
@@ -144,15 +153,7 @@ std::vector<std::string> arithmeticFlags(const std::vector<std::string>& nvrtcOp
 // parts of fast math, approximate division, square root and transcendentals, are the GPU's own hardware
 // and are not imitated: the CPU computes those exactly.
 bool flushesDenormals(const std::vector<std::string>& nvrtcOptions) {
-    bool ftz = false;
-    for (const auto& option : nvrtcOptions) {
-        if (option == "--ftz=true" || option == "-ftz=true" || option == "-use_fast_math" ||
-            option == "--use_fast_math")
-            ftz = true;
-        else if (option == "--ftz=false" || option == "-ftz=false")
-            ftz = false;
-    }
-    return ftz;
+    return nvrtcSwitch(nvrtcOptions, "ftz", false);
 }
 
 void flushDenormalsOnThisThread() {
@@ -272,17 +273,15 @@ struct BoundsReport {
 };
 BoundsReport boundsReport;
 
-std::string triple(uint3Like v) {
-    return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
-}
-
 void recordOutOfBounds(const char* array, long long index, unsigned long long size, uint3Like thread,
                        uint3Like block, const char* file, unsigned line) {
     const std::lock_guard lock(boundsReport.mutex);
     if (boundsReport.count++ > 0) return;
-    boundsReport.first = std::string(array) + "[" + std::to_string(index) + "] is outside " + array +
-                         ", which has " + std::to_string(size) + " elements: thread " + triple(thread) +
-                         " of block " + triple(block) + ", at " + file + ":" + std::to_string(line);
+    boundsReport.first =
+        std::string(array) + "[" + std::to_string(index) + "] is outside " + array + ", which has " +
+        std::to_string(size) +
+        " elements: " + threadOfBlock({thread.x, thread.y, thread.z}, {block.x, block.y, block.z}) + ", at " +
+        file + ":" + std::to_string(line);
 }
 
 // "'__shfl_foo' was not declared in this scope" on a CUDA name says too little: it is a CUDA built-in the
@@ -612,7 +611,8 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         std::barrier gridBarrier(static_cast<std::ptrdiff_t>(wholeGrid ? workers : 1));
         std::latch started(static_cast<std::ptrdiff_t>(wholeGrid ? workers : 0));
         std::atomic<bool> abandon{false};
-        const std::function<void()> gridSync = [&] { gridBarrier.arrive_and_wait(); };
+        const std::function<void()> gridSync =
+            wholeGrid ? std::function<void()>([&] { gridBarrier.arrive_and_wait(); }) : nullptr;
         const auto worker = [&](unsigned w) {
             sandbox::prepareThreadForOverflow();
             if (loaded.flushDenormals) flushDenormalsOnThisThread();
@@ -620,7 +620,6 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
             if (fibers && !fiberSets[w]) fiberSets[w] = std::make_unique<ThreadFibers>();
             ThreadFibers* threadFibers = fiberSets[w].get();
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
-            std::vector<unsigned long long> slots(threads);
             // The block's built-ins live in this worker thread's state, which the kernel reads. Blocks are
             // taken a chunk at a time and their indices counted up, not divided out for each block:
             // with 2^16 small blocks, per-block bookkeeping showed in a memory-bound kernel's time.
@@ -629,7 +628,6 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
             std::copy(g.block.begin(), g.block.end(), state.blockDimension);
             state.dynamicShared = shared.data();
             state.dynamicSharedBytes = g.sharedBytes;
-            state.laneSlots = slots.data();
             state.blockThreads = static_cast<unsigned>(threads);
             const auto runBlock = [&] {
                 if (split) {
@@ -642,18 +640,15 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
                                         static_cast<unsigned>(t / g.block[0] % g.block[1]),
                                         static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
                     };
-                    try {
-                        if (!wholeGrid) {
-                            threadFibers->run(threads, body);
-                        } else {
-                            try {
-                                threadFibers->run(threads, body, gridSync);
-                            } catch (...) {
-                                gridBarrier.arrive_and_drop();
-                                throw;
-                            }
-                            gridBarrier.arrive_and_drop();
+                    // A block that ends, or fails, leaves the grid's meetings.
+                    struct Leave {
+                        std::barrier<>* grid;
+                        ~Leave() {
+                            if (grid) grid->arrive_and_drop();
                         }
+                    } leave{wholeGrid ? &gridBarrier : nullptr};
+                    try {
+                        threadFibers->run(threads, body, gridSync);
                     } catch (const launch::KernelFault& e) {
                         throw launch::KernelFault("the kernel " + setup.signature.name +
                                                   " cannot go on: " + e.what());

@@ -155,8 +155,16 @@ void ThreadFibers::run(std::size_t threads, const std::function<void(std::size_t
                                           ", grid.sync() needs a launch that runs every block at once");
             gridSync();
         }
+        // Everyone left is at __syncthreads (whose _count, _and and _or forms give a predicate), or in
+        // grid.sync(): the barrier's result is the count of non-zero predicates.
+        std::uint64_t count = 0;
+        for (const auto& lane : lanes_)
+            count += lane.state == State::Waiting && lane.meeting->value != 0;
         for (auto& lane : lanes_)
-            if (lane.state == State::Waiting) lane.state = State::Ready;
+            if (lane.state == State::Waiting) {
+                lane.meeting->result = count;
+                lane.state = State::Ready;
+            }
     }
 }
 
@@ -252,17 +260,13 @@ void ThreadFibers::finish(std::size_t first, std::uint32_t group, Meet what) {
         each([&](unsigned j) { lanes[j].meeting->result = equal ? group : 0u; });
         break;
     }
-    default: { // the __reduce_*_sync operations, on 32 bits
-        bool seeded = false;
-        std::uint32_t common = 0;
+    default: { // the __reduce_*_sync operations, on 32 bits, from the group's first lane on
+        const auto firstLane = static_cast<unsigned>(std::countr_zero(group));
+        auto common = static_cast<std::uint32_t>(value(firstLane));
         each([&](unsigned j) {
             const auto v = static_cast<std::uint32_t>(value(j));
             const auto sv = static_cast<std::int32_t>(v), sc = static_cast<std::int32_t>(common);
-            if (!seeded) {
-                common = v;
-                seeded = true;
-                return;
-            }
+            if (j == firstLane) return;
             switch (what) {
             case Meet::ReduceAdd:
                 common += v;
@@ -323,11 +327,15 @@ bool ThreadFibers::completeActive(std::size_t first, std::size_t last) {
     return progressed;
 }
 
+std::string threadOfBlock(const unsigned (&thread)[3], const unsigned (&block)[3]) {
+    return "thread " + triple(thread) + " of block " + triple(block);
+}
+
 std::string ThreadFibers::describe(std::size_t t) const {
     const auto& dim = kernelpad_block_state.blockDimension;
     const unsigned thread[3] = {static_cast<unsigned>(t % dim[0]), static_cast<unsigned>(t / dim[0] % dim[1]),
                                 static_cast<unsigned>(t / (std::size_t{dim[0]} * dim[1]))};
-    return "thread " + triple(thread) + " of block " + triple(kernelpad_block_state.blockIndex);
+    return threadOfBlock(thread, kernelpad_block_state.blockIndex);
 }
 
 // Every lane that is left waits, and some wait in a warp operation that cannot complete: say why.

@@ -60,6 +60,9 @@ struct Meeting {
     std::uint64_t result; // filled in when the meeting completes
 };
 
+// "thread (3, 0, 0) of block (1, 0, 0)", as the CPU backend's messages name a thread.
+std::string threadOfBlock(const unsigned (&thread)[3], const unsigned (&block)[3]);
+
 class ThreadFibers {
 public:
     static constexpr std::size_t kStackBytes = 256 * 1024;

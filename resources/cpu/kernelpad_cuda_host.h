@@ -238,8 +238,6 @@ struct KernelpadBlockState {
     dim3 gridDimension;
     unsigned char* dynamicShared;
     unsigned long long dynamicSharedBytes;
-    // One slot per thread of the block, for warp votes and shuffles (sized by the core for each block).
-    unsigned long long* laneSlots;
     unsigned blockThreads;
 };
 extern "C" __thread __attribute__((tls_model("initial-exec"))) KernelpadBlockState kernelpad_block_state;
@@ -373,12 +371,19 @@ inline unsigned long long meetOthers(Meet what, unsigned mask, unsigned long lon
     return m.result;
 }
 } // namespace kernelpad
+// A barrier's result is how many of the threads that met there gave a non-zero value.
 inline void __syncthreads(std::source_location at = std::source_location::current()) {
     ::kernelpad::meetOthers(::kernelpad::Meet::Barrier, 0, 0, -1, "__syncthreads", at);
 }
-inline int __syncthreads_count(int predicate);
-inline int __syncthreads_and(int predicate);
-inline int __syncthreads_or(int predicate);
+inline int __syncthreads_count(int predicate, std::source_location at = std::source_location::current()) {
+    return static_cast<int>(::kernelpad::meetOthers(::kernelpad::Meet::Barrier, 0, predicate != 0, -1, "__syncthreads_count", at));
+}
+inline int __syncthreads_and(int predicate, std::source_location at = std::source_location::current()) {
+    return __syncthreads_count(predicate, at) == static_cast<int>(kernelpad_block_state.blockThreads);
+}
+inline int __syncthreads_or(int predicate, std::source_location at = std::source_location::current()) {
+    return __syncthreads_count(predicate, at) != 0;
+}
 
 // Warp operations, as CUDA defines them: each completes when every lane its mask names (that has not
 // returned) calls it with the same mask; lanes outside the mask run on, divergent branches included.
@@ -404,15 +409,6 @@ inline unsigned segmentWidth(int width) {
 template <typename T> T shuffle(Meet what, unsigned mask, T var, int source, const char* function,
                                 const std::source_location& at) {
     return fromBits<T>(meetOthers(what, mask, bitsOf(var), source, function, at));
-}
-// The blocks's __syncthreads_count: every thread publishes, then counts after the barrier.
-inline int countBlock(int predicate) {
-    kernelpad_block_state.laneSlots[linearThread()] = predicate != 0;
-    __syncthreads();
-    int count = 0;
-    for (unsigned t = 0; t < kernelpad_block_state.blockThreads; ++t) count += static_cast<int>(kernelpad_block_state.laneSlots[t]);
-    __syncthreads();
-    return count;
 }
 } // namespace kernelpad
 
@@ -486,11 +482,6 @@ KERNELPAD_REDUCE(__reduce_and_sync, unsigned, ReduceAnd)
 KERNELPAD_REDUCE(__reduce_or_sync, unsigned, ReduceOr)
 KERNELPAD_REDUCE(__reduce_xor_sync, unsigned, ReduceXor)
 #undef KERNELPAD_REDUCE
-inline int __syncthreads_count(int predicate) { return ::kernelpad::countBlock(predicate); }
-inline int __syncthreads_and(int predicate) {
-    return ::kernelpad::countBlock(predicate) == static_cast<int>(kernelpad_block_state.blockThreads);
-}
-inline int __syncthreads_or(int predicate) { return ::kernelpad::countBlock(predicate) != 0; }
 
 // Cooperative groups (<cooperative_groups.h>, <cooperative_groups/reduce.h>, <cooperative_groups/scan.h>):
 // the thread block, tiles of it (static and dynamic sizes) and coalesced_threads() with their shuffles,
