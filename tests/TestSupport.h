@@ -126,12 +126,8 @@ inline constexpr const char* kHalfPrecisionKernel =
     "    pair[i] = __hadd2(__floats2half2_rn(__half2float(a[i]), 1.0f), __halves2half2(b[i], s));\n"
     "}\n";
 
-inline constexpr model::DType kAllTypes[] = {
-    model::DType::Int8,    model::DType::UInt8,   model::DType::Int16,   model::DType::UInt16,
-    model::DType::Int32,   model::DType::UInt32,  model::DType::Int64,   model::DType::UInt64,
-    model::DType::Float16, model::DType::Float32, model::DType::Float64, model::DType::Float2,
-    model::DType::Float4,  model::DType::Int2,    model::DType::Int4,
-};
+// Every dtype a playground can name: scalars, bool, bfloat16 and CUDA's 48 vector types.
+inline const std::span<const model::DType> kAllTypes = model::allDTypes();
 
 // The message of the InputError `action` throws; empty when it throws none.
 inline std::string inputErrorOf(const std::function<void()>& action) {

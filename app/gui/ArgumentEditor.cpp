@@ -101,8 +101,9 @@ ArgumentEditor::ArgumentEditor(const ArgumentSpec& spec, const Parameter& parame
 void ArgumentEditor::buildArray() {
     auto* form = new QFormLayout;
     dtype_ = new QComboBox(this);
-    for (int t = 0; t <= static_cast<int>(DType::Int4); ++t)
-        dtype_->addItem(QString::fromUtf8(name(static_cast<DType>(t)).data()));
+    for (const DType type : kp::model::allDTypes())
+        dtype_->addItem(QString::fromUtf8(name(type).data()));
+    dtype_->setMaxVisibleItems(16);
     dtype_->setCurrentText(QString::fromUtf8(name(spec_.array().dtype).data()));
     // The kernel's element type decides when the signature names one: a mismatch would be refused at run
     // time.

@@ -39,10 +39,13 @@ QString formatValue(const kp::model::Array& array, std::size_t element, int comp
     case DType::UInt64:
         return QString::number(load<quint64>(array, element, component));
     case DType::Float16:
+    case DType::BFloat16:
     case DType::Float32:
         return shortest(static_cast<float>(array.value(element, component)));
     case DType::Float64:
         return shortest(array.value(element, component));
+    case DType::Bool:
+        return array.value(element, component) != 0 ? QStringLiteral("true") : QStringLiteral("false");
     default:
         return QString::number(static_cast<qint64>(array.value(element, component)));
     }

@@ -29,6 +29,24 @@ template <> inline double ValueReader<HalfBits>::operator()(std::size_t element)
     return kp::model::halfToFloat(base_[element * stride_].bits);
 }
 
+// bfloat16 components: the upper half of a float's bits.
+struct Bfloat16Bits {
+    std::uint16_t bits;
+};
+
+template <> inline double ValueReader<Bfloat16Bits>::operator()(std::size_t element) const {
+    return kp::model::bfloat16ToFloat(base_[element * stride_].bits);
+}
+
+// bool components: any byte but 0 is true, as in C++.
+struct BoolByte {
+    std::uint8_t byte;
+};
+
+template <> inline double ValueReader<BoolByte>::operator()(std::size_t element) const {
+    return base_[element * stride_].byte != 0 ? 1.0 : 0.0;
+}
+
 // Calls f(ValueReader<T>(array, component)) for the component type of `array`'s dtype.
 template <typename F> decltype(auto) withValueReader(const kp::model::Array& array, int component, F&& f) {
     using kp::model::DType;
@@ -51,6 +69,10 @@ template <typename F> decltype(auto) withValueReader(const kp::model::Array& arr
         return f(ValueReader<std::uint64_t>(array, component));
     case DType::Float16:
         return f(ValueReader<HalfBits>(array, component));
+    case DType::BFloat16:
+        return f(ValueReader<Bfloat16Bits>(array, component));
+    case DType::Bool:
+        return f(ValueReader<BoolByte>(array, component));
     case DType::Float32:
         return f(ValueReader<float>(array, component));
     default:

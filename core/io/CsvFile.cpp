@@ -254,6 +254,10 @@ private:
             return storeInteger<std::uint64_t>(text, target);
         case DType::Float16:
             return storeHalf(text, target);
+        case DType::BFloat16:
+            return storeBfloat16(text, target);
+        case DType::Bool:
+            return storeBool(text, target);
         case DType::Float32:
             return storeFloat<float>(text, target);
         default:
@@ -270,6 +274,7 @@ private:
 
     template <typename T> std::string floatOutOfRange() const {
         if (component_ == DType::Float16) return "is out of range for float16 (-65504 to 65504)";
+        if (component_ == DType::BFloat16) return "is out of range for bfloat16 (-3.39e+38 to 3.39e+38)";
         char range[64];
         std::snprintf(range, sizeof range, " (%g to %g)",
                       static_cast<double>(std::numeric_limits<T>::lowest()),
@@ -345,6 +350,31 @@ private:
         return {};
     }
 
+    std::string storeBfloat16(std::string_view text, std::byte* target) const {
+        float value = 0;
+        std::string problem = parseFloat(text, value);
+        if (!problem.empty()) return problem;
+        const std::uint16_t bits = model::floatToBfloat16(value);
+        if (std::isfinite(value) && (bits & 0x7F80u) == 0x7F80u) return floatOutOfRange<float>();
+        std::memcpy(target, &bits, sizeof bits);
+        return {};
+    }
+
+    // 0 and 1 as np.savetxt writes a bool array (as integers or 0.000000000000000000e+00), or True/False.
+    std::string storeBool(std::string_view text, std::byte* target) const {
+        std::uint8_t value = 0;
+        if (text == "True" || text == "true")
+            value = 1;
+        else if (text != "False" && text != "false") {
+            std::string problem = storeInteger<std::uint8_t>(text, target);
+            if (!problem.empty()) return problem;
+            std::memcpy(&value, target, 1);
+            if (value > 1) return "is not a bool (0, 1, True or False)";
+        }
+        std::memcpy(target, &value, 1);
+        return {};
+    }
+
     std::string where_;
     Array array_;
     DType component_;
@@ -382,6 +412,10 @@ void appendValue(std::string& out, DType component, const std::byte* p) {
         return appendNumber(out, load(std::uint64_t{}));
     case DType::Float16:
         return appendNumber(out, model::halfToFloat(load(std::uint16_t{})));
+    case DType::BFloat16:
+        return appendNumber(out, model::bfloat16ToFloat(load(std::uint16_t{})));
+    case DType::Bool:
+        return appendNumber(out, static_cast<unsigned>(load(std::uint8_t{}) != 0));
     case DType::Float32:
         return appendNumber(out, load(float{}));
     default:

@@ -28,7 +28,7 @@ constexpr std::size_t kMaxFileDims = 4; // 3 for the array, plus a vector type's
 struct Descr {
     DType dtype;
     bool swap = false;    // stored in the other byte order than this machine's
-    bool boolean = false; // '|b1', kept as uint8 0/1
+    bool boolean = false; // '|b1': any byte but 0 becomes 1
 };
 
 struct Header {
@@ -87,7 +87,9 @@ Descr parseDescr(std::string_view text, const std::string& where) {
     }};
     for (const auto& c : kCodes)
         if (c.code == code) return {c.dtype, swap && model::byteSize(c.dtype) > 1, false};
-    if (code == "b1") return {DType::UInt8, false, true};
+    if (code == "b1") return {DType::Bool, false, true};
+    // numpy has no bfloat16: its bits travel as 2-byte void items (ml_dtypes' bfloat16 saves so).
+    if (code == "V2") return {DType::BFloat16, swap, false};
     if (code == "c8")
         return reject("(complex64) is not supported: save a.view(np.float32).reshape(*a.shape, 2) and use "
                       "float2");
@@ -241,15 +243,10 @@ std::string shapeText(const std::vector<std::uint64_t>& shape) {
     return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-bool isVectorLayout(const Header& header) {
-    const DType c = header.descr.dtype;
+std::optional<DType> vectorLayout(const Header& header) {
     const std::uint64_t last = header.shape.back();
-    return !header.descr.boolean && (c == DType::Float32 || c == DType::Int32) && (last == 2 || last == 4);
-}
-
-DType vectorTypeFor(DType component, std::uint64_t count) {
-    if (component == DType::Float32) return count == 2 ? DType::Float2 : DType::Float4;
-    return count == 2 ? DType::Int2 : DType::Int4;
+    if (last < 1 || last > 4) return std::nullopt;
+    return model::vectorOf(header.descr.dtype, static_cast<int>(last));
 }
 
 // The dtype and shape the file's array becomes: itself, or a 3-D vector array for a 4-D file.
@@ -260,7 +257,8 @@ std::pair<DType, Shape> arrayLayout(const Header& header, const std::string& whe
     if (dims == 0)
         throw InputError(where + " holds a 0-D scalar; Kernelpad arrays have 1 to 3 dimensions: save "
                                  "np.atleast_1d(x) instead");
-    if (dims > kMaxFileDims || (dims == kMaxFileDims && !isVectorLayout(header)))
+    const std::optional<DType> vector = dims == kMaxFileDims ? vectorLayout(header) : std::nullopt;
+    if (dims > kMaxFileDims || (dims == kMaxFileDims && !vector))
         throw InputError(holds + "; Kernelpad arrays have 1 to 3 dimensions: reshape it");
     Shape shape;
     for (std::uint64_t d : header.shape) {
@@ -269,7 +267,7 @@ std::pair<DType, Shape> arrayLayout(const Header& header, const std::string& whe
     }
     if (dims < kMaxFileDims) return {header.descr.dtype, shape};
     shape.pop_back();
-    return {vectorTypeFor(header.descr.dtype, header.shape.back()), shape};
+    return {*vector, shape};
 }
 
 // Product of the dimensions times the item size, or nothing when it does not fit in 64 bits.
@@ -323,6 +321,13 @@ std::uint32_t readLittle(std::span<const std::byte> bytes, std::size_t at, std::
 
 std::string arrayText(DType dtype, const Shape& shape) {
     return std::string(model::name(dtype)) + " " + model::toString(shape);
+}
+
+// The same bytes as another dtype of the same size per element.
+Array retyped(const Array& array, DType dtype, const Shape& shape) {
+    Array same(dtype, shape);
+    if (array.bytes() != 0) std::memcpy(same.data(), array.data(), array.bytes());
+    return same;
 }
 
 std::string numpyTypeName(DType dtype) {
@@ -393,10 +398,15 @@ Array readNpy(const std::filesystem::path& path) {
 std::vector<std::byte> serializeNpy(const Array& array) {
     const DType component = model::componentType(array.dtype());
     const std::size_t itemSize = model::byteSize(component);
-    const char order = itemSize == 1 ? '|' : std::endian::native == std::endian::little ? '<' : '>';
-    const char kind = model::isFloating(component) ? 'f' : model::isSigned(component) ? 'i' : 'u';
+    const bool bits = component == DType::BFloat16;
+    const char order = itemSize == 1 || bits ? '|' : std::endian::native == std::endian::little ? '<' : '>';
+    const char kind = component == DType::Bool       ? 'b'
+                      : bits                         ? 'V'
+                      : model::isFloating(component) ? 'f'
+                      : model::isSigned(component)   ? 'i'
+                                                     : 'u';
     std::vector<std::uint64_t> fileShape(array.shape().begin(), array.shape().end());
-    if (model::components(array.dtype()) > 1)
+    if (model::isVector(array.dtype()))
         fileShape.push_back(static_cast<std::uint64_t>(model::components(array.dtype())));
 
     std::string header = std::string("{'descr': '") + order + kind + std::to_string(itemSize) +
@@ -427,17 +437,22 @@ void writeNpy(const std::filesystem::path& path, const Array& array) {
 
 Array asVectorType(Array array, DType vectorType, const std::string& where) {
     const int count = model::components(vectorType);
-    if (array.dtype() == vectorType || count == 1) return array;
+    // A numpy bool mask for an `unsigned char*` parameter: the same 0/1 bytes.
+    if (array.dtype() == DType::Bool && vectorType == DType::UInt8)
+        return retyped(array, vectorType, array.shape());
+    if (array.dtype() == vectorType || !model::isVector(vectorType)) return array;
     const DType component = model::componentType(vectorType);
     const Shape& shape = array.shape();
+    // The same lanes under another name (a 3-D int64 file's rows arrive as longlong, the kernel has long).
+    if (model::isVector(array.dtype()) && model::componentType(array.dtype()) == component &&
+        model::components(array.dtype()) == count)
+        return retyped(array, vectorType, shape);
     if (array.dtype() != component || shape.size() < 2 || shape.back() != static_cast<std::size_t>(count))
         throw InputError(where + " holds " + arrayText(array.dtype(), shape) + ", but a " +
                          std::string(model::name(vectorType)) + " array is stored as " +
                          std::string(model::name(component)) + " with a last dimension of " +
                          std::to_string(count) + ", e.g. (N, " + std::to_string(count) + ")");
-    Array vectors(vectorType, Shape(shape.begin(), shape.end() - 1));
-    std::memcpy(vectors.data(), array.data(), array.bytes());
-    return vectors;
+    return retyped(array, vectorType, Shape(shape.begin(), shape.end() - 1));
 }
 
 void requireMatches(const Array& loaded, DType dtype, const Shape& shape, const std::string& where) {

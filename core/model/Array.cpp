@@ -172,9 +172,13 @@ double Array::value(std::size_t index, int component) const {
         return static_cast<double>(load<std::uint64_t>(p));
     case DType::Float16:
         return halfToFloat(load<std::uint16_t>(p));
+    case DType::BFloat16:
+        return bfloat16ToFloat(load<std::uint16_t>(p));
+    case DType::Bool:
+        return load<std::uint8_t>(p) != 0 ? 1.0 : 0.0;
     case DType::Float32:
         return load<float>(p);
-    default:
+    default: // Float64: components are scalar types
         return load<double>(p);
     }
 }
@@ -201,11 +205,26 @@ void Array::setValue(std::size_t index, double v, int component) {
         return store(p, toInteger<std::uint64_t>(v));
     case DType::Float16:
         return store(p, floatToHalf(static_cast<float>(v)));
+    case DType::BFloat16:
+        return store(p, floatToBfloat16(static_cast<float>(v)));
+    case DType::Bool:
+        return store(p, static_cast<std::uint8_t>(v != 0 ? 1 : 0));
     case DType::Float32:
         return store(p, static_cast<float>(v));
-    default:
+    default: // Float64
         return store(p, v);
     }
+}
+
+float bfloat16ToFloat(std::uint16_t bits) {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
+}
+
+std::uint16_t floatToBfloat16(float value) {
+    const std::uint32_t f = std::bit_cast<std::uint32_t>(value);
+    if ((f & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<std::uint16_t>((f >> 16) | 0x40u); // quiet NaN
+    const std::uint32_t tiesToEven = 0x7FFFu + ((f >> 16) & 1u);
+    return static_cast<std::uint16_t>((f + tiesToEven) >> 16);
 }
 
 float halfToFloat(std::uint16_t h) {

@@ -87,5 +87,8 @@ private:
 // IEEE half precision <-> float, round to nearest even; used where CUDA's __half meets the host.
 float halfToFloat(std::uint16_t bits);
 std::uint16_t floatToHalf(float value);
+// bfloat16 (cuda_bf16.h's __nv_bfloat16) <-> float: the upper half of a float, rounded to nearest even.
+float bfloat16ToFloat(std::uint16_t bits);
+std::uint16_t floatToBfloat16(float value);
 
 } // namespace kp::model

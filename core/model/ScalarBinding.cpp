@@ -26,6 +26,8 @@ std::pair<double, double> integerRange(DType component) {
         return {0.0, 4294967295.0};
     case DType::Int64:
         return {-9223372036854775808.0, 9223372036854775807.0};
+    case DType::Bool:
+        return {0.0, 1.0};
     default:
         return {0.0, 18446744073709551615.0};
     }
@@ -38,7 +40,9 @@ bool staysFinite(DType component, double value) {
     const double magnitude = std::abs(value);
     if (component == DType::Float16) // through float, as Array::setValue stores it
         return magnitude < 65536.0 && (floatToHalf(static_cast<float>(magnitude)) & 0x7C00u) != 0x7C00u;
-    if (component == DType::Float32) return magnitude < 0x1.ffffffp127; // halfway past FLT_MAX rounds up
+    // Halfway past the largest finite value rounds up: FLT_MAX for float32, 0x1.fep127 for bfloat16.
+    if (component == DType::Float32) return magnitude < 0x1.ffffffp127;
+    if (component == DType::BFloat16) return magnitude < 0x1.ffp127;
     return true;
 }
 

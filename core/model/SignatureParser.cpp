@@ -323,45 +323,31 @@ std::optional<DType> namedType(std::string_view word) {
     for (const auto& [name, type] : kNames)
         if (name == word) return type;
     if (word == "uint64_t" || word == "size_t") return DType::UInt64;
-    if (word == "ptrdiff_t") return DType::Int64;
+    if (word == "ptrdiff_t" || word == "clock_t") return DType::Int64; // clock_t is long on LP64 hosts
+    if (word == "bool") return DType::Bool;
+    if (word == "__nv_bfloat16" || word == "nv_bfloat16") return DType::BFloat16;
+    if (const auto vector = dtypeFromName(word); vector && isVector(*vector)) return vector; // uchar4, ...
     return std::nullopt;
 }
 
 // CUDA's and C++'s own types that no DType stands for (yet): a parameter of one is not matched, but it is
 // no unknown name either.
 bool knownWithoutDType(std::string_view word) {
-    static const std::set<std::string_view> kKnown = [] {
-        std::set<std::string_view> known = {"bool",
-                                            "void",
-                                            "half2",
-                                            "__half2",
-                                            "__nv_bfloat16",
-                                            "nv_bfloat16",
-                                            "__nv_bfloat162",
-                                            "nv_bfloat162",
-                                            "dim3",
-                                            "clock_t",
-                                            "wchar_t",
-                                            "char16_t",
-                                            "char32_t",
-                                            "char8_t",
-                                            "auto",
-                                            "uintptr_t",
-                                            "intptr_t",
-                                            "cudaTextureObject_t",
-                                            "cudaSurfaceObject_t"};
-        static const std::vector<std::string> vectors = [] {
-            std::vector<std::string> names;
-            for (const char* base : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
-                                     "longlong", "ulonglong", "float", "double"})
-                for (const char* lanes : {"1", "2", "3", "4"})
-                    names.push_back(std::string(base) + lanes);
-            return names;
-        }();
-        for (const auto& name : vectors)
-            known.insert(name);
-        return known;
-    }();
+    static const std::set<std::string_view> kKnown = {"void",
+                                                      "half2",
+                                                      "__half2",
+                                                      "__nv_bfloat162",
+                                                      "nv_bfloat162",
+                                                      "dim3",
+                                                      "wchar_t",
+                                                      "char16_t",
+                                                      "char32_t",
+                                                      "char8_t",
+                                                      "auto",
+                                                      "uintptr_t",
+                                                      "intptr_t",
+                                                      "cudaTextureObject_t",
+                                                      "cudaSurfaceObject_t"};
     return kKnown.contains(word);
 }
 

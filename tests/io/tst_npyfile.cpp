@@ -157,6 +157,13 @@ private slots:
             << DType::Float4 << Shape{2, 3} << QByteArray("'<f4'") << QByteArray("(2, 3, 4)");
         QTest::newRow("int2 gains a dimension")
             << DType::Int2 << Shape{5} << QByteArray("'<i4'") << QByteArray("(5, 2)");
+        QTest::newRow("float1 gains a dimension of 1")
+            << DType::Float1 << Shape{3} << QByteArray("'<f4'") << QByteArray("(3, 1)");
+        QTest::newRow("uchar3") << DType::UChar3 << Shape{4} << QByteArray("'|u1'") << QByteArray("(4, 3)");
+        QTest::newRow("double4") << DType::Double4 << Shape{2} << QByteArray("'<f8'") << QByteArray("(2, 4)");
+        QTest::newRow("bool") << DType::Bool << Shape{8} << QByteArray("'|b1'") << QByteArray("(8,)");
+        QTest::newRow("bfloat16 bits as void")
+            << DType::BFloat16 << Shape{2, 2} << QByteArray("'|V2'") << QByteArray("(2, 2)");
     }
 
     void writesNumpyHeader() {
@@ -211,10 +218,22 @@ private slots:
                                                 "{'descr': '<i8', 'fortran_order': False, 'shape': (1, 2), }",
                                                 littleEndian<std::int64_t>({-5, 1LL << 40}))
                                      << arrayOf(DType::Int64, {1, 2}, {-5, 1099511627776.0});
-        QTest::newRow("bool becomes uint8 0/1")
+        QTest::newRow("bool, any nonzero byte true")
             << npyFile(1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
-                       QByteArray("\x01\x00\x01", 3))
-            << arrayOf(DType::UInt8, {3}, {1, 0, 1});
+                       QByteArray("\x01\x00\x07", 3))
+            << arrayOf(DType::Bool, {3}, {1, 0, 1});
+        QTest::newRow("bfloat16 as 2-byte void items")
+            << npyFile(1, "{'descr': '<V2', 'fortran_order': False, 'shape': (2,), }",
+                       littleEndian<std::uint16_t>({0x3FC0, 0xC100}))
+            << arrayOf(DType::BFloat16, {2}, {1.5, -8.0});
+        QTest::newRow("4-D uint8 with last dimension 3 is a 3-D uchar3")
+            << npyFile(1, "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 1, 2, 3), }",
+                       QByteArray("\x01\x02\x03\x04\x05\x06", 6))
+            << arrayOf(DType::UChar3, {1, 1, 2}, {1, 2, 3, 4, 5, 6});
+        QTest::newRow("4-D int64 with last dimension 2 is a 3-D longlong2")
+            << npyFile(1, "{'descr': '<i8', 'fortran_order': False, 'shape': (1, 1, 1, 2), }",
+                       littleEndian<std::int64_t>({-3, 1LL << 40}))
+            << arrayOf(DType::LongLong2, {1, 1, 1}, {-3, 1099511627776.0});
         QTest::newRow("float16") << npyFile(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }",
                                             littleEndian<std::uint16_t>({0x3C00, 0xC000}))
                                  << arrayOf(DType::Float16, {2}, {1.0, -2.0});
@@ -311,10 +330,10 @@ private slots:
             << "structured dtype";
         QTest::newRow("0-d scalar") << npyFile(1, dict("<f4", "()"), littleEndian<float>({1}))
                                     << "0-D scalar";
-        QTest::newRow("4 dimensions") << npyFile(1, dict("<f8", "(1, 1, 1, 3)"), three + three)
-                                      << "4-D array (1, 1, 1, 3); Kernelpad arrays have 1 to 3 dimensions";
-        QTest::newRow("4 dimensions ending in 4, but float64")
-            << npyFile(1, dict("<f8", "(1, 1, 1, 4)"), three + three + three + three) << "1 to 3 dimensions";
+        QTest::newRow("4 dimensions") << npyFile(1, dict("<f8", "(1, 1, 1, 5)"), three + three)
+                                      << "4-D array (1, 1, 1, 5); Kernelpad arrays have 1 to 3 dimensions";
+        QTest::newRow("4 dimensions ending in 4, but float16 (no vector type)")
+            << npyFile(1, dict("<f2", "(1, 1, 1, 4)"), three + three + three + three) << "1 to 3 dimensions";
         QTest::newRow("5 dimensions") << npyFile(1, dict("<f4", "(1, 1, 1, 1, 4)"), three) << "5-D array";
         QTest::newRow("negative dimension")
             << npyFile(1, dict("<f4", "(-3,)"), three) << "negative dimension";
@@ -397,6 +416,12 @@ private slots:
             << patterned(DType::Float32, {1, 2}) << DType::Float2 << Shape{1};
         QTest::newRow("int32 (6, 4) -> int4 (6,)")
             << patterned(DType::Int32, {6, 4}) << DType::Int4 << Shape{6};
+        QTest::newRow("uint8 (5, 3) -> uchar3 (5,)")
+            << patterned(DType::UInt8, {5, 3}) << DType::UChar3 << Shape{5};
+        QTest::newRow("float32 (4, 1) -> float1 (4,)")
+            << patterned(DType::Float32, {4, 1}) << DType::Float1 << Shape{4};
+        QTest::newRow("int64 (2, 4) -> long4 (2,)")
+            << patterned(DType::Int64, {2, 4}) << DType::Long4 << Shape{2};
     }
 
     void asVectorTypeReinterpretsTrailingDimension() {
@@ -411,6 +436,27 @@ private slots:
             QCOMPARE(vectors.value(i / static_cast<std::size_t>(n),
                                    static_cast<int>(i % static_cast<std::size_t>(n))),
                      scalars.value(i));
+    }
+
+    // A 3-D int64 file arrives as longlong lanes, a numpy bool mask as bool: the same bytes serve a kernel
+    // that takes long3 or unsigned char.
+    void asVectorTypeRetypesTheSameBytes() {
+        const Array lanes = patterned(DType::LongLong3, {2});
+        const Array longs = kp::io::asVectorType(lanes, DType::Long3, "v.npy");
+        QCOMPARE(longs.dtype(), DType::Long3);
+        QVERIFY(longs.shape() == lanes.shape());
+        QVERIFY(
+            std::equal(longs.span().begin(), longs.span().end(), lanes.span().begin(), lanes.span().end()));
+        const Array mask = patterned(DType::Bool, {6});
+        const Array bytes = kp::io::asVectorType(mask, DType::UInt8, "m.npy");
+        QCOMPARE(bytes.dtype(), DType::UInt8);
+        for (std::size_t i = 0; i < mask.size(); ++i)
+            QCOMPARE(bytes.value(i), mask.value(i));
+        // Lanes of another count or type are refused, saying which layout the file needs.
+        QVERIFY_THROWS_EXCEPTION(kp::InputError, kp::io::asVectorType(lanes, DType::Long2, "v.npy"));
+        QVERIFY_THROWS_EXCEPTION(kp::InputError,
+                                 kp::io::requireMatches(kp::io::asVectorType(mask, DType::Int8, "m.npy"),
+                                                        DType::Int8, {6}, "m.npy"));
     }
 
     void asVectorTypeLeavesOtherTypesAlone() {

@@ -3,6 +3,7 @@
 #include "core/model/DType.h"
 
 #include <QTest>
+#include <set>
 
 using namespace kp::model;
 
@@ -52,6 +53,34 @@ private slots:
                               << "int2" << 8 << 8 << 2 << DType::Int32 << false << true;
         QTest::newRow("int4") << DType::Int4 << "int4"
                               << "int4" << 16 << 16 << 4 << DType::Int32 << false << true;
+        QTest::newRow("bool") << DType::Bool << "bool"
+                              << "bool" << 1 << 1 << 1 << DType::Bool << false << false;
+        QTest::newRow("bfloat16") << DType::BFloat16 << "bfloat16"
+                                  << "__nv_bfloat16" << 2 << 2 << 1 << DType::BFloat16 << true << true;
+        QTest::newRow("char3") << DType::Char3 << "char3"
+                               << "char3" << 3 << 1 << 3 << DType::Int8 << false << true;
+        QTest::newRow("uchar4") << DType::UChar4 << "uchar4"
+                                << "uchar4" << 4 << 4 << 4 << DType::UInt8 << false << false;
+        QTest::newRow("short4") << DType::Short4 << "short4"
+                                << "short4" << 8 << 8 << 4 << DType::Int16 << false << true;
+        QTest::newRow("ushort3") << DType::UShort3 << "ushort3"
+                                 << "ushort3" << 6 << 2 << 3 << DType::UInt16 << false << false;
+        QTest::newRow("uint3") << DType::UInt3 << "uint3"
+                               << "uint3" << 12 << 4 << 3 << DType::UInt32 << false << false;
+        QTest::newRow("long2") << DType::Long2 << "long2"
+                               << "long2" << 16 << 16 << 2 << DType::Int64 << false << true;
+        QTest::newRow("ulong4") << DType::ULong4 << "ulong4"
+                                << "ulong4" << 32 << 16 << 4 << DType::UInt64 << false << false;
+        QTest::newRow("longlong3") << DType::LongLong3 << "longlong3"
+                                   << "longlong3" << 24 << 8 << 3 << DType::Int64 << false << true;
+        QTest::newRow("float1") << DType::Float1 << "float1"
+                                << "float1" << 4 << 4 << 1 << DType::Float32 << true << true;
+        QTest::newRow("float3") << DType::Float3 << "float3"
+                                << "float3" << 12 << 4 << 3 << DType::Float32 << true << true;
+        QTest::newRow("double3") << DType::Double3 << "double3"
+                                 << "double3" << 24 << 8 << 3 << DType::Float64 << true << true;
+        QTest::newRow("double4") << DType::Double4 << "double4"
+                                 << "double4" << 32 << 16 << 4 << DType::Float64 << true << true;
     }
     void describesEveryDtype() {
         QFETCH(DType, type);
@@ -75,6 +104,27 @@ private slots:
         QCOMPARE(isSigned(type), isSignedType);
     }
 
+    // 13 scalar types and CUDA's 48 vector types, each named once; vectorOf finds a vector by its lanes.
+    void listsEveryDtypeOnce() {
+        const auto all = allDTypes();
+        QCOMPARE(all.size(), std::size_t{61});
+        std::set<std::string_view> names;
+        int vectors = 0;
+        for (const DType type : all) {
+            QVERIFY2(names.insert(name(type)).second, name(type).data());
+            QCOMPARE(dtypeFromName(name(type)), std::optional(type));
+            vectors += isVector(type) ? 1 : 0;
+            if (isVector(type)) QCOMPARE(byteSize(type) % alignment(type), std::size_t{0});
+        }
+        QCOMPARE(vectors, 48);
+        QVERIFY(isVector(DType::Float1) && !isVector(DType::Float32) && !isVector(DType::Bool));
+        QCOMPARE(vectorOf(DType::Float32, 3), std::optional(DType::Float3));
+        QCOMPARE(vectorOf(DType::UInt8, 4), std::optional(DType::UChar4));
+        QCOMPARE(vectorOf(DType::Int64, 2), std::optional(DType::LongLong2)); // not long2
+        QCOMPARE(vectorOf(DType::Float16, 2), std::nullopt);                  // __half2 is no dtype
+        QCOMPARE(vectorOf(DType::Int32, 5), std::nullopt);
+    }
+
     void refusesUnknownNames_data() {
         QTest::addColumn<QString>("spelled");
         QTest::newRow("empty") << "";
@@ -83,8 +133,8 @@ private slots:
         QTest::newRow("numpy short code") << "f4";
         QTest::newRow("trailing blank") << "int32 ";
         QTest::newRow("float8") << "float8";
-        QTest::newRow("bool") << "bool";
-        QTest::newRow("float3") << "float3";
+        QTest::newRow("bool8") << "bool8";
+        QTest::newRow("float5") << "float5";
     }
     void refusesUnknownNames() {
         QFETCH(QString, spelled);

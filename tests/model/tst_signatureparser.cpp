@@ -300,7 +300,15 @@ private slots:
         QTest::newRow("float4") << "float4" << std::optional(DType::Float4);
         QTest::newRow("int2") << "int2" << std::optional(DType::Int2);
         QTest::newRow("int4") << "int4" << std::optional(DType::Int4);
-        QTest::newRow("bool") << "bool" << none;
+        QTest::newRow("bool") << "bool" << std::optional(DType::Bool);
+        QTest::newRow("__nv_bfloat16") << "__nv_bfloat16" << std::optional(DType::BFloat16);
+        QTest::newRow("nv_bfloat16") << "nv_bfloat16" << std::optional(DType::BFloat16);
+        QTest::newRow("uchar4") << "uchar4" << std::optional(DType::UChar4);
+        QTest::newRow("uint3") << "uint3" << std::optional(DType::UInt3);
+        QTest::newRow("double3") << "double3" << std::optional(DType::Double3);
+        QTest::newRow("long2 is not longlong2") << "long2" << std::optional(DType::Long2);
+        QTest::newRow("clock_t") << "clock_t" << std::optional(DType::Int64);
+        QTest::newRow("__half2 has no dtype") << "__half2" << none;
         QTest::newRow("struct") << "Params" << none;
         QTest::newRow("template parameter") << "T" << none;
         QTest::newRow("signed unsigned") << "signed unsigned" << none;
