@@ -15,14 +15,41 @@ QString indexText(const nlohmann::json& index) {
     return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
 }
 
+// An output held to a range of values ({"min": a, "max": b} in the report): the reference plays no part.
+CheckSummary fromRange(const nlohmann::json& c, const nlohmann::json& range, std::size_t values) {
+    const QString bounds =
+        QStringLiteral("[%1, %2]").arg(number(range.value("min", 0.0)), number(range.value("max", 0.0)));
+    if (c.value("passed", false))
+        return {CheckSummary::State::Passed, CheckSummary::tr("Every value lies within %1").arg(bounds)};
+    QString text = CheckSummary::tr("%L1 of %L2 values lie outside %3")
+                       .arg(c.value("mismatches", std::size_t(0)))
+                       .arg(values)
+                       .arg(bounds);
+    const auto first = c.find("first");
+    if (first != c.end() && first->is_array() && !first->empty())
+        text += CheckSummary::tr("; first at %1: %2")
+                    .arg(indexText(first->front().at("index")),
+                         number(first->front().at("actual").get<double>()));
+    return {CheckSummary::State::Failed, text};
+}
+
 // `againstCpu`: a GPU run without a reference function, compared with the same kernel on the CPU backend.
 CheckSummary fromOutput(const nlohmann::json& c, std::size_t values, bool vectorType, bool againstCpu) {
+    const auto unordered = c.find("unordered");
+    if (unordered != c.end() && unordered->is_object()) return fromRange(c, *unordered, values);
     const QString maxima = CheckSummary::tr("max abs %1, max rel %2")
                                .arg(number(c.value("max_abs", 0.0)), number(c.value("max_rel", 0.0)));
+    // Order not defined by the kernel: the values were matched by rank, as the playground declares.
+    QString order;
+    if (unordered != c.end() && *unordered == "multiset")
+        order = CheckSummary::tr(", compared as a multiset (order ignored)");
+    else if (unordered != c.end() && *unordered == "multiset_per_row")
+        order = CheckSummary::tr(", compared as a multiset per row (order within rows ignored)");
     if (c.value("passed", false))
         return {CheckSummary::State::Passed,
-                againstCpu ? CheckSummary::tr("Matches the CPU backend's run of the kernel (%1)").arg(maxima)
-                           : CheckSummary::tr("Matches the reference (%1)").arg(maxima)};
+                (againstCpu ? CheckSummary::tr("Matches the CPU backend's run of the kernel (%1)").arg(maxima)
+                            : CheckSummary::tr("Matches the reference (%1)").arg(maxima)) +
+                    order};
     const auto mismatches = c.value("mismatches", std::size_t(0));
     QString text = (vectorType ? CheckSummary::tr("%L1 of %L2 values differ (%3)")
                                : CheckSummary::tr("%L1 of %L2 elements differ (%3)"))
@@ -37,7 +64,7 @@ CheckSummary fromOutput(const nlohmann::json& c, std::size_t values, bool vector
                     .arg(indexText(m.at("index")), number(m.at("actual").get<double>()),
                          number(m.at("expected").get<double>()));
     }
-    return {CheckSummary::State::Failed, text};
+    return {CheckSummary::State::Failed, text + order};
 }
 
 } // namespace

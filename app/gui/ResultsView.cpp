@@ -75,12 +75,19 @@ void ResultsView::showRun(kp::launch::NamedArrays outputs,   // NOLINT(performan
         const CheckSummary summary = CheckSummary::of(report, name, values, vectorType);
         auto shown = std::make_shared<const kp::model::Array>(std::move(array));
         std::shared_ptr<const kp::model::Array> expected;
+        const auto tolerance = kp::run::toleranceFor(check, shown->dtype());
+        const auto unordered = check.unordered.find(name);
         if (wasChecked(report, name))
             for (auto& [referenceName, referenceArray] : reference)
                 if (referenceName == name && !referenceArray.shape().empty())
-                    expected = std::make_shared<const kp::model::Array>(std::move(referenceArray));
+                    // An unordered output meets the value it was matched with, so that the cells and
+                    // points marked are the ones the check counted.
+                    expected = std::make_shared<const kp::model::Array>(
+                        unordered == check.unordered.end()
+                            ? std::move(referenceArray)
+                            : kp::run::arrangeLike(unordered->second, name, *shown, referenceArray,
+                                                   tolerance));
         const QString title = QString::fromStdString(name);
-        const auto tolerance = kp::run::toleranceFor(check, shown->dtype());
         auto* pane = new OutputPane(title, shown, expected, tolerance, summary);
         connect(pane, &OutputPane::saveArrayRequested, this, [this, title] { saveArrayAs(title); });
         connect(pane, &OutputPane::savePlotRequested, this, [this, title] { savePlotAs(title); });

@@ -54,9 +54,9 @@ std::string describe(const json& value) {
 
 std::string dtypeList() {
     std::string list;
-    for (int t = static_cast<int>(DType::Int8); t <= static_cast<int>(DType::Int4); ++t)
-        list += (list.empty() ? "" : ", ") + std::string(model::name(static_cast<DType>(t)));
-    return list;
+    for (const DType type : model::allDTypes())
+        if (!model::isVector(type)) list += (list.empty() ? "" : ", ") + std::string(model::name(type));
+    return list + " or a CUDA vector type (char1 .. double4: float4, uchar3, int2, ...)";
 }
 
 bool isIdentifier(const std::string& text) {
@@ -119,6 +119,7 @@ private:
     std::optional<model::ScalarValue> readValue(const json& value, DType dtype, const std::string& path);
     model::ReferenceSpec readReference(const json& object);
     model::CheckSpec readCheck(const json& object);
+    std::optional<model::UnorderedSpec> readUnordered(const json& how, const std::string& where);
 
     void checkReferences(const Playground& playground, const std::vector<bool>& typed);
     void checkOutputs(const Playground& playground, const std::vector<bool>& typed);
@@ -557,7 +558,7 @@ model::ReferenceSpec Reader::readReference(const json& object) {
 
 model::CheckSpec Reader::readCheck(const json& object) {
     model::CheckSpec check;
-    check.extra = unknownMembers(object, {"outputs", "rtol", "atol"});
+    check.extra = unknownMembers(object, {"outputs", "rtol", "atol", "unordered"});
     if (const json* outputs = find(object, "outputs")) {
         if (!outputs->is_array())
             problem("check.outputs", "expected an array of argument names, found " + describe(*outputs));
@@ -572,7 +573,34 @@ model::CheckSpec Reader::readCheck(const json& object) {
             if (*target && **target < 0)
                 problem(where, "expected a tolerance, 0 or more, found " + describe(*value));
         }
+    if (const json* unordered = find(object, "unordered");
+        unordered && isObject(*unordered, "check.unordered", "an object of output names"))
+        for (const auto& [name, how] : unordered->items())
+            if (auto spec = readUnordered(how, member("check.unordered", name)))
+                check.unordered[name] = *spec;
     return check;
+}
+
+std::optional<model::UnorderedSpec> Reader::readUnordered(const json& how, const std::string& where) {
+    using Kind = model::UnorderedSpec::Kind;
+    const std::string expected = R"("multiset", "multiset_per_row" or {"min": a, "max": b})";
+    if (how.is_string() && how == "multiset") return model::UnorderedSpec{Kind::Multiset};
+    if (how.is_string() && how == "multiset_per_row") return model::UnorderedSpec{Kind::MultisetPerRow};
+    if (!how.is_object() || !how.contains("min") || !how.contains("max")) {
+        problem(where, "expected " + expected + ", found " + describe(how));
+        return std::nullopt;
+    }
+    for (const auto& [key, value] : how.items())
+        if (key != "min" && key != "max")
+            problem(member(where, key), "unknown member; a range has \"min\" and \"max\"");
+    const auto low = number(how["min"], member(where, "min"), "a number");
+    const auto high = number(how["max"], member(where, "max"), "a number");
+    if (!low || !high) return std::nullopt;
+    if (*low > *high) {
+        problem(where, "min " + describe(how["min"]) + " is above max " + describe(how["max"]));
+        return std::nullopt;
+    }
+    return model::UnorderedSpec{Kind::Range, *low, *high};
 }
 
 std::string namesOf(const Playground& playground, const std::vector<bool>& typed,
@@ -643,6 +671,21 @@ void Reader::checkOutputs(const Playground& playground, const std::vector<bool>&
             problem(where, inQuotes(name) +
                                " is an in argument, which the kernel does not write back; check compares "
                                "out and inout arrays: make it \"inout\" or remove it from outputs");
+    }
+    for (const auto& [name, how] : playground.check->unordered) {
+        const std::string where = member("check.unordered", name);
+        const auto it = std::find_if(playground.args.begin(), playground.args.end(),
+                                     [&](const ArgumentSpec& a) { return a.name == name; });
+        if (it == playground.args.end())
+            problem(where,
+                    "no argument is named " + inQuotes(name) + "; the out and inout arrays are: " + outputs);
+        else if (typed[static_cast<std::size_t>(it - playground.args.begin())] &&
+                 (!it->isArray() || it->direction == model::Direction::In))
+            problem(where, inQuotes(name) +
+                               " is not an out or inout array; the out and inout arrays are: " + outputs);
+        else if (!playground.check->outputs.empty() && !seen.contains(name))
+            problem(where,
+                    inQuotes(name) + " is not among check.outputs, so it is not compared: add it there");
     }
 }
 
@@ -764,6 +807,18 @@ void appendExtra(ordered& object, const json& extra) {
     if (!extra.is_object()) return;
     for (const auto& [key, value] : extra.items())
         if (!object.contains(key)) object[key] = ordered::parse(value.dump());
+}
+
+ordered unorderedJson(const model::UnorderedSpec& how) {
+    switch (how.kind) {
+    case model::UnorderedSpec::Kind::Multiset:
+        return "multiset";
+    case model::UnorderedSpec::Kind::MultisetPerRow:
+        return "multiset_per_row";
+    case model::UnorderedSpec::Kind::Range:
+        break;
+    }
+    return {{"min", numberJson(how.min)}, {"max", numberJson(how.max)}};
 }
 
 ordered dimensionsJson(const std::array<std::uint32_t, 3>& dimensions) {
@@ -904,6 +959,12 @@ std::string serializePlayground(const Playground& playground) {
         ordered check = {{"outputs", playground.check->outputs}};
         if (playground.check->rtol) check["rtol"] = *playground.check->rtol;
         if (playground.check->atol) check["atol"] = *playground.check->atol;
+        if (!playground.check->unordered.empty()) {
+            ordered unordered = ordered::object();
+            for (const auto& [name, how] : playground.check->unordered)
+                unordered[name] = unorderedJson(how);
+            check["unordered"] = unordered;
+        }
         appendExtra(check, playground.check->extra);
         out["check"] = check;
     }

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -121,8 +122,23 @@ struct ReferenceSpec {
     bool operator==(const ReferenceSpec&) const = default;
 };
 
+// How an output is compared when the kernel does not define the order of its elements, as when threads
+// race through atomicAdd for the next free slot: honest nondeterminism, not a wrong result.
+struct UnorderedSpec {
+    enum class Kind {
+        Multiset,       // "multiset": the same values in any order
+        MultisetPerRow, // "multiset_per_row": each row (the last dimension) the same values in any order
+        Range,          // {"min": a, "max": b}: every value within [a, b], whatever the reference holds
+    };
+    Kind kind = Kind::Multiset;
+    double min = 0;
+    double max = 0;
+    bool operator==(const UnorderedSpec&) const = default;
+};
+
 struct CheckSpec {
-    std::vector<std::string> outputs; // out/inout array arguments; empty: all of them
+    std::vector<std::string> outputs;               // out/inout array arguments; empty: all of them
+    std::map<std::string, UnorderedSpec> unordered; // by output name; the others compare element by element
     // Absent: each output's dtype decides (run::defaultTolerance, torch.testing's choices).
     std::optional<double> rtol;
     std::optional<double> atol;

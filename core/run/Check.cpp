@@ -2,8 +2,11 @@
 
 #include "core/Error.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iomanip>
+#include <numeric>
 #include <sstream>
 
 namespace kp::run {
@@ -21,12 +24,12 @@ void requireComparable(const std::string& output, const model::Array& actual, co
 } // namespace
 
 Tolerance defaultTolerance(model::DType dtype) {
-    switch (dtype) {
+    switch (model::componentType(dtype)) {
     case model::DType::Float16:
         return {1e-3, 1e-5};
+    case model::DType::BFloat16:
+        return {1.6e-2, 1e-5};
     case model::DType::Float32:
-    case model::DType::Float2:
-    case model::DType::Float4:
         return {1.3e-6, 1e-5};
     case model::DType::Float64:
         return {1e-7, 1e-7};
@@ -82,6 +85,128 @@ CheckResult check(const std::string& output, const model::Array& actual, const m
 
 namespace {
 
+// Orders element i of `a` against element j of `b`: vector lanes compared in order, NaN above every number
+// and equal to NaN. Negative, zero or positive, as a three-way comparison.
+int compareElements(const model::Array& a, std::size_t i, const model::Array& b, std::size_t j) {
+    for (int c = 0; c < model::components(a.dtype()); ++c) {
+        const double x = a.value(i, c);
+        const double y = b.value(j, c);
+        if (std::isnan(x) || std::isnan(y)) {
+            if (std::isnan(x) != std::isnan(y)) return std::isnan(x) ? 1 : -1;
+            continue;
+        }
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+bool elementsMatch(const model::Array& a, std::size_t i, const model::Array& b, std::size_t j,
+                   const Tolerance& tolerance) {
+    for (int c = 0; c < model::components(a.dtype()); ++c)
+        if (!matches(a.value(i, c), b.value(j, c), tolerance)) return false;
+    return true;
+}
+
+// Element positions [first, first + count) of `array` in ascending order of value, ties in position order.
+std::vector<std::size_t> sortedPositions(const model::Array& array, std::size_t first, std::size_t count) {
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), first);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return compareElements(array, a, array, b) < 0; });
+    return order;
+}
+
+// Pairs the elements [first, first + count) of `actual` with those of `expected` as multisets: both
+// sorted, then merged, an output value meeting the reference value it matches within the tolerance;
+// the values left without a partner on either side are paired with each other in order. One wrong
+// value is then one mismatch, not a shift of every value after it. Writes the partners into `arranged`.
+void pairAsMultisets(const model::Array& actual, const model::Array& expected, std::size_t first,
+                     std::size_t count, const Tolerance& tolerance, model::Array& arranged) {
+    const std::vector<std::size_t> outputs = sortedPositions(actual, first, count);
+    const std::vector<std::size_t> references = sortedPositions(expected, first, count);
+    const std::size_t itemBytes = model::byteSize(actual.dtype());
+    const auto place = [&](std::size_t at, std::size_t from) {
+        std::memcpy(arranged.data() + at * itemBytes, expected.data() + from * itemBytes, itemBytes);
+    };
+    std::vector<std::size_t> lonelyOutputs, lonelyReferences;
+    std::size_t i = 0, j = 0;
+    while (i < count && j < count) {
+        if (elementsMatch(actual, outputs[i], expected, references[j], tolerance))
+            place(outputs[i++], references[j++]);
+        else if (compareElements(actual, outputs[i], expected, references[j]) < 0)
+            lonelyOutputs.push_back(outputs[i++]);
+        else
+            lonelyReferences.push_back(references[j++]);
+    }
+    lonelyOutputs.insert(lonelyOutputs.end(), outputs.begin() + static_cast<std::ptrdiff_t>(i),
+                         outputs.end());
+    lonelyReferences.insert(lonelyReferences.end(), references.begin() + static_cast<std::ptrdiff_t>(j),
+                            references.end());
+    for (std::size_t k = 0; k < lonelyOutputs.size(); ++k)
+        place(lonelyOutputs[k], lonelyReferences[k]);
+}
+
+std::string boundsText(const model::UnorderedSpec& how) {
+    std::ostringstream text;
+    text << "within [" << how.min << ", " << how.max << "]";
+    return text.str();
+}
+
+} // namespace
+
+std::string comparedAs(const model::UnorderedSpec& how) {
+    switch (how.kind) {
+    case model::UnorderedSpec::Kind::Multiset:
+        return "as a multiset";
+    case model::UnorderedSpec::Kind::MultisetPerRow:
+        return "as a multiset per row";
+    case model::UnorderedSpec::Kind::Range:
+        break;
+    }
+    return boundsText(how);
+}
+
+model::Array arrangeLike(const model::UnorderedSpec& how, const std::string& output,
+                         const model::Array& actual, const model::Array& expected,
+                         const Tolerance& tolerance) {
+    requireComparable(output, actual, expected);
+    model::Array arranged(expected.dtype(), expected.shape());
+    if (how.kind == model::UnorderedSpec::Kind::Range) {
+        for (std::size_t i = 0; i < actual.size(); ++i)
+            for (int c = 0; c < model::components(actual.dtype()); ++c) {
+                const double v = actual.value(i, c);
+                // NaN lies in no range: it meets the lower bound, which it does not match.
+                arranged.setValue(i, std::isnan(v) ? how.min : std::clamp(v, how.min, how.max), c);
+            }
+        return arranged;
+    }
+    const std::size_t row = how.kind == model::UnorderedSpec::Kind::MultisetPerRow && !actual.shape().empty()
+                                ? actual.shape().back()
+                                : actual.size();
+    for (std::size_t first = 0; row != 0 && first < actual.size(); first += row)
+        pairAsMultisets(actual, expected, first, row, tolerance, arranged);
+    return arranged;
+}
+
+CheckResult checkUnordered(const model::UnorderedSpec& how, const std::string& output,
+                           const model::Array& actual, const model::Array& expected,
+                           const Tolerance& tolerance) {
+    CheckResult result =
+        check(output, actual, arrangeLike(how, output, actual, expected, tolerance), tolerance);
+    result.unordered = how;
+    return result;
+}
+
+CheckResult checkOutput(const model::CheckSpec& spec, const std::string& output, const model::Array& actual,
+                        const model::Array& expected) {
+    const Tolerance tolerance = toleranceFor(spec, actual.dtype());
+    const auto how = spec.unordered.find(output);
+    if (how == spec.unordered.end()) return check(output, actual, expected, tolerance);
+    return checkUnordered(how->second, output, actual, expected, tolerance);
+}
+
+namespace {
+
 // The two values of a mismatch as a person can tell them apart: whole numbers in full (an int32 count
 // of 138364012 is not "1.38364e+08"), others with as many digits as it takes to show the difference.
 std::pair<std::string, std::string> distinct(double actual, double expected) {
@@ -102,20 +227,37 @@ std::pair<std::string, std::string> distinct(double actual, double expected) {
 std::string describe(const CheckResult& r, std::string_view against) {
     std::ostringstream text;
     text << r.output << ": ";
+    if (r.unordered && r.unordered->kind == model::UnorderedSpec::Kind::Range) {
+        // The reference plays no part: the values are held to the playground's bounds.
+        const std::string bounds = comparedAs(*r.unordered);
+        if (r.passed) return text.str() + "every value lies " + bounds;
+        text << r.mismatches << (r.mismatches == 1 ? " value lies" : " values lie") << " outside "
+             << bounds.substr(std::string_view("within ").size());
+        if (!r.first.empty()) {
+            const auto& m = r.first.front();
+            text << "; first at [";
+            for (std::size_t d = 0; d < m.index.size(); ++d)
+                text << (d ? ", " : "") << m.index[d];
+            text << "]: " << distinct(m.actual, m.expected).first;
+        }
+        return text.str();
+    }
+    const std::string how = r.unordered ? " " + comparedAs(*r.unordered) : std::string();
     if (r.passed) {
-        text << "matches " << against << " (max abs " << r.maxAbs << ", max rel " << r.maxRel << ")";
+        text << "matches " << against << how << " (max abs " << r.maxAbs << ", max rel " << r.maxRel << ")";
         return text.str();
     }
     text << r.mismatches << (r.mismatches == 1 ? " value differs" : " values differ") << " from " << against
-         << " (max abs " << r.maxAbs << ", max rel " << r.maxRel << "; allowed: atol " << r.tolerance.atol
-         << " + rtol " << r.tolerance.rtol << " x |expected|)";
+         << how << " (max abs " << r.maxAbs << ", max rel " << r.maxRel << "; allowed: atol "
+         << r.tolerance.atol << " + rtol " << r.tolerance.rtol << " x |expected|)";
     if (!r.first.empty()) {
         const auto& m = r.first.front();
         text << "; first at [";
         for (std::size_t d = 0; d < m.index.size(); ++d)
             text << (d ? ", " : "") << m.index[d];
         const auto [actual, expected] = distinct(m.actual, m.expected);
-        text << "]: " << actual << " where " << against << " has " << expected;
+        text << "]: " << actual << " where " << against << (how.empty() ? "" : ", sorted alike,") << " has "
+             << expected;
     }
     return text.str();
 }

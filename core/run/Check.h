@@ -7,6 +7,7 @@
 #include "core/model/Playground.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,8 @@ struct CheckResult {
     std::vector<Mismatch> first;
     static constexpr std::size_t kMaxListed = 10;
     Tolerance tolerance; // what it was checked with
+    // Set for an output the playground declares unordered: how it was compared (see arrangeLike).
+    std::optional<model::UnorderedSpec> unordered;
     bool operator==(const CheckResult&) const = default;
 };
 
@@ -55,6 +58,26 @@ bool matches(double actual, double expected, const Tolerance& tolerance);
 // number, or infinities of different sign, are mismatches.
 CheckResult check(const std::string& output, const model::Array& actual, const model::Array& expected,
                   const Tolerance& tolerance);
+
+// The reference as an element-by-element check of an unordered output compares it (check(), the results
+// view's highlighting). For a multiset both are sorted (vector lanes compared in order, NaN last) and
+// merged: each output value meets the reference value it matches within `tolerance`, and the values
+// left over on both sides meet each other in order, so one wrong value is one mismatch. Per row the same
+// within each row along the last dimension. For a range, the output clamped to [min, max]: only the
+// values outside it differ, from the bound they passed. Throws InputError as check() does when dtypes or
+// shapes differ.
+model::Array arrangeLike(const model::UnorderedSpec& how, const std::string& output,
+                         const model::Array& actual, const model::Array& expected,
+                         const Tolerance& tolerance);
+// check() against arrangeLike(how, ...), with `unordered` set.
+CheckResult checkUnordered(const model::UnorderedSpec& how, const std::string& output,
+                           const model::Array& actual, const model::Array& expected,
+                           const Tolerance& tolerance);
+// The comparison `spec` declares for `output`: checkUnordered when it is unordered, else check().
+// "as a multiset", "as a multiset per row", "within [0, 255]".
+std::string comparedAs(const model::UnorderedSpec& how);
+CheckResult checkOutput(const model::CheckSpec& spec, const std::string& output, const model::Array& actual,
+                        const model::Array& expected);
 
 // "dest: 3 values differ from the reference (max abs 0.5, max rel 0.01; allowed: atol 1e-05 + rtol
 // 1.3e-06 x |expected|); first at [12]: 1.5 where the reference has 1". `against` names what the output

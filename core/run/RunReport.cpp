@@ -10,9 +10,20 @@ nlohmann::ordered_json checkJson(const CheckResult& check) {
     nlohmann::ordered_json first = nlohmann::ordered_json::array();
     for (const auto& m : check.first)
         first.push_back({{"index", m.index}, {"actual", m.actual}, {"expected", m.expected}});
-    return {{"output", check.output},       {"passed", check.passed},  {"mismatches", check.mismatches},
-            {"max_abs", check.maxAbs},      {"max_rel", check.maxRel}, {"rtol", check.tolerance.rtol},
-            {"atol", check.tolerance.atol}, {"first", first}};
+    nlohmann::ordered_json out = {{"output", check.output},         {"passed", check.passed},
+                                  {"mismatches", check.mismatches}, {"max_abs", check.maxAbs},
+                                  {"max_rel", check.maxRel},        {"rtol", check.tolerance.rtol},
+                                  {"atol", check.tolerance.atol},   {"first", first}};
+    // As the playground declares it: "multiset", "multiset_per_row" or {"min": a, "max": b}.
+    if (check.unordered) {
+        using Kind = model::UnorderedSpec::Kind;
+        const auto& how = *check.unordered;
+        out["unordered"] = how.kind == Kind::Multiset ? nlohmann::ordered_json("multiset")
+                           : how.kind == Kind::MultisetPerRow
+                               ? nlohmann::ordered_json("multiset_per_row")
+                               : nlohmann::ordered_json{{"min", how.min}, {"max", how.max}};
+    }
+    return out;
 }
 
 nlohmann::ordered_json transfersJson(const std::vector<launch::TransferTiming>& transfers) {
@@ -78,7 +89,7 @@ std::vector<CheckResult> checkAgainst(const launch::RunSetup& setup, const launc
         const auto* expected = reference.output(name);
         if (!actual || !expected)
             throw InputError("check: the output \"" + name + "\" is missing from the run");
-        checks.push_back(check(name, *actual, *expected, toleranceFor(setup.check, actual->dtype())));
+        checks.push_back(checkOutput(setup.check, name, *actual, *expected));
     }
     return checks;
 }

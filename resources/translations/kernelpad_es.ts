@@ -298,6 +298,26 @@
         <source>; first at %1: %2 where the CPU backend has %3</source>
         <translation>; el primero en %1: %2 donde el backend de CPU tiene %3</translation>
     </message>
+    <message>
+        <source>Every value lies within %1</source>
+        <translation>Todos los valores están dentro de %1</translation>
+    </message>
+    <message>
+        <source>%L1 of %L2 values lie outside %3</source>
+        <translation>%L1 de %L2 valores están fuera de %3</translation>
+    </message>
+    <message>
+        <source>; first at %1: %2</source>
+        <translation>; el primero en %1: %2</translation>
+    </message>
+    <message>
+        <source>, compared as a multiset (order ignored)</source>
+        <translation>, comparado como multiconjunto (sin importar el orden)</translation>
+    </message>
+    <message>
+        <source>, compared as a multiset per row (order within rows ignored)</source>
+        <translation>, comparado como multiconjunto por fila (sin importar el orden dentro de cada fila)</translation>
+    </message>
 </context>
 <context>
     <name>CompileNotice</name>

@@ -298,6 +298,26 @@
         <source>; first at %1: %2 where the CPU backend has %3</source>
         <translation>；首个位于 %1：%2，而 CPU 后端为 %3</translation>
     </message>
+    <message>
+        <source>Every value lies within %1</source>
+        <translation>所有值都在 %1 之内</translation>
+    </message>
+    <message>
+        <source>%L1 of %L2 values lie outside %3</source>
+        <translation>%L2 个值中有 %L1 个在 %3 之外</translation>
+    </message>
+    <message>
+        <source>; first at %1: %2</source>
+        <translation>；第一个位于 %1：%2</translation>
+    </message>
+    <message>
+        <source>, compared as a multiset (order ignored)</source>
+        <translation>，按多重集比较（忽略顺序）</translation>
+    </message>
+    <message>
+        <source>, compared as a multiset per row (order within rows ignored)</source>
+        <translation>，按行作为多重集比较（忽略行内顺序）</translation>
+    </message>
 </context>
 <context>
     <name>CompileNotice</name>

@@ -266,6 +266,60 @@ private slots:
         QCOMPARE(view.tabs()->tabBar()->tabTextColor(0) == colorsOf(currentAppearance()).error, failed);
     }
 
+    // A kernel that takes slots with atomicAdd: its output holds the reference's values in another order.
+    // Declared a multiset, the check passes and no cell is marked; with one wrong value, exactly that
+    // cell is marked, beside the reference value it was matched with. A range marks what lies outside.
+    void unorderedOutputsMarkWhatTheCheckCounted() {
+        Array ref = filled(DType::Int32, {300}, [](std::size_t i, int) { return double(i * 7 % 300); });
+        Array out =
+            filled(DType::Int32, {300}, [](std::size_t i, int) { return double((299 - i) * 7 % 300); });
+        kp::model::CheckSpec spec;
+        spec.unordered["kept"] = {kp::model::UnorderedSpec::Kind::Multiset};
+        const auto reportFor = [&](const Array& output) {
+            return reportOf({kp::run::checkOutput(spec, "kept", output, ref)});
+        };
+        const auto markedCells = [](const OutputPane& pane) {
+            std::vector<int> rows;
+            for (int r = 0; r < pane.model()->rowCount(); ++r)
+                if (pane.model()->data(pane.model()->index(r, 0), ArrayTableModel::MismatchRole).toBool())
+                    rows.push_back(r);
+            return rows;
+        };
+        {
+            ResultsView view;
+            view.showRun({{"kept", out}}, {{"kept", ref}}, spec, reportFor(out));
+            const OutputPane* pane = view.pane(QStringLiteral("kept"));
+            QVERIFY(pane);
+            QCOMPARE(int(pane->summary().state), int(CheckSummary::State::Passed));
+            QCOMPARE(pane->summaryLabel()->text(),
+                     QStringLiteral("Matches the reference (max abs 0, max rel 0), "
+                                    "compared as a multiset (order ignored)"));
+            QVERIFY(markedCells(*pane).empty());
+        }
+        out.setValue(5, 1000); // a value the reference does not hold
+        {
+            ResultsView view;
+            view.showRun({{"kept", out}}, {{"kept", ref}}, spec, reportFor(out));
+            const OutputPane* pane = view.pane(QStringLiteral("kept"));
+            QCOMPARE(int(pane->summary().state), int(CheckSummary::State::Failed));
+            QVERIFY2(pane->summaryLabel()->text().startsWith(QStringLiteral("1 of 300 elements differ")),
+                     qPrintable(pane->summaryLabel()->text()));
+            QCOMPARE(markedCells(*pane), std::vector<int>{5});
+            // It meets the one reference value left without a partner: the 258 it replaced.
+            QCOMPARE(pane->model()->data(pane->model()->index(5, 0), Qt::ToolTipRole).toString(),
+                     QStringLiteral("expected 258 (|diff| 742)"));
+        }
+        spec.unordered["kept"] = {kp::model::UnorderedSpec::Kind::Range, 0, 299};
+        {
+            ResultsView view;
+            view.showRun({{"kept", out}}, {{"kept", ref}}, spec, reportFor(out));
+            const OutputPane* pane = view.pane(QStringLiteral("kept"));
+            QCOMPARE(pane->summaryLabel()->text(),
+                     QStringLiteral("1 of 300 values lie outside [0, 299]; first at [5]: 1000"));
+            QCOMPARE(markedCells(*pane), std::vector<int>{5});
+        }
+    }
+
     void linePlotShowsValuesReferenceAndMismatches() {
         Array out =
             filled(DType::Float32, {500}, [](std::size_t i, int) { return std::sin(double(i) * 0.05); });

@@ -73,6 +73,7 @@ private slots:
                                                   "warp_aggregated_histogram",
                                                   "cooperative_groups_reduction",
                                                   "prefix_sum",
+                                                  "stream_compaction",
                                                   "histogram_global",
                                                   "histogram_shared",
                                                   "transpose_naive",

@@ -110,6 +110,28 @@ private slots:
         QCOMPARE(io::serializePlayground(saved), readText(folder / "saved.kpad.json"));
     }
 
+    // Outputs whose order the kernel does not define: read, kept, written back as they were given.
+    void readsAndWritesUnorderedOutputs() {
+        auto root = nlohmann::json::parse(readText(fixtures() / "multiply_them.kpad.json"));
+        root["args"][1]["direction"] = "inout";
+        root["args"][2]["direction"] = "inout";
+        root["check"]["outputs"] = {"dest", "a", "b"};
+        root["check"]["unordered"] = {
+            {"dest", "multiset"}, {"a", "multiset_per_row"}, {"b", {{"min", -1.5}, {"max", 255}}}};
+        const model::Playground p = io::parsePlayground(root.dump(2), fixtures() / "unordered.kpad.json");
+        using Kind = model::UnorderedSpec::Kind;
+        QCOMPARE(p.check->unordered.size(), std::size_t{3});
+        QCOMPARE(p.check->unordered.at("dest"), (model::UnorderedSpec{Kind::Multiset}));
+        QCOMPARE(p.check->unordered.at("a"), (model::UnorderedSpec{Kind::MultisetPerRow}));
+        QCOMPARE(p.check->unordered.at("b"), (model::UnorderedSpec{Kind::Range, -1.5, 255}));
+        QVERIFY(p.check->extra.empty());
+
+        const std::string text = io::serializePlayground(p);
+        const auto saved = nlohmann::json::parse(text);
+        QCOMPARE(saved["check"]["unordered"], root["check"]["unordered"]);
+        QVERIFY(io::parsePlayground(text, fixtures() / "unordered.kpad.json") == p);
+    }
+
     void savesPrettyJsonInTheDocumentsOrder() {
         const model::Playground p = io::readPlayground(fixtures() / "multiply_them.kpad.json");
         const std::string text = io::serializePlayground(p);
@@ -226,7 +248,8 @@ private slots:
             QTest::newRow(name) << QString(patch) << fragments;
         };
         row("unknown dtype", R"p([{"op":"replace","path":"/args/1/array/dtype","value":"float33"}])p",
-            {"args[1].array.dtype", "\"float33\"", "int8, uint8", "float16, float32, float64", "int4"});
+            {"args[1].array.dtype", "\"float33\"", "int8, uint8", "float16, float32, float64, bool, bfloat16",
+             "a CUDA vector type (char1 .. double4"});
         row("shape with 4 dims", R"p([{"op":"replace","path":"/args/1/array/shape","value":[2,2,2,2]}])p",
             {"args[1].array.shape:", "1 to 3 positive integers", "of 4"});
         row("negative dim", R"p([{"op":"replace","path":"/args/2/array/shape","value":[4,-3]}])p",
@@ -308,6 +331,26 @@ private slots:
         row("define not text", R"p([{"op":"add","path":"/compile/defines/X","value":[1]}])p",
             {"compile.defines.X", "a string or a number"});
         row("negative rtol", R"p([{"op":"replace","path":"/check/rtol","value":-0.1}])p", {"check.rtol"});
+        row("unordered not an object", R"p([{"op":"add","path":"/check/unordered","value":"multiset"}])p",
+            {"check.unordered: expected an object"});
+        row("unordered unknown kind",
+            R"p([{"op":"add","path":"/check/unordered","value":{"dest":"shuffled"}}])p",
+            {"check.unordered.dest:", R"("multiset", "multiset_per_row" or {"min": a, "max": b})",
+             "\"shuffled\""});
+        row("range upside down",
+            R"p([{"op":"add","path":"/check/unordered","value":{"dest":{"min":5,"max":1}}}])p",
+            {"check.unordered.dest:", "min 5 is above max 1"});
+        row("range without max", R"p([{"op":"add","path":"/check/unordered","value":{"dest":{"min":5}}}])p",
+            {"check.unordered.dest:", "found an object"});
+        row("range with a step",
+            R"p([{"op":"add","path":"/check/unordered","value":{"dest":{"min":0,"max":1,"step":1}}}])p",
+            {"check.unordered.dest.step: unknown member"});
+        row("unordered in argument", R"p([{"op":"add","path":"/check/unordered","value":{"a":"multiset"}}])p",
+            {"check.unordered.a:", "\"a\" is not an out or inout array", "dest"});
+        row("unordered output not checked",
+            R"p([{"op":"add","path":"/args/1/direction","value":"inout"},
+                 {"op":"add","path":"/check/unordered","value":{"a":"multiset"}}])p",
+            {"check.unordered.a:", "not among check.outputs"});
         row("args not an array", R"p([{"op":"replace","path":"/args","value":{"a":1}}])p",
             {"args: expected an array"});
         row("argument not an object", R"p([{"op":"replace","path":"/args/2","value":7}])p",

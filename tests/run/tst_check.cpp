@@ -133,6 +133,130 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(kp::InputError, check("d", vector({1}), vector({1}, DType::Float64), {}));
     }
 
+    void defaultTolerancesFollowTheComponentType_data() {
+        QTest::addColumn<DType>("dtype");
+        QTest::addColumn<double>("rtol");
+        QTest::addColumn<double>("atol");
+        QTest::newRow("float16") << DType::Float16 << 1e-3 << 1e-5;
+        QTest::newRow("bfloat16") << DType::BFloat16 << 1.6e-2 << 1e-5;
+        QTest::newRow("float32") << DType::Float32 << 1.3e-6 << 1e-5;
+        QTest::newRow("float3 as float32") << DType::Float3 << 1.3e-6 << 1e-5;
+        QTest::newRow("double2 as float64") << DType::Double2 << 1e-7 << 1e-7;
+        QTest::newRow("bool exact") << DType::Bool << 0.0 << 0.0;
+        QTest::newRow("uchar4 exact") << DType::UChar4 << 0.0 << 0.0;
+    }
+    void defaultTolerancesFollowTheComponentType() {
+        QFETCH(DType, dtype);
+        QFETCH(double, rtol);
+        QFETCH(double, atol);
+        QCOMPARE(defaultTolerance(dtype), (Tolerance{rtol, atol}));
+    }
+
+    // Threads that take slots with atomicAdd write the same values in another order on every run.
+    void multisetIgnoresOrderButNotValues() {
+        const kp::model::UnorderedSpec multiset{kp::model::UnorderedSpec::Kind::Multiset};
+        const Array expected = vector({5, 1, 4, 1, 0}, DType::Int32);
+        const auto same =
+            checkUnordered(multiset, "slots", vector({1, 0, 1, 5, 4}, DType::Int32), expected, {});
+        QVERIFY(same.passed);
+        QCOMPARE(same.unordered, std::optional(multiset));
+        QVERIFY2(describe(same).find("matches the reference as a multiset") != std::string::npos,
+                 describe(same).c_str());
+
+        // One 4 became a 3: one value differs, reported where the output holds it.
+        const auto wrong =
+            checkUnordered(multiset, "slots", vector({1, 0, 1, 5, 3}, DType::Int32), expected, {});
+        QCOMPARE(wrong.mismatches, std::size_t(1));
+        QCOMPARE(wrong.first[0].index, std::vector<std::size_t>{4});
+        QCOMPARE(wrong.first[0].actual, 3.0);
+        QCOMPARE(wrong.first[0].expected, 4.0);
+        const std::string text = describe(wrong);
+        QVERIFY2(text.find("1 value differs from the reference as a multiset") != std::string::npos &&
+                     text.find("first at [4]: 3 where the reference, sorted alike, has 4") !=
+                         std::string::npos,
+                 text.c_str());
+        // One wrong value among many is one mismatch, not a shift of every larger value.
+        Array many(DType::Int32, {1000}), manyExpected(DType::Int32, {1000});
+        for (std::size_t i = 0; i < 1000; ++i) {
+            many.setValue(i, double(999 - i));
+            manyExpected.setValue(i, double(i));
+        }
+        many.setValue(500, 5000);
+        const auto one = checkUnordered(multiset, "m", many, manyExpected, {});
+        QCOMPARE(one.mismatches, std::size_t(1));
+        QCOMPARE(one.first[0].index, std::vector<std::size_t>{500});
+        QCOMPARE(one.first[0].expected, 499.0); // the value it replaced
+        // Within the tolerance, floats pair up as numpy.allclose would pair them.
+        QVERIFY(checkUnordered(multiset, "f", vector({2.0000001, 1}), vector({1, 2}), {1e-6, 0}).passed);
+        // A duplicate is not a match for a missing value: {1, 1} is not {1, 2}.
+        QVERIFY(!checkUnordered(multiset, "s", vector({1, 1}), vector({2, 1}), {}).passed);
+        // Element by element the same output fails everywhere the order differs.
+        QCOMPARE(check("slots", vector({1, 0, 1, 5, 4}, DType::Int32), expected, {}).mismatches,
+                 std::size_t(5));
+    }
+
+    void multisetOrdersNaNAndVectorsWhole() {
+        const kp::model::UnorderedSpec multiset{kp::model::UnorderedSpec::Kind::Multiset};
+        QVERIFY(checkUnordered(multiset, "x", vector({kNaN, 2, 1}), vector({1, kNaN, 2}), {}).passed);
+        QVERIFY(!checkUnordered(multiset, "x", vector({kNaN, 2, 1}), vector({1, 3, 2}), {}).passed);
+        // float2 elements move as a whole: (1, 9) and (2, 8) are not (1, 8) and (2, 9).
+        Array a(DType::Float2, {2}), e(DType::Float2, {2});
+        const double pairs[2][2] = {{1, 9}, {2, 8}};
+        for (std::size_t i = 0; i < 2; ++i)
+            for (int c = 0; c < 2; ++c) {
+                a.setValue(i, pairs[i][c], c);
+                e.setValue(1 - i, pairs[i][c], c);
+            }
+        QVERIFY(checkUnordered(multiset, "v", a, e, {}).passed);
+        Array crossed(DType::Float2, {2});
+        crossed.setValue(0, 1, 0);
+        crossed.setValue(0, 8, 1);
+        crossed.setValue(1, 2, 0);
+        crossed.setValue(1, 9, 1);
+        QCOMPARE(checkUnordered(multiset, "v", crossed, e, {}).mismatches, std::size_t(2));
+    }
+
+    void multisetPerRowKeepsValuesInTheirRow() {
+        const kp::model::UnorderedSpec perRow{kp::model::UnorderedSpec::Kind::MultisetPerRow};
+        Array expected(DType::Int32, {2, 3}), actual(DType::Int32, {2, 3}), moved(DType::Int32, {2, 3});
+        const double rows[2][3] = {{1, 2, 3}, {4, 5, 6}};
+        for (std::size_t r = 0; r < 2; ++r)
+            for (std::size_t c = 0; c < 3; ++c) {
+                expected.setValue(r * 3 + c, rows[r][c]);
+                actual.setValue(r * 3 + (2 - c), rows[r][c]); // each row reversed
+                moved.setValue(r * 3 + c, rows[1 - r][c]);    // the rows swapped
+            }
+        QVERIFY(checkUnordered(perRow, "bins", actual, expected, {}).passed);
+        QVERIFY(!checkUnordered(perRow, "bins", moved, expected, {}).passed);
+        QVERIFY(
+            checkUnordered({kp::model::UnorderedSpec::Kind::Multiset}, "bins", moved, expected, {}).passed);
+    }
+
+    void rangeHoldsValuesToBoundsWithoutTheReference() {
+        const kp::model::UnorderedSpec range{kp::model::UnorderedSpec::Kind::Range, 0, 255};
+        const Array reference = vector({7, 7, 7, 7}, DType::Int32); // plays no part
+        const auto inside =
+            checkUnordered(range, "ticket", vector({0, 255, 3, 100}, DType::Int32), reference, {});
+        QVERIFY(inside.passed);
+        QCOMPARE(describe(inside), std::string("ticket: every value lies within [0, 255]"));
+        const auto outside =
+            checkUnordered(range, "ticket", vector({0, 256, -1, 100}, DType::Int32), reference, {});
+        QCOMPARE(outside.mismatches, std::size_t(2));
+        QCOMPARE(outside.first[0].expected, 255.0); // the bound it passed
+        QCOMPARE(describe(outside), std::string("ticket: 2 values lie outside [0, 255]; first at [1]: 256"));
+        QVERIFY(!checkUnordered(range, "t", vector({kNaN}), vector({0}), {}).passed);
+    }
+
+    void checkOutputFollowsThePlayground() {
+        kp::model::CheckSpec spec;
+        spec.unordered["slots"] = {kp::model::UnorderedSpec::Kind::Multiset};
+        const Array expected = vector({1, 2}, DType::Int32);
+        const Array reversed = vector({2, 1}, DType::Int32);
+        QVERIFY(checkOutput(spec, "slots", reversed, expected).passed);
+        QVERIFY(!checkOutput(spec, "other", reversed, expected).passed);
+        QVERIFY_THROWS_EXCEPTION(kp::InputError, checkOutput(spec, "slots", reversed, vector({1, 2, 3})));
+    }
+
     void unravelsRowMajor() {
         QCOMPARE(unravel(0, {2, 3, 4}), (std::vector<std::size_t>{0, 0, 0}));
         QCOMPARE(unravel(23, {2, 3, 4}), (std::vector<std::size_t>{1, 2, 3}));
