@@ -241,6 +241,21 @@ std::vector<ParameterSpan> parameterSpans(const std::string& text, int line, int
     return spans;
 }
 
+// reinterpret_cast cannot take a class, so in the bounds mode each one becomes kernelpad::reinterpretCast,
+// which keeps a checked array checked under its new element type (the vector loads of
+// reinterpret_cast<const float4*>(a)[i]). Only the identifier changes: lines stay where they were.
+std::string checkedCasts(const std::string& source) {
+    source::Lexer lexer(source);
+    std::string text;
+    std::size_t copied = 0;
+    for (const auto& token : lexer.rest()) {
+        if (token.kind != source::TokenKind::Identifier || lexer.text(token) != "reinterpret_cast") continue;
+        text += source.substr(copied, token.offset - copied) + "::kernelpad::reinterpretCast";
+        copied = token.end();
+    }
+    return text + source.substr(copied);
+}
+
 // For the bounds-checking mode: each array parameter of the kernel's definition becomes
 // ::kernelpad::Checked<T> with the same name, on the same lines (newlines kept), so diagnostics and
 // reported lines stay the user's.
@@ -262,7 +277,7 @@ std::string checkedParameters(const launch::RunSetup& setup) {
         text.replace(spans[i].begin, spans[i].end - spans[i].begin,
                      " ::kernelpad::Checked<" + pointee + "> " + parameter.name + newlines);
     }
-    return text;
+    return checkedCasts(text);
 }
 
 // The first out-of-bounds access of a run in the bounds-checking mode, and how many there were.

@@ -312,6 +312,22 @@ public:
     Checked& operator-=(Index i) { offset_ -= i.value; return *this; }
     Checked& operator++() { ++offset_; return *this; }
     explicit operator bool() const { return base_ != nullptr; }
+    // `const float* p = a;`: a plain pointer from here on, unchecked. Conversion templates are not among
+    // the built-in operators' candidates, so a[i] and a + i stay the checked ones.
+    template <typename U, std::enable_if_t<std::is_convertible_v<T*, U*>, int> = 0> operator U*() const {
+        return base_ + offset_;
+    }
+    // (const float4*)a and static_cast: the same, for any other pointee.
+    template <typename U, std::enable_if_t<!std::is_convertible_v<T*, U*>, int> = 0> explicit operator U*() const {
+        return reinterpret_cast<U*>(base_ + offset_);
+    }
+    // reinterpret_cast<const __half2*>(a), rewritten to reinterpretCast: the same bytes seen as U, still
+    // checked, in U's elements (a partial last element is outside).
+    template <typename U> Checked<U> as() const {
+        const bool inside = offset_ >= 0 && static_cast<unsigned long long>(offset_) <= size_;
+        const unsigned long long bytes = inside ? (size_ - static_cast<unsigned long long>(offset_)) * sizeof(T) : 0;
+        return Checked<U>(reinterpret_cast<U*>(base_ + offset_), bytes / sizeof(U), name_);
+    }
 
 private:
     T* base_;
@@ -338,6 +354,19 @@ template <typename T> Checked<T> dynamicSharedArray(const char* name) {
 
 template <typename T> struct IsChecked : std::false_type {};
 template <typename T> struct IsChecked<Checked<T>> : std::true_type {};
+
+// The bounds mode's reinterpret_cast: a checked array cast to another element type stays checked
+// (vector loads such as reinterpret_cast<const float4*>(a)[i] are bounds-checked too); a cast to
+// void* or an integer goes through its plain pointer; anything else is C++'s reinterpret_cast.
+template <typename To, typename From> decltype(auto) reinterpretCast(From&& from) {
+    using Source = std::remove_cv_t<std::remove_reference_t<From>>;
+    if constexpr (IsChecked<Source>::value && std::is_pointer_v<To> && !std::is_void_v<std::remove_pointer_t<To>>)
+        return from.template as<std::remove_pointer_t<To>>();
+    else if constexpr (IsChecked<Source>::value)
+        return reinterpret_cast<To>(static_cast<typename Source::element_type*>(from));
+    else
+        return reinterpret_cast<To>(std::forward<From>(from));
+}
 
 // The core passes a launch's arguments as an array of pointers: pointer parameters are the pointer
 // itself, scalar parameters point to their value, checked arrays point to their ArrayArgument.

@@ -68,6 +68,7 @@ private slots:
             "sum_squares_reduction", "matmul_naive",    "matmul_tiled"};
         const std::vector<std::string> classic = {"vector_add",
                                                   "saxpy",
+                                                  "half_precision_axpy",
                                                   "reduction",
                                                   "warp_shuffle_reduction",
                                                   "warp_aggregated_histogram",

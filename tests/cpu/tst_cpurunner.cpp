@@ -693,6 +693,43 @@ private slots:
         QCOMPARE(result.output("d")->value(999), 3.0);
     }
 
+    // Vector loads written the CUDA way: the array cast to float4 with reinterpret_cast (still checked, in
+    // float4 elements), a C-style cast, and a plain pointer taken from the array (unchecked from there).
+    void boundsModeFollowsCastsOfTheArrays() {
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
+        const std::string kernel =
+            "__global__ void quad(const float* in, float* out, int quads) {\n"
+            "    int q = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (q >= quads) return;\n"
+            "    float4 v = reinterpret_cast<const float4*>(in)[q];\n"
+            "    const float* plain = in;\n"
+            "    float2 tail = ((const float2*)in)[2 * q + 1];\n"
+            "    reinterpret_cast<float4*>(out)[q] = make_float4(v.w, v.z, tail.x + plain[4 * q], v.x);\n"
+            "}\n";
+        auto setup = setupOf(kernel, "quad",
+                             {array("in", "float32", {400}, "in", {{"range", {{"start", 0}, {"step", 1}}}}),
+                              array("out", "float32", {400}, "out"), scalar("quads", "int32", 100)},
+                             {{"grid", {4}}, {"block", {32}}});
+        const auto result = checked.run(setup);
+        QVERIFY(*result.output("out") == *runner_->run(setup).output("out"));
+        QCOMPARE(result.output("out")->value(41), 42.0);      // quad 10: v.z = in[42]
+        QCOMPARE(result.output("out")->value(42), 42.0 + 40); // tail.x = in[42], plain[40]
+        // One quad too many for `out` (400 floats, 100 float4) while `in` has room: the write is caught and
+        // named in float4 elements, on its line.
+        setup = setupOf(kernel, "quad",
+                        {array("in", "float32", {404}, "in", "ones"), array("out", "float32", {400}, "out"),
+                         scalar("quads", "int32", 101)},
+                        {{"grid", {4}}, {"block", {32}}});
+        try {
+            (void)checked.run(setup);
+            QFAIL("the 101st float4 went unnoticed");
+        } catch (const launch::KernelFault& e) {
+            const std::string text = e.what();
+            for (const char* fragment : {"out[100] is outside out, which has 100 elements", "at <code>:7"})
+                QVERIFY2(text.find(fragment) != std::string::npos, (text + "\n  lacks: " + fragment).c_str());
+        }
+    }
+
     void boundsModeChecksSharedMemory() {
         const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
         const auto staticShared =
