@@ -672,7 +672,8 @@ void Reader::checkOutputs(const Playground& playground, const std::vector<bool>&
                                " is an in argument, which the kernel does not write back; check compares "
                                "out and inout arrays: make it \"inout\" or remove it from outputs");
     }
-    for (const auto& [name, how] : playground.check->unordered) {
+    for (const auto& entry : playground.check->unordered) {
+        const std::string& name = entry.first; // a lambda below captures it: no structured binding
         const std::string where = member("check.unordered", name);
         const auto it = std::find_if(playground.args.begin(), playground.args.end(),
                                      [&](const ArgumentSpec& a) { return a.name == name; });

@@ -118,6 +118,9 @@ inline long long clock64() { return static_cast<long long>(clock()); }
     inline T2 __hadd2(T2 a, T2 b) { return T2{__hadd(a.x, b.x), __hadd(a.y, b.y)}; }               \
     inline T2 __hsub2(T2 a, T2 b) { return T2{__hsub(a.x, b.x), __hsub(a.y, b.y)}; }               \
     inline T2 __hmul2(T2 a, T2 b) { return T2{__hmul(a.x, b.x), __hmul(a.y, b.y)}; }               \
+    inline T2 __hadd2_rn(T2 a, T2 b) { return __hadd2(a, b); }                                    \
+    inline T2 __hsub2_rn(T2 a, T2 b) { return __hsub2(a, b); }                                    \
+    inline T2 __hmul2_rn(T2 a, T2 b) { return __hmul2(a, b); }                                    \
     inline T2 __hfma2(T2 a, T2 b, T2 c) { return T2{__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; }
 
 // Half precision (cuda_fp16.h): __half and __half2 over the compiler's _Float16. Each operation is done
@@ -139,6 +142,7 @@ typedef __half half;
 typedef __half2 half2;
 inline __half __float2half(float f) { return __half(f); }
 inline __half __float2half_rn(float f) { return __half(f); }
+inline __half __double2half(double d) { return __half(d); } // one rounding, double to half
 inline float __half2float(__half h) { return static_cast<float>(h.value); }
 inline __half __int2half_rn(int i) { return __half(static_cast<float>(i)); }
 inline int __half2int_rz(__half h) { return static_cast<int>(static_cast<float>(h)); }

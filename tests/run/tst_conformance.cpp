@@ -235,6 +235,24 @@ const std::map<std::string, Case>& cases() {
            array("doubled", "bfloat16", {700}, "out"), array("wide", "longlong2", {700}, "out"),
            scalar("n", "int32", "size(pixels)")},
           {{"grid", "auto"}, {"block", {128}}}}},
+        {"half2 packing, fused and _rn forms",
+         {"#include <cuda_fp16.h>\n"
+          "__global__ void halfPairs(const __half* x, __half* y, __half* rounded, float a, int n) {\n"
+          "    int pair = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (2 * pair + 1 >= n) return;\n"
+          "    const __half2 a2 = __float2half2_rn(a);\n"
+          "    const __half2 xs = reinterpret_cast<const __half2*>(x)[pair];\n"
+          "    const __half2 ys = reinterpret_cast<const __half2*>(y)[pair];\n"
+          "    reinterpret_cast<__half2*>(y)[pair] = __hfma2(a2, xs, ys);\n"
+          "    reinterpret_cast<__half2*>(rounded)[pair] = __hadd2(__hmul2_rn(a2, xs), ys);\n"
+          "}\n",
+          "halfPairs",
+          {array("x", "float16", {2000}, "in", normal(25)),
+           array("y", "float16", {2000}, "inout",
+                 {{"random", "uniform"}, {"low", -4}, {"high", 4}, {"seed", 26}}),
+           array("rounded", "float16", {2000}, "out"), scalar("a", "float32", 0.1),
+           scalar("n", "int32", "size(x)")},
+          {{"grid", {4}}, {"block", {256}}}}},
         // Threads race through atomicAdd for the next free slot: the GPU fills `kept` in another order on
         // every run, the CPU backend in its own; the playground declares it a multiset.
         {"racing atomics, compared as a multiset",
