@@ -5,6 +5,7 @@
 
 #include <QColor>
 #include <QFontInfo>
+#include <QKeyEvent>
 #include <QToolTip>
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscistyle.h>
@@ -26,6 +27,18 @@ QFont annotationFontOf(const QsciLexer* lexer) {
 }
 
 } // namespace
+
+bool KernelEditor::event(QEvent* event) {
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const bool popupOpen = isListActive() || SendScintilla(SCI_CALLTIPACTIVE) != 0;
+        if (key->key() == Qt::Key_Escape && key->modifiers() == Qt::NoModifier && !popupOpen) {
+            event->ignore(); // not overridden: the shortcut (Stop) gets it, or else the editor as a key
+            return false;
+        }
+    }
+    return QsciScintilla::event(event);
+}
 
 KernelEditor::KernelEditor(QWidget* parent)
     : QsciScintilla(parent),

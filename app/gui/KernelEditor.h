@@ -45,6 +45,11 @@ public:
     static constexpr int kErrorIndicator = 8;
     static constexpr int kWarningIndicator = 9;
 
+protected:
+    // Esc belongs to the window's Stop (a run goes on while the editor has focus) unless a completion list
+    // or a call tip is open: Scintilla claims every key it binds, Esc included.
+    bool event(QEvent* event) override;
+
 private:
     void showHover(int position, int x, int y);
     int lineFor(const kp::model::Diagnostic& diagnostic) const; // 0-based, clamped to the text

@@ -11,12 +11,14 @@
 #include "SampleCopy.h"
 #include "core/io/PlaygroundFile.h"
 
+#include <QAction>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -401,6 +403,35 @@ private slots:
         QCOMPARE(asked.size(), 4);
         window.close();
         qunsetenv("KERNELPAD_TEST_NO_SANDBOX");
+    }
+
+    // Esc stops a run while the student is typing: the editor no longer keeps the key to itself. With a
+    // completion list open it closes the list, as before.
+    void escapeInTheEditorStopsTheRun() {
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QApplication::setActiveWindow(&window);
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QAction* stop = nullptr;
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->text() == QStringLiteral("&Stop")) stop = action;
+        QVERIFY(stop);
+        stop->setEnabled(true); // as during a run
+        QSignalSpy stopped(stop, &QAction::triggered);
+        window.editor()->setFocus();
+        QTRY_VERIFY(window.editor()->hasFocus());
+        QTest::keyClick(window.editor(), Qt::Key_Escape);
+        QCOMPARE(stopped.size(), 1);
+
+        window.editor()->setText(QStringLiteral("__global__ void k() {\n    __sync"));
+        window.editor()->setCursorPosition(1, 10);
+        window.editor()->autoCompleteFromAPIs();
+        QTRY_VERIFY(window.editor()->isListActive());
+        QTest::keyClick(window.editor(), Qt::Key_Escape);
+        QVERIFY(!window.editor()->isListActive());
+        QCOMPARE(stopped.size(), 1);
+        // The text was changed: closing would ask to save it. The window goes with the scope instead.
     }
 };
 
