@@ -656,14 +656,13 @@ void Reader::checkOutputs(const Playground& playground, const std::vector<bool>&
         const std::string where = element("check.outputs", i);
         if (name.empty()) continue;
         if (!seen.insert(name).second) problem(where, inQuotes(name) + " is listed twice");
-        const auto it = std::find_if(playground.args.begin(), playground.args.end(),
-                                     [&](const ArgumentSpec& a) { return a.name == name; });
-        if (it == playground.args.end()) {
+        const ArgumentSpec* it = playground.find(name);
+        if (!it) {
             problem(where,
                     "no argument is named " + inQuotes(name) + "; the out and inout arrays are: " + outputs);
             continue;
         }
-        if (!typed[static_cast<std::size_t>(it - playground.args.begin())]) continue;
+        if (!typed[static_cast<std::size_t>(it - playground.args.data())]) continue;
         if (!it->isArray())
             problem(where,
                     inQuotes(name) + " is a scalar; check compares out and inout arrays (" + outputs + ")");
@@ -672,15 +671,13 @@ void Reader::checkOutputs(const Playground& playground, const std::vector<bool>&
                                " is an in argument, which the kernel does not write back; check compares "
                                "out and inout arrays: make it \"inout\" or remove it from outputs");
     }
-    for (const auto& entry : playground.check->unordered) {
-        const std::string& name = entry.first; // a lambda below captures it: no structured binding
+    for (const auto& [name, how] : playground.check->unordered) {
         const std::string where = member("check.unordered", name);
-        const auto it = std::find_if(playground.args.begin(), playground.args.end(),
-                                     [&](const ArgumentSpec& a) { return a.name == name; });
-        if (it == playground.args.end())
+        const ArgumentSpec* it = playground.find(name);
+        if (!it)
             problem(where,
                     "no argument is named " + inQuotes(name) + "; the out and inout arrays are: " + outputs);
-        else if (typed[static_cast<std::size_t>(it - playground.args.begin())] &&
+        else if (typed[static_cast<std::size_t>(it - playground.args.data())] &&
                  (!it->isArray() || it->direction == model::Direction::In))
             problem(where, inQuotes(name) +
                                " is not an out or inout array; the out and inout arrays are: " + outputs);

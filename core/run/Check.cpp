@@ -146,10 +146,19 @@ void pairAsMultisets(const model::Array& actual, const model::Array& expected, s
         place(lonelyOutputs[k], lonelyReferences[k]);
 }
 
+// "[0, 255]"
 std::string boundsText(const model::UnorderedSpec& how) {
     std::ostringstream text;
-    text << "within [" << how.min << ", " << how.max << "]";
+    text << "[" << how.min << ", " << how.max << "]";
     return text.str();
+}
+
+// "[2, 1]", a mismatch's row-major indices.
+std::string indexText(const std::vector<std::size_t>& index) {
+    std::string text = "[";
+    for (std::size_t d = 0; d < index.size(); ++d)
+        text += (d ? ", " : "") + std::to_string(index[d]);
+    return text + "]";
 }
 
 } // namespace
@@ -163,7 +172,7 @@ std::string comparedAs(const model::UnorderedSpec& how) {
     case model::UnorderedSpec::Kind::Range:
         break;
     }
-    return boundsText(how);
+    return "within " + boundsText(how);
 }
 
 model::Array arrangeLike(const model::UnorderedSpec& how, const std::string& output,
@@ -229,17 +238,12 @@ std::string describe(const CheckResult& r, std::string_view against) {
     text << r.output << ": ";
     if (r.unordered && r.unordered->kind == model::UnorderedSpec::Kind::Range) {
         // The reference plays no part: the values are held to the playground's bounds.
-        const std::string bounds = comparedAs(*r.unordered);
-        if (r.passed) return text.str() + "every value lies " + bounds;
+        if (r.passed) return text.str() + "every value lies " + comparedAs(*r.unordered);
         text << r.mismatches << (r.mismatches == 1 ? " value lies" : " values lie") << " outside "
-             << bounds.substr(std::string_view("within ").size());
-        if (!r.first.empty()) {
-            const auto& m = r.first.front();
-            text << "; first at [";
-            for (std::size_t d = 0; d < m.index.size(); ++d)
-                text << (d ? ", " : "") << m.index[d];
-            text << "]: " << distinct(m.actual, m.expected).first;
-        }
+             << boundsText(*r.unordered);
+        if (!r.first.empty())
+            text << "; first at " << indexText(r.first.front().index) << ": "
+                 << distinct(r.first.front().actual, r.first.front().expected).first;
         return text.str();
     }
     const std::string how = r.unordered ? " " + comparedAs(*r.unordered) : std::string();
@@ -252,12 +256,9 @@ std::string describe(const CheckResult& r, std::string_view against) {
          << r.tolerance.atol << " + rtol " << r.tolerance.rtol << " x |expected|)";
     if (!r.first.empty()) {
         const auto& m = r.first.front();
-        text << "; first at [";
-        for (std::size_t d = 0; d < m.index.size(); ++d)
-            text << (d ? ", " : "") << m.index[d];
         const auto [actual, expected] = distinct(m.actual, m.expected);
-        text << "]: " << actual << " where " << against << (how.empty() ? "" : ", sorted alike,") << " has "
-             << expected;
+        text << "; first at " << indexText(m.index) << ": " << actual << " where " << against
+             << (how.empty() ? "" : ", sorted alike,") << " has " << expected;
     }
     return text.str();
 }
