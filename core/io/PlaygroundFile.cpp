@@ -1,5 +1,6 @@
 #include "PlaygroundFile.h"
 
+#include "UnorderedJson.h"
 #include "core/io/FileBytes.h"
 #include "core/model/ArrayGenerator.h"
 #include "core/model/ScalarBinding.h"
@@ -807,18 +808,6 @@ void appendExtra(ordered& object, const json& extra) {
         if (!object.contains(key)) object[key] = ordered::parse(value.dump());
 }
 
-ordered unorderedJson(const model::UnorderedSpec& how) {
-    switch (how.kind) {
-    case model::UnorderedSpec::Kind::Multiset:
-        return "multiset";
-    case model::UnorderedSpec::Kind::MultisetPerRow:
-        return "multiset_per_row";
-    case model::UnorderedSpec::Kind::Range:
-        break;
-    }
-    return {{"min", numberJson(how.min)}, {"max", numberJson(how.max)}};
-}
-
 ordered dimensionsJson(const std::array<std::uint32_t, 3>& dimensions) {
     return ordered::array({dimensions[0], dimensions[1], dimensions[2]});
 }
@@ -906,6 +895,18 @@ ordered launchJson(const model::LaunchSpec& launch) {
 }
 
 } // namespace
+
+nlohmann::ordered_json unorderedJson(const model::UnorderedSpec& how) {
+    switch (how.kind) {
+    case model::UnorderedSpec::Kind::Multiset:
+        return "multiset";
+    case model::UnorderedSpec::Kind::MultisetPerRow:
+        return "multiset_per_row";
+    case model::UnorderedSpec::Kind::Range:
+        break;
+    }
+    return {{"min", numberJson(how.min)}, {"max", numberJson(how.max)}};
+}
 
 PlaygroundError::PlaygroundError(std::string file, std::vector<std::string> problems)
     : InputError(joinLines(file, problems)), file_(std::move(file)), problems_(std::move(problems)) {}

@@ -1,5 +1,6 @@
 #include "RunReport.h"
 
+#include "core/io/UnorderedJson.h"
 #include "core/model/Playground.h"
 
 namespace kp::run {
@@ -15,14 +16,7 @@ nlohmann::ordered_json checkJson(const CheckResult& check) {
                                   {"max_rel", check.maxRel},        {"rtol", check.tolerance.rtol},
                                   {"atol", check.tolerance.atol},   {"first", first}};
     // As the playground declares it: "multiset", "multiset_per_row" or {"min": a, "max": b}.
-    if (check.unordered) {
-        using Kind = model::UnorderedSpec::Kind;
-        const auto& how = *check.unordered;
-        out["unordered"] = how.kind == Kind::Multiset ? nlohmann::ordered_json("multiset")
-                           : how.kind == Kind::MultisetPerRow
-                               ? nlohmann::ordered_json("multiset_per_row")
-                               : nlohmann::ordered_json{{"min", how.min}, {"max", how.max}};
-    }
+    if (check.unordered) out["unordered"] = io::unorderedJson(*check.unordered);
     return out;
 }
 
