@@ -108,7 +108,7 @@ ArrayPlot::ArrayPlot(QWidget* parent)
     // Wide pens on a dense min/max zigzag went through Qt's path stroker: 5 s per replot for 4000
     // points. Separate line segments draw it in milliseconds.
     plot_->setPlottingHint(QCP::phFastPolylines, true);
-    plot_->setMinimumSize(240, 180);
+    plot_->setMinimumSize(200, 110); // a laptop leaves the results a strip under the code
     // The legend in a row of its own under the axes: inside them it hides the data at the array's end.
     auto* legendRow = new QCPLayoutGrid;
     plot_->plotLayout()->addElement(1, 0, legendRow);

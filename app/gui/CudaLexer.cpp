@@ -2,10 +2,12 @@
 
 #include "Appearance.h"
 
+#include <QApplication>
 #include <QColor>
 #include <QFile>
 #include <QFont>
 #include <QRegularExpression>
+#include <algorithm>
 
 namespace {
 
@@ -33,6 +35,8 @@ CudaLexer::CudaLexer(QObject* parent) : QsciLexerCPP(parent) {
     }
     QFont mono(QStringLiteral("DejaVu Sans Mono"));
     mono.setStyleHint(QFont::Monospace);
+    // The desktop's text size, and no smaller than 10 points: the code is what the student reads.
+    mono.setPointSizeF(std::max(10.0, QApplication::font().pointSizeF()));
     setDefaultFont(mono);
     for (int style = 0; style <= 127; ++style)
         setFont(mono, style);

@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QFontInfo>
 #include <QKeyEvent>
+#include <QScrollBar>
 #include <QToolTip>
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscistyle.h>
@@ -124,6 +125,19 @@ void KernelEditor::applyAppearance(const Appearance& appearance) {
     }
     presenting_ = appearance.presentation;
     setMarginWidth(0, QStringLiteral("00000")); // line numbers to 99999, at the zoomed size
+}
+
+QSize KernelEditor::sizeFor(int columns, int lines) {
+    long margins = SendScintilla(SCI_GETMARGINLEFT) + SendScintilla(SCI_GETMARGINRIGHT);
+    for (unsigned long margin = 0; margin < 5; ++margin)
+        margins += SendScintilla(SCI_GETMARGINWIDTHN, margin);
+    // Digits are as wide as any character in a monospaced font; ten of them average out the rounding.
+    const long ten = SendScintilla(SCI_TEXTWIDTH, 0UL, "0000000000");
+    const long line = SendScintilla(SCI_TEXTHEIGHT, 0UL);
+    const int frame = 2 * frameWidth();
+    return {static_cast<int>(margins + (ten * columns + 9) / 10) + verticalScrollBar()->sizeHint().width() +
+                frame,
+            static_cast<int>(line * lines) + horizontalScrollBar()->sizeHint().height() + frame};
 }
 
 int KernelEditor::lineFor(const Diagnostic& diagnostic) const {

@@ -36,6 +36,10 @@ public:
 
     QsciAPIs* apis() const { return apis_; }
 
+    // The size the editor needs to show `columns` columns and `lines` lines of code at its present font
+    // and zoom, with its margins, scroll bars and frame.
+    QSize sizeFor(int columns, int lines);
+
     // Colours for the appearance's theme, and presentation's larger text (a zoom on every style, so the
     // user's own zoom comes back when it ends). Applied on construction and by applyAppearance(Appearance).
     void applyAppearance(const Appearance& appearance);

@@ -13,6 +13,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QStyle>
 #include <climits>
 
 namespace {
@@ -24,6 +25,9 @@ QSpinBox* sizeField(QWidget* parent, int maximum) {
     // 0 is allowed so that validate() can say why it is wrong instead of the field refusing it silently.
     spin->setRange(0, maximum);
     spin->setAccelerated(true);
+    // As wide as seven digits rather than the range's ten: the panel fits a laptop's side column.
+    spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("8888888")) +
+                          spin->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
     new ProblemFrame(spin); // shown while a problem names the field
     return spin;
 }

@@ -4,6 +4,7 @@
 #include "BackendChooser.h"
 #include "CompileNotice.h"
 #include "CompiledCodeView.h"
+#include "DockLayout.h"
 #include "FileMenu.h"
 #include "FindBar.h"
 #include "HelpDialog.h"
@@ -34,6 +35,8 @@
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QVBoxLayout>
 #include <Qsci/qscilexer.h>
@@ -49,7 +52,8 @@ MainWindow::MainWindow(QWidget* parent)
       backends_(new BackendChooser(this)), state_(new QLabel(this)), busy_(new QProgressBar(this)),
       code_(new CompiledCodeView(this)),
       document_(new PlaygroundDocument(editor_, arguments_, launch_, this)),
-      runs_(new RunController(document_, backends_, this)), presentation_(new PresentationMode(this)) {
+      runs_(new RunController(document_, backends_, this)),
+      presentation_(new PresentationMode(this, [this](QSize screen) { layout_->arrange(screen, 25); })) {
     setWindowTitle(tr("Kernelpad"));
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
@@ -67,9 +71,14 @@ MainWindow::MainWindow(QWidget* parent)
 
     createActions();
     createDocks();
-    resize(1400, 900);
-    restoreGeometry(Settings::windowGeometry());
-    restoreState(Settings::windowState());
+    // A first start fills a small screen and takes most of a large one; the docks are laid out for the
+    // size on the first showing, unless the user's own layout comes back.
+    if (!restoreGeometry(Settings::windowGeometry())) {
+        const QSize free = screen()->availableGeometry().size();
+        resize(free.boundedTo(QSize(1800, 1100)));
+        if (free.width() < 1600 || free.height() < 1000) setWindowState(Qt::WindowMaximized);
+    }
+    laidOut_ = restoreState(Settings::windowState());
     runs_->setTimeLimit(Settings::timeLimitSeconds());
     if (const auto backend = Settings::backend()) backends_->setBackend(*backend);
     theme_->choose(themeFromName(Settings::theme()));
@@ -214,41 +223,46 @@ void MainWindow::createActions() {
     connect(actions_->showCode(), &QAction::triggered, this, &MainWindow::showCompiledCode);
 }
 
-QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* widget,
-                              Qt::DockWidgetArea area) {
+// `scrolls`: a panel taller than some windows leave it (the launch, the timings' plots, the sweep's
+// settings) scrolls rather than making the window too tall for the screen.
+QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* widget, bool scrolls) {
     auto* d = new QDockWidget(title, this);
     d->setObjectName(name); // saveState() remembers docks by name
-    d->setWidget(widget);
-    addDockWidget(area, d);
+    if (scrolls) {
+        auto* scroll = new QScrollArea(d);
+        scroll->setObjectName(name + QStringLiteral("Scroll"));
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidgetResizable(true);
+        scroll->setWidget(widget);
+        d->setWidget(scroll);
+    } else {
+        d->setWidget(widget);
+    }
+    addDockWidget(Qt::RightDockWidgetArea, d); // where it goes is DockLayout's
     return d;
 }
 
 void MainWindow::createDocks() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    auto* samples = dock(tr("Samples"), QStringLiteral("samplesDock"), samples_, Qt::LeftDockWidgetArea);
-    auto* lesson = dock(tr("Lesson"), QStringLiteral("lessonDock"), lesson_, Qt::LeftDockWidgetArea);
-    auto* args = dock(tr("Arguments"), QStringLiteral("argumentsDock"), arguments_, Qt::RightDockWidgetArea);
-    auto* launch = dock(tr("Launch"), QStringLiteral("launchDock"), launch_, Qt::RightDockWidgetArea);
-    auto* problems =
-        dock(tr("Problems"), QStringLiteral("problemsDock"), problems_, Qt::BottomDockWidgetArea);
-    auto* output = dock(tr("Output"), QStringLiteral("outputDock"), output_, Qt::BottomDockWidgetArea);
-    auto* results = dock(tr("Results"), QStringLiteral("resultsDock"), results_, Qt::BottomDockWidgetArea);
-    auto* timings = dock(tr("Timings"), QStringLiteral("timingsDock"), timings_, Qt::BottomDockWidgetArea);
-    auto* sweep = dock(tr("Sweep"), QStringLiteral("sweepDock"), sweep_, Qt::BottomDockWidgetArea);
-    codeDock_ = dock(tr("Compiled Code"), QStringLiteral("codeDock"), code_, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(problems, output);
-    tabifyDockWidget(output, results);
-    tabifyDockWidget(results, timings);
-    tabifyDockWidget(timings, sweep);
-    tabifyDockWidget(sweep, codeDock_);
-    results->raise();
-    resizeDocks({samples}, {300}, Qt::Horizontal);
-    resizeDocks({samples, lesson}, {300, 500}, Qt::Vertical);
-    resizeDocks({args, launch}, {420, 420}, Qt::Horizontal);
-    arguments_->setMinimumHeight(300); // the launch panel would otherwise take the column's height
-    resizeDocks({results}, {330}, Qt::Vertical);
-    for (auto* d : {samples, lesson, args, launch, problems, output, results, timings, sweep, codeDock_})
+    DockLayout::Docks docks;
+    docks.samples = dock(tr("Samples"), QStringLiteral("samplesDock"), samples_);
+    docks.lesson = dock(tr("Lesson"), QStringLiteral("lessonDock"), lesson_);
+    docks.arguments = dock(tr("Arguments"), QStringLiteral("argumentsDock"), arguments_);
+    docks.launch = dock(tr("Launch"), QStringLiteral("launchDock"), launch_, true);
+    auto* problems = dock(tr("Problems"), QStringLiteral("problemsDock"), problems_);
+    auto* output = dock(tr("Output"), QStringLiteral("outputDock"), output_);
+    auto* results = dock(tr("Results"), QStringLiteral("resultsDock"), results_, true);
+    auto* timings = dock(tr("Timings"), QStringLiteral("timingsDock"), timings_, true);
+    auto* sweep = dock(tr("Sweep"), QStringLiteral("sweepDock"), sweep_, true);
+    codeDock_ = dock(tr("Compiled Code"), QStringLiteral("codeDock"), code_, true);
+    docks.bottom = {problems, output, results, timings, sweep, codeDock_};
+    docks.raised = results;
+    for (auto* d : {docks.samples, docks.lesson, docks.arguments, docks.launch, problems, output, results,
+                    timings, sweep, codeDock_})
         view->addAction(d->toggleViewAction());
+    layout_ = std::make_unique<DockLayout>(this, editor_, std::move(docks));
+    layout_->arrange(size(), 30);
+    view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
     view->addSeparator();
     theme_ = new ThemeMenu(this);
     view->addMenu(theme_);
@@ -376,6 +390,17 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     runs_->stopAll();
     document_->endSession();
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::resetLayout() {
+    layout_->arrange(size(), presentation_->action()->isChecked() ? 25 : 30);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (laidOut_) return;
+    laidOut_ = true;
+    resetLayout();
 }
 
 HelpDialog* MainWindow::showHelp(int page) {

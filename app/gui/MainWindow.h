@@ -19,10 +19,12 @@
 #include <QMessageBox>
 #include <QTimer>
 #include <functional>
+#include <memory>
 
 class ArgumentPanel;
 class BackendChooser;
 class CompiledCodeView;
+class DockLayout;
 class FindBar;
 class HelpDialog;
 class KernelEditor;
@@ -154,6 +156,9 @@ public:
     QString currentFile() const { return document_->currentFile(); }
     bool isModified() const { return document_->isModified(); }
 
+    // Lays the docks out afresh for the window's size (View ▸ Reset Layout); see DockLayout.
+    void resetLayout();
+
 signals:
     void runFinished(bool ok);
     void sweepFinished(bool ok);
@@ -162,13 +167,14 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createActions();
     void createDocks();
     void connectPanels();
     void connectRuns();
-    QDockWidget* dock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
+    QDockWidget* dock(const QString& title, const QString& name, QWidget* widget, bool scrolls = false);
     void raiseDock(const char* name);
     void showPlayground(); // the document's, just opened, in the editor and the panels
     void showRun(const std::shared_ptr<RunController::Ran>& run);
@@ -197,5 +203,7 @@ private:
     RunActions* actions_ = nullptr;
     ThemeMenu* theme_ = nullptr;
     QDockWidget* codeDock_ = nullptr;
+    std::unique_ptr<DockLayout> layout_;
+    bool laidOut_ = false; // by the user's remembered layout, or on the first showing
     QTimer compileTimer_;
 };

@@ -5,6 +5,9 @@
 
 #include <QByteArray>
 #include <QObject>
+#include <QRect>
+#include <QSize>
+#include <functional>
 
 class QAction;
 class QMainWindow;
@@ -12,7 +15,8 @@ class QMainWindow;
 class PresentationMode : public QObject {
     Q_OBJECT
 public:
-    explicit PresentationMode(QMainWindow* window);
+    // `arrange` lays the window's docks out for a screen of the size given, presentation's text in place.
+    PresentationMode(QMainWindow* window, std::function<void(QSize)> arrange);
 
     QAction* action() const { return action_; } // checkable, F11
     void set(bool on);
@@ -20,12 +24,18 @@ public:
     // manager undoes the full screen only later).
     QByteArray windowGeometry() const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
-    void makeRoomForTheCode();
+    void restoreDocks();
 
     QMainWindow* window_;
+    std::function<void(QSize)> arrange_;
     QAction* action_;
     Qt::WindowStates stateBefore_ = Qt::WindowNoState;
     QByteArray geometryBefore_;
+    QRect rectBefore_;
     QByteArray docksBefore_;
+    bool restoreDocksOnResize_ = false;
 };

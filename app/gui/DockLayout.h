@@ -1,0 +1,44 @@
+// Where the main window's docks go on a given screen. The code keeps at least 100 columns and 30 lines
+// (25 in presentation, at its larger text); what is left is shared out:
+// - wide (a 1600-px screen and up): the samples above the lesson in a column on the left, the arguments
+//   above the launch on the right;
+// - narrow (a 1366×768 laptop, presentation on a projector): the lesson and the samples are tabs beside
+//   the arguments, the launch below them.
+// The side columns take the window's whole height; problems, output, results, timings, sweep and
+// compiled code are tabs under the code. MainWindow arranges on its first showing (when no layout of the
+// user's was restored), on View ▸ Reset Layout and on entering presentation.
+#pragma once
+
+#include <QSize>
+#include <vector>
+
+class KernelEditor;
+class QDockWidget;
+class QMainWindow;
+
+class DockLayout {
+public:
+    struct Docks {
+        QDockWidget* samples = nullptr;
+        QDockWidget* lesson = nullptr;
+        QDockWidget* arguments = nullptr;
+        QDockWidget* launch = nullptr;
+        std::vector<QDockWidget*> bottom; // tabbed in this order
+        QDockWidget* raised = nullptr;    // the bottom tab in front
+    };
+
+    DockLayout(QMainWindow* window, KernelEditor* editor, Docks docks);
+
+    // Lays the docks out for a window of `room` (its full size) with `lines` of code in view. Docks the
+    // user closed stay closed; floating ones come back in.
+    void arrange(QSize room, int lines);
+    // Whether `room` gives the samples and the lesson a column of their own.
+    bool wide(QSize room) const;
+
+private:
+    int chromeHeight() const; // menu bar, tool bars and status bar
+
+    QMainWindow* window_;
+    KernelEditor* editor_;
+    Docks docks_;
+};
