@@ -77,10 +77,11 @@ std::vector<ArgumentSpec> ArgumentPanel::arguments() const {
     return args;
 }
 
-kp::model::Shape ArgumentPanel::firstArrayShape() const {
+std::vector<std::pair<QString, kp::model::Shape>> ArgumentPanel::arrayShapes() const {
+    std::vector<std::pair<QString, kp::model::Shape>> shapes;
     for (const auto& arg : arguments())
-        if (arg.isArray()) return arg.array().shape;
-    return {};
+        if (arg.isArray()) shapes.emplace_back(QString::fromStdString(arg.name), arg.array().shape);
+    return shapes;
 }
 
 QStringList ArgumentPanel::problems() const {

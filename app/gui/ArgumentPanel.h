@@ -8,6 +8,7 @@
 #include "core/model/Playground.h"
 
 #include <QWidget>
+#include <utility>
 #include <vector>
 
 class QLabel;
@@ -27,7 +28,8 @@ public:
     void setUnavailable(const QString& why);
 
     std::vector<kp::model::ArgumentSpec> arguments() const;
-    kp::model::Shape firstArrayShape() const; // the first array argument's, the launch's data; empty: none
+    // Every array argument's name and shape, in order: the launch's data.
+    std::vector<std::pair<QString, kp::model::Shape>> arrayShapes() const;
     // Every field's problem, "args[1] a: shape: ..."; empty when the arguments can be run.
     QStringList problems() const;
     ArgumentEditor* editorFor(const QString& name) const;

@@ -89,16 +89,29 @@ void GridDrawing::paintEvent(QPaintEvent*) {
     const auto coverage = kp::run::coverageOf(shape_, geometry_);
     const std::uint64_t extentX = kp::run::extentAlong(shape_, 0);
     const std::uint64_t extentY = kp::run::extentAlong(shape_, 1);
-    // Data past the grid gets one more cell on the right (or below), in red.
-    const bool uncoveredX = std::uint64_t{geometry_.grid[0]} * geometry_.block[0] < extentX;
-    const bool uncoveredY = std::uint64_t{geometry_.grid[1]} * geometry_.block[1] < extentY;
+    // Data past the grid gets a band on the right (or below), in red, as wide as its share of the data
+    // (at least a small cell): a grid that reaches 17% of the data is drawn over 17% of the width.
+    const std::uint64_t reachedX = std::uint64_t{geometry_.grid[0]} * geometry_.block[0];
+    const std::uint64_t reachedY = std::uint64_t{geometry_.grid[1]} * geometry_.block[1];
+    const auto pastShare = [](std::uint64_t reached, std::uint64_t extent) {
+        return reached < extent ? double(extent - reached) / double(extent) : 0.0;
+    };
+    const double pastX =
+        pastShare(reachedX, extentX) > 0
+            ? std::clamp(area.width() * pastShare(reachedX, extentX), 12.0, area.width() - 24.0)
+            : 0.0;
+    const double pastY =
+        pastShare(reachedY, extentY) > 0
+            ? std::clamp(area.height() * pastShare(reachedY, extentY), 8.0, area.height() - 12.0)
+            : 0.0;
     const double maxCellHeight = shape_.size() == 1 ? 36.0 : 48.0; // 1D data: a strip, not squares
-    const auto xs = cellsAlong(extentX, geometry_.block[0], geometry_.grid[0], area.width(), 48.0,
-                               uncoveredX ? 24.0 : 0.0);
-    const auto ys = cellsAlong(extentY, geometry_.block[1], geometry_.grid[1], area.height(), maxCellHeight,
-                               uncoveredY ? 16.0 : 0.0);
-    const QPointF origin(area.left() + (area.width() - xs.extent - (uncoveredX ? 24 : 0)) / 2.0,
-                         area.top() + (area.height() - ys.extent - (uncoveredY ? 16 : 0)) / 2.0);
+    // Cells stay small enough for the band to be to scale beside them.
+    const auto xs = cellsAlong(extentX, geometry_.block[0], geometry_.grid[0], area.width(),
+                               pastX > 0 ? 1e9 : 48.0, pastX);
+    const auto ys = cellsAlong(extentY, geometry_.block[1], geometry_.grid[1], area.height(),
+                               pastY > 0 ? 1e9 : maxCellHeight, pastY);
+    const QPointF origin(area.left() + (area.width() - xs.extent - pastX) / 2.0,
+                         area.top() + (area.height() - ys.extent - pastY) / 2.0);
 
     const QColor border = palette().color(QPalette::WindowText);
     QBrush idle(idleColour(), Qt::BDiagPattern);
@@ -126,10 +139,10 @@ void GridDrawing::paintEvent(QPaintEvent*) {
             painter.drawText(
                 QRectF(origin.x(), origin.y() + ys.starts[row] - kGapWidth, xs.extent, kGapWidth),
                 Qt::AlignCenter, QStringLiteral("⋮"));
-    if (uncoveredX)
-        painter.fillRect(QRectF(origin.x() + xs.extent, origin.y(), 24, ys.extent), pastGridColour());
-    if (uncoveredY)
-        painter.fillRect(QRectF(origin.x(), origin.y() + ys.extent, xs.extent + (uncoveredX ? 24 : 0), 16),
+    if (pastX > 0)
+        painter.fillRect(QRectF(origin.x() + xs.extent, origin.y(), pastX, ys.extent), pastGridColour());
+    if (pastY > 0)
+        painter.fillRect(QRectF(origin.x(), origin.y() + ys.extent, xs.extent + pastX, pastY),
                          pastGridColour());
     paintLegend(painter,
                 QRect(rect().left() + 6, rect().bottom() - kLegendHeight, width() - 12, kLegendHeight),

@@ -15,6 +15,8 @@
 #include <QSpinBox>
 #include <QStyle>
 #include <climits>
+#include <functional>
+#include <numeric>
 
 namespace {
 
@@ -149,9 +151,21 @@ void LaunchPanel::setKernelAttributes(std::optional<kp::cuda::KernelAttributes> 
     refresh();
 }
 
-void LaunchPanel::setDataShape(const kp::model::Shape& shape) {
-    shape_ = shape;
+void LaunchPanel::setArrays(std::vector<DataArray> arrays) {
+    arrays_ = std::move(arrays);
+    shape_ = arrays_.empty() ? kp::model::Shape{} : arrays_.front().shape;
     showSpec(); // an auto grid follows the shape
+}
+
+const LaunchPanel::DataArray* LaunchPanel::laidOver() const {
+    if (arrays_.empty()) return nullptr;
+    if (spec_.autoGrid) return &arrays_.front();
+    const auto elements = [](const DataArray& a) {
+        return std::accumulate(a.shape.begin(), a.shape.end(), std::uint64_t{1}, std::multiplies<>());
+    };
+    // The first of the largest: max_element keeps the first of equals.
+    return &*std::max_element(arrays_.begin(), arrays_.end(),
+                              [&](const auto& a, const auto& b) { return elements(a) < elements(b); });
 }
 
 void LaunchPanel::setGridStride(bool gridStride) {
@@ -204,9 +218,13 @@ void LaunchPanel::refresh() {
     totalsLabel_->setText(totalsText());
     occupancyLabel_->setText(occupancyText());
     // A grid-stride loop runs over the flattened array: drawn as one strip that the loop wraps around.
-    drawing_->setLaunch(gridStride_ && !shape_.empty()
-                            ? kp::model::Shape{kp::run::strideCoverageOf(shape_, launch).elements}
-                            : shape_,
+    // A grid sized for k elements a thread is drawn as one cell per k elements, to scale.
+    const kp::model::Shape shape = laidOver() ? laidOver()->shape : kp::model::Shape{};
+    const std::uint32_t perThread = gridStride_ ? 1 : kp::run::elementsPerThread(shape, launch);
+    drawing_->setLaunch(gridStride_ && !shape.empty()
+                            ? kp::model::Shape{kp::run::strideCoverageOf(shape, launch).elements}
+                        : perThread > 1 ? kp::model::Shape{(shape[0] + perThread - 1) / perThread}
+                                        : shape,
                         launch, gridStride_);
     idleLabel_->setText(idleText());
 }
@@ -281,9 +299,14 @@ QString LaunchPanel::occupancyText() const {
 }
 
 QString LaunchPanel::idleText() const {
-    if (shape_.empty()) return {};
+    const DataArray* array = laidOver();
+    if (!array || array->shape.empty()) return {};
+    // Named where there is a choice: the student sees which array the picture is about.
+    const QString over =
+        arrays_.size() > 1 && !array->name.isEmpty() ? tr("Over %1: ").arg(array->name) : QString();
+    const kp::model::Shape& shape = array->shape;
     if (gridStride_) {
-        const auto c = kp::run::strideCoverageOf(shape_, geometry());
+        const auto c = kp::run::strideCoverageOf(shape, geometry());
         const QString threads = counted(c.threads, tr("thread"), tr("threads"));
         const QString elements = counted(c.elements, tr("element"), tr("elements"));
         QString text =
@@ -297,14 +320,24 @@ QString LaunchPanel::idleText() const {
             text +=
                 tr("; %1 (%2)")
                     .arg(counted(c.idle, tr("idle thread"), tr("idle threads")), percent(c.idleRatio(), 1));
-        return text;
+        return over + text;
     }
-    const auto coverage = kp::run::coverageOf(shape_, geometry());
+    if (const std::uint32_t k = kp::run::elementsPerThread(shape, geometry()); k > 1) {
+        const kp::model::Shape groups{(shape[0] + k - 1) / k};
+        const auto c = kp::run::coverageOf(groups, geometry());
+        return over + tr("The grid has one thread for every %1 elements: if each thread takes %1, all %2 "
+                         "are reached; %3 (%4)")
+                          .arg(k)
+                          .arg(counted(shape[0], tr("element"), tr("elements")),
+                               counted(c.idle, tr("idle thread"), tr("idle threads")),
+                               percent(c.idleRatio(), 1));
+    }
+    const auto coverage = kp::run::coverageOf(shape, geometry());
     QString text = tr("%1 (%2)").arg(counted(coverage.idle, tr("idle thread"), tr("idle threads")),
                                      percent(coverage.idleRatio(), 1));
     if (coverage.uncovered > 0)
         text += tr("; %1 (%2) past the grid: no thread reaches them")
                     .arg(counted(coverage.uncovered, tr("element"), tr("elements")),
                          percent(coverage.uncoveredRatio(), 1));
-    return text;
+    return over + text;
 }

@@ -13,6 +13,7 @@
 #include <QWidget>
 #include <array>
 #include <optional>
+#include <vector>
 
 class GridDrawing;
 class QCheckBox;
@@ -37,8 +38,17 @@ public:
     void setDevice(std::optional<kp::cuda::DeviceProperties> device);
     // The compiled kernel's registers and static shared memory, none until it is compiled.
     void setKernelAttributes(std::optional<kp::cuda::KernelAttributes> attributes);
-    // The first array argument's shape (empty: the kernel takes no array): what "auto" covers.
-    void setDataShape(const kp::model::Shape& shape);
+    // The kernel's array arguments in order (none: it takes no array). "auto" covers the first; the
+    // drawing and its caption lay the grid over the first with an auto grid, else over the largest, the
+    // one a kernel's threads most likely index (a reduction's input, not its one-element total).
+    struct DataArray {
+        QString name;
+        kp::model::Shape shape;
+    };
+    void setArrays(std::vector<DataArray> arrays);
+    void setDataShape(const kp::model::Shape& shape) { setArrays({DataArray{QString(), shape}}); }
+    // The array the drawing is laid over; null when the kernel takes none.
+    const DataArray* laidOver() const;
     // Whether the kernel loops over its data with the grid as the stride (it reads gridDim): then every
     // element is reached whatever the grid, and the caption and drawing say so.
     void setGridStride(bool gridStride);
@@ -76,7 +86,8 @@ private:
     kp::launch::LaunchLimits limits_ = kp::launch::LaunchLimits::cpu();
     std::optional<kp::cuda::DeviceProperties> device_;
     std::optional<kp::cuda::KernelAttributes> attributes_;
-    kp::model::Shape shape_;
+    std::vector<DataArray> arrays_;
+    kp::model::Shape shape_; // the first array's: what "auto" covers
     bool gridStride_ = false;
     QStringList problems_;
     bool showing_ = false; // set while the fields are filled from spec_: their signals are not edits

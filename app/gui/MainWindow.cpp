@@ -138,7 +138,7 @@ void MainWindow::connectPanels() {
         if (!editor_->text().isEmpty()) compileNow();
     });
     connect(arguments_, &ArgumentPanel::argumentsChanged, this, [this] {
-        launch_->setDataShape(arguments_->firstArrayShape());
+        showArraysInLaunch();
         document_->setPanelsModified(true);
     });
     connect(launch_, &LaunchPanel::launchChanged, document_, [this] { document_->setPanelsModified(true); });
@@ -149,12 +149,19 @@ void MainWindow::connectPanels() {
     connect(editor_, &QsciScintilla::modificationChanged, this, &MainWindow::updateTitle);
 }
 
+void MainWindow::showArraysInLaunch() {
+    std::vector<LaunchPanel::DataArray> arrays;
+    for (auto& [name, shape] : arguments_->arrayShapes())
+        arrays.push_back({name, std::move(shape)});
+    launch_->setArrays(std::move(arrays));
+}
+
 void MainWindow::connectRuns() {
     connect(runs_, &RunController::kernelMissing, arguments_, &ArgumentPanel::setUnavailable);
     connect(runs_, &RunController::kernelFound, this,
             [this](const auto& kernel, const auto& arguments, bool readsGridDim) {
                 arguments_->setKernel(kernel, arguments, document_->playground().folder);
-                launch_->setDataShape(arguments_->firstArrayShape());
+                showArraysInLaunch();
                 launch_->setGridStride(readsGridDim);
             });
     connect(runs_, &RunController::problemsFound, editor_, &KernelEditor::setDiagnostics);

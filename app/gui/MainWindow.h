@@ -176,7 +176,8 @@ private:
     void connectRuns();
     QDockWidget* dock(const QString& title, const QString& name, QWidget* widget, bool scrolls = false);
     void raiseDock(const char* name);
-    void showPlayground(); // the document's, just opened, in the editor and the panels
+    void showArraysInLaunch(); // the arguments' arrays, for "auto" and the launch drawing
+    void showPlayground();     // the document's, just opened, in the editor and the panels
     void showRun(const std::shared_ptr<RunController::Ran>& run);
     void updateTitle();
     void updateRunState();

@@ -43,6 +43,20 @@ GridCoverage coverageOf(const model::Shape& shape, const launch::LaunchGeometry&
     return c;
 }
 
+std::uint32_t elementsPerThread(const model::Shape& shape, const launch::LaunchGeometry& geometry) {
+    if (shape.size() != 1 || geometry.grid[1] != 1 || geometry.grid[2] != 1 || geometry.block[1] != 1 ||
+        geometry.block[2] != 1 || geometry.block[0] == 0)
+        return 1;
+    const std::uint64_t elements = shape[0];
+    const std::uint64_t threads = std::uint64_t{geometry.grid[0]} * geometry.block[0];
+    if (elements <= threads) return 1;
+    for (std::uint32_t k : {2U, 4U, 8U}) {
+        const std::uint64_t needed = (elements + k - 1) / k;
+        if (needed <= threads && threads < needed + geometry.block[0]) return k;
+    }
+    return 1;
+}
+
 GridCoverage strideCoverageOf(const model::Shape& shape, const launch::LaunchGeometry& geometry) {
     GridCoverage c;
     c.threads = times(geometry.blocks(), geometry.threadsPerBlock());

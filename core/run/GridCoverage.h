@@ -32,6 +32,12 @@ GridCoverage coverageOf(const model::Shape& shape, const launch::LaunchGeometry&
 // the element count are idle.
 GridCoverage strideCoverageOf(const model::Shape& shape, const launch::LaunchGeometry& geometry);
 
+// How many elements of a one-dimensional `shape` each thread of a one-dimensional launch seems to take:
+// 2, 4 or 8 where the grid is exactly sized for that many (ceil(n / k) threads, rounded up to whole
+// blocks), as a kernel that loads pairs or vectors is launched; 1 otherwise, a grid that is simply short
+// included. A guess from the sizes, said as such where it is shown.
+std::uint32_t elementsPerThread(const model::Shape& shape, const launch::LaunchGeometry& geometry);
+
 // Whether the body of the kernel whose name is on 1-based `line` of `source` reads gridDim, as a
 // grid-stride loop does; comments and string literals do not count. False when no body follows.
 bool readsGridDim(std::string_view source, int line);

@@ -306,6 +306,56 @@ private slots:
         QVERIFY(pixelsOf(short_, GridDrawing::uncoveredColour()) > 100);
     }
 
+    // A grid that reaches 17% of the data is drawn blue over about 17% of the picture, not 88%.
+    void aShortGridIsDrawnToScale() {
+        LaunchPanel panel;
+        panel.setDataShape({1000});
+        panel.setLaunch(launchOf({10, 1, 1}, false, {17, 1, 1}));
+        panel.resize(420, 420);
+        panel.show();
+        const QImage image = panel.drawing()->grab().toImage();
+        const double blue = pixelsOf(image, GridDrawing::busyColour());
+        const double red = pixelsOf(image, GridDrawing::uncoveredColour());
+        QVERIFY2(std::abs(blue / (blue + red) - 0.17) < 0.05,
+                 qPrintable(QStringLiteral("%1 of the picture is blue").arg(blue / (blue + red))));
+    }
+
+    // The reduction sample: `total` (one element) comes first, `in` (4M) is what the threads read. The
+    // panel measured the grid over `total` and called every thread idle.
+    void aReductionIsLaidOverItsInputNotItsTotal() {
+        LaunchPanel panel;
+        panel.setArrays({{QStringLiteral("total"), {1}}, {QStringLiteral("in"), {4194304}}});
+        panel.setGridStride(true);
+        panel.setLaunch(launchOf({256, 1, 1}, false, {1024, 1, 1}));
+        QCOMPARE(panel.laidOver()->name, QStringLiteral("in"));
+        QCOMPARE(
+            panel.idleText(),
+            QStringLiteral("Over in: The kernel reads gridDim: a grid-stride loop, so its 262,144 threads "
+                           "reach all 4,194,304 elements, about 16 each"));
+        // warp_aggregated_histogram: 16 bins first, the data second; not a grid-stride drawing here.
+        panel.setGridStride(false);
+        panel.setArrays({{QStringLiteral("bins"), {16}}, {QStringLiteral("data"), {131072}}});
+        panel.setLaunch(launchOf({256, 1, 1}, false, {512, 1, 1}));
+        QCOMPARE(panel.idleText(), QStringLiteral("Over data: 0 idle threads (0.0%)"));
+        // An auto grid covers the first array, and the picture is of that one.
+        panel.setLaunch(launchOf({256, 1, 1}));
+        QCOMPARE(panel.laidOver()->name, QStringLiteral("bins"));
+    }
+
+    // half_precision_axpy: a thread per pair of halves. Not "50% of the data past the grid".
+    void aGridSizedForPairsIsNotCalledShort() {
+        LaunchPanel panel;
+        panel.setArrays({{QStringLiteral("x"), {4194305}}, {QStringLiteral("y"), {4194305}}});
+        panel.setLaunch(launchOf({256, 1, 1}, false, {8193, 1, 1}));
+        QCOMPARE(
+            panel.idleText(),
+            QStringLiteral("Over x: The grid has one thread for every 2 elements: if each thread takes 2, "
+                           "all 4,194,305 elements are reached; 255 idle threads (0.0%)"));
+        panel.resize(420, 420);
+        panel.show();
+        QCOMPARE(pixelsOf(panel.drawing()->grab().toImage(), GridDrawing::uncoveredColour()), 0);
+    }
+
     void summarisesAHugeGridWithoutTouchingTheData() {
         LaunchPanel panel;
         panel.setLaunch(launchOf({256, 1, 1}));

@@ -130,6 +130,32 @@ private slots:
         QCOMPARE(run::strideCoverageOf({}, launch).elements, quint64(0));
     }
 
+    // A grid sized for two (four, eight) elements a thread, as half2 or float4 kernels are launched, is
+    // taken for that; a grid that is merely short, or sized for none of them, is not.
+    void guessesTheElementsEachThreadTakes_data() {
+        QTest::addColumn<model::Shape>("shape");
+        QTest::addColumn<launch::LaunchGeometry>("launch");
+        QTest::addColumn<uint>("perThread");
+        // half_precision_axpy: 4,194,305 halves, a thread per pair, 256 a block.
+        QTest::newRow("pairs, odd n") << model::Shape{4194305} << geometry({8193, 1, 1}, {256, 1, 1}) << 2U;
+        QTest::newRow("float4") << model::Shape{1 << 20} << geometry({1024, 1, 1}, {256, 1, 1}) << 4U;
+        QTest::newRow("eight") << model::Shape{8000} << geometry({4, 1, 1}, {256, 1, 1}) << 8U;
+        QTest::newRow("one each") << model::Shape{1000} << geometry({4, 1, 1}, {256, 1, 1}) << 1U;
+        QTest::newRow("short by a block") << model::Shape{1000} << geometry({3, 1, 1}, {256, 1, 1}) << 1U;
+        QTest::newRow("a sixth") << model::Shape{6000} << geometry({4, 1, 1}, {256, 1, 1}) << 1U;
+        QTest::newRow("a quarter, in one block")
+            << model::Shape{1000} << geometry({1, 1, 1}, {256, 1, 1}) << 4U;
+        QTest::newRow("2-D data") << model::Shape{64, 64} << geometry({8, 1, 1}, {256, 1, 1}) << 1U;
+        QTest::newRow("2-D grid") << model::Shape{4096} << geometry({4, 2, 1}, {256, 1, 1}) << 1U;
+    }
+
+    void guessesTheElementsEachThreadTakes() {
+        QFETCH(model::Shape, shape);
+        QFETCH(launch::LaunchGeometry, launch);
+        QFETCH(uint, perThread);
+        QCOMPARE(run::elementsPerThread(shape, launch), perThread);
+    }
+
     void findsKernelsThatReadGridDim_data() {
         QTest::addColumn<QString>("source");
         QTest::addColumn<int>("line");
