@@ -1,5 +1,6 @@
 #include "SweepPlots.h"
 
+#include "DurationTicker.h"
 #include "PlotAppearance.h"
 #include "PlotExport.h"
 #include "core/io/FileBytes.h"
@@ -389,10 +390,13 @@ SweepPlots::SweepPlots(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(tabs_);
 
-    time_->yAxis->setLabel(tr("kernel time (ms)"));
+    time_->yAxis->setLabel(tr("kernel time"));
     for (QCPAxis* axis : {time_->xAxis, time_->yAxis, throughput_->xAxis, throughput_->yAxis,
                           roofline_->xAxis, roofline_->yAxis})
         makeLogarithmic(axis);
+    auto times = QSharedPointer<DurationTicker<QCPAxisTickerLog>>::create();
+    times->setSubTickCount(8);
+    time_->yAxis->setTicker(times);
     roofline_->xAxis->setLabel(tr("arithmetic intensity (FLOP/byte)"));
     roofline_->yAxis->setLabel(tr("GFLOP/s"));
     for (QCustomPlot* plot : {time_, throughput_, roofline_})

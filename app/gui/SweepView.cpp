@@ -244,7 +244,7 @@ void SweepView::addRow(const kp::run::SweepRow& row, std::size_t done, std::size
     plots_->setResult(result_);
     QString line = tr("%1 at %2: ").arg(text(row.backend), text(kp::run::formatCount(result_.x(row))));
     if (row.ran())
-        line += tr("%1 ms").arg(text(kp::run::formatMilliseconds(row.kernel().median)));
+        line += text(kp::run::formatDuration(row.kernel().median));
     else
         line += text(row.error);
     showStatus(line);

@@ -5,8 +5,8 @@
 
 namespace {
 
-QString ms(double value) {
-    return QString::fromStdString(kp::run::formatMilliseconds(value));
+QString duration(double ms) {
+    return QString::fromStdString(kp::run::formatDuration(ms));
 }
 
 // RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
@@ -74,9 +74,10 @@ QVariant TimingHistoryModel::display(const Run& run, int column) const {
     case Kernel:
         return QString::fromStdString(run.timings.kernel);
     case KernelMs:
-        return run.timings.kernelMs.empty() ? QStringLiteral("-") : ms(run.timings.kernelSpread().median);
+        return run.timings.kernelMs.empty() ? QStringLiteral("-")
+                                            : duration(run.timings.kernelSpread().median);
     case TotalMs:
-        return ms(run.timings.totalMs());
+        return duration(run.timings.totalMs());
     case Change:
         return run.change.isEmpty() ? QStringLiteral("-") : run.change;
     default:
@@ -98,8 +99,8 @@ QVariant TimingHistoryModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && index.column() == KernelMs) {
         const auto spread = r.timings.kernelSpread();
-        return tr("Median of %n repeat(s), from %1 to %2 ms", nullptr, static_cast<int>(spread.count))
-            .arg(ms(spread.min), ms(spread.max));
+        return tr("Median of %n repeat(s), from %1 to %2", nullptr, static_cast<int>(spread.count))
+            .arg(duration(spread.min), duration(spread.max));
     }
     return {};
 }
@@ -119,9 +120,9 @@ QVariant TimingHistoryModel::headerData(int section, Qt::Orientation orientation
     case Kernel:
         return tr("Kernel");
     case KernelMs:
-        return tr("Kernel ms");
+        return tr("Kernel time");
     case TotalMs:
-        return tr("Total ms");
+        return tr("Total time");
     case Change:
         return tr("Change");
     default:

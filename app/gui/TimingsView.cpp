@@ -1,6 +1,7 @@
 #include "TimingsView.h"
 
 #include "Appearance.h"
+#include "DurationTicker.h"
 #include "PlotAppearance.h"
 #include "PlotExport.h"
 #include "TimingHistoryModel.h"
@@ -27,8 +28,9 @@ namespace {
 using kp::run::RunTimings;
 using kp::run::Spread;
 
-QString ms(double value) {
-    return QString::fromStdString(kp::run::formatMilliseconds(value));
+// "130 ns", "1.23 ms": a time in the unit a person reads it in.
+QString duration(double ms) {
+    return QString::fromStdString(kp::run::formatDuration(ms));
 }
 
 struct Phase {
@@ -66,13 +68,13 @@ void scaleAxis(QCPAxis* axis, bool logarithmic, const std::vector<double>& value
     if (highest <= 0) highest = 1;
     if (logarithmic) {
         axis->setScaleType(QCPAxis::stLogarithmic);
-        axis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        axis->setTicker(QSharedPointer<DurationTicker<QCPAxisTickerLog>>::create());
         const double low = (lowest > 0 ? lowest : highest) / 2;
         axis->setRange(low, highest * std::pow(highest / low, headroom));
         return;
     }
     axis->setScaleType(QCPAxis::stLinear);
-    axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    axis->setTicker(QSharedPointer<DurationTicker<QCPAxisTicker>>::create());
     axis->setRange(0, highest * (1 + headroom));
 }
 
@@ -110,14 +112,14 @@ TimingsView::TimingsView(QWidget* parent)
     bars_->plotLayout()->insertRow(0);
     bars_->plotLayout()->addElement(
         0, 0, new QCPTextElement(bars_, QString(), QFont(font().family(), 10, QFont::Bold)));
-    bars_->xAxis->setLabel(tr("ms: bar at the median, whiskers from the fastest to the slowest repeat"));
+    bars_->xAxis->setLabel(tr("time: bar at the median, whiskers from the fastest to the slowest repeat"));
     bars_->yAxis->setRangeReversed(true); // the first phase on top
     bars_->yAxis->grid()->setVisible(false);
     bars_->yAxis->setSubTicks(false);
     bars_->yAxis->setTickLength(0, 0);
 
     historyPlot_->xAxis->setLabel(tr("run"));
-    historyPlot_->yAxis->setLabel(tr("kernel ms (median)"));
+    historyPlot_->yAxis->setLabel(tr("kernel time (median)"));
     auto runTicker = QSharedPointer<QCPAxisTickerFixed>::create();
     runTicker->setTickStep(1);
     runTicker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
@@ -222,10 +224,12 @@ void TimingsView::showLatest() {
     const Spread kernel = t.kernelSpread();
     const QString name = t.kernel.empty() ? tr("The kernel") : QString::fromStdString(t.kernel);
     QString head =
-        tr("%1 on %2: kernel %3 ms").arg(name, QString::fromStdString(t.backend), ms(kernel.median));
+        tr("%1 on %2: kernel %3").arg(name, QString::fromStdString(t.backend), duration(kernel.median));
     if (kernel.count > 1)
-        head += tr(" (median of %1 repeats, %2 to %3)").arg(kernel.count).arg(ms(kernel.min), ms(kernel.max));
-    head += tr(", %1 ms with the copies").arg(ms(t.totalMs()));
+        head += tr(" (median of %1 repeats, %2 to %3)")
+                    .arg(kernel.count)
+                    .arg(duration(kernel.min), duration(kernel.max));
+    head += tr(", %1 with the copies").arg(duration(t.totalMs()));
     QStringList lines{head};
     if (kernel.count == 0) lines << tr("No timed repeat finished, so there is no kernel time to show.");
     if (t.cancelled) lines << tr("Cancelled after %n repeat(s).", nullptr, static_cast<int>(kernel.count));
@@ -284,10 +288,11 @@ void TimingsView::drawBars(const RunTimings& run) {
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         text->setPadding(QMargins(8, 0, 0, 0));
         text->setText(phase.spread.count > 1
-                          ? tr("%1 ms  (%2 to %3, %4 repeats)")
-                                .arg(ms(phase.spread.median), ms(phase.spread.min), ms(phase.spread.max))
+                          ? tr("%1  (%2 to %3, %4 repeats)")
+                                .arg(duration(phase.spread.median), duration(phase.spread.min),
+                                     duration(phase.spread.max))
                                 .arg(phase.spread.count)
-                          : tr("%1 ms").arg(ms(phase.spread.median)));
+                          : duration(phase.spread.median));
     }
     bars_->yAxis->setTicker(ticker);
     bars_->yAxis->setRange(0.4, static_cast<double>(phases.size()) + 0.6);

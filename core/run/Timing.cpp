@@ -175,6 +175,11 @@ std::string speedupText(const RunTimings& before, const RunTimings& after) {
     const double was = launch::median(before.kernelMs);
     const double now = launch::median(after.kernelMs);
     if (was <= 0 || now <= 0) return "no kernel time to compare";
+    if (before.bytesIn != after.bytesIn || before.bytesOut != after.bytesOut)
+        return "not compared: the arrays changed size";
+    if (after.checkPassed == false) return "not compared: this run's outputs did not match the reference";
+    if (before.checkPassed == false)
+        return "not compared: the previous run's outputs did not match the reference";
     if (was >= now * 1.05) return times(was / now) + "x faster";
     if (now >= was * 1.05) return times(now / was) + "x slower";
     return "about the same";
@@ -188,6 +193,30 @@ std::string formatMilliseconds(double ms) {
     char text[48];
     std::snprintf(text, sizeof text, "%.*f", decimals, ms);
     return text;
+}
+
+std::string formatDuration(double ms) {
+    if (!std::isfinite(ms)) return "-";
+    if (ms == 0) return "0 s";
+    struct Unit {
+        double perMs;
+        const char* name;
+    };
+    static constexpr Unit units[] = {{1e6, "ns"}, {1e3, "µs"}, {1, "ms"}, {1e-3, "s"}};
+    // The first unit in which the value, rounded to three digits, is under 1000; seconds past that.
+    for (const Unit& unit : units) {
+        const double value = ms * unit.perMs;
+        if (std::abs(value) < 999.5 || unit.perMs == 1e-3) {
+            const int decimals =
+                std::abs(value) < 1
+                    ? 2
+                    : std::clamp(2 - static_cast<int>(std::floor(std::log10(std::abs(value)))), 0, 2);
+            char text[48];
+            std::snprintf(text, sizeof text, "%.*f %s", decimals, value, unit.name);
+            return text;
+        }
+    }
+    return "-";
 }
 
 } // namespace kp::run

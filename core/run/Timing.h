@@ -72,10 +72,17 @@ Throughput throughputOf(const RunTimings& run, std::optional<double> flops, cons
 std::string describe(const Throughput& throughput, const DevicePeak& peak);
 
 // "3.1x faster", "1.5x slower" or "about the same" (within 5%), on the median kernel time of `after`
-// against `before`; "no kernel time to compare" when either has none.
+// against `before`; "no kernel time to compare" when either has none. Runs that did not do the same
+// work are not compared, and the text says why: the arrays copied in or out changed size, or a run's
+// outputs did not match the reference (a kernel that skips work is quick).
 std::string speedupText(const RunTimings& before, const RunTimings& after);
 
-// Three significant digits, never an exponent: "0.0123", "1.23", "123", "12346".
+// Three significant digits, never an exponent: "0.0123", "1.23", "123", "12346". For files and columns
+// whose unit is the millisecond.
 std::string formatMilliseconds(double ms);
+
+// A time for a person, in the unit that keeps it between 1 and 999, three significant digits:
+// "130 ns", "13.0 µs", "1.23 ms", "12.3 s"; "0 s" for zero, "-" when not a finite number.
+std::string formatDuration(double ms);
 
 } // namespace kp::run

@@ -226,7 +226,14 @@ private slots:
         QVERIFY(time->yAxis->range().contains(0.97 * gpuKernelMs(1000)));
         QVERIFY(time->yAxis->range().contains(1.1 * referenceMs(3162278)));
         QCOMPARE(time->xAxis->label(), QStringLiteral("elements of y"));
-        QCOMPARE(time->yAxis->label(), QStringLiteral("kernel time (ms)"));
+        QCOMPARE(time->yAxis->label(), QStringLiteral("kernel time"));
+        // Ticks in their own unit: a 200 ns kernel is not "0.0002".
+        QVector<double> ticks;
+        QVector<QString> labels;
+        time->yAxis->ticker()->generate({1e-4, 1e-2}, QLocale(), QLatin1Char('g'), 3, ticks, nullptr,
+                                        &labels);
+        QVERIFY2(labels.contains(QStringLiteral("100 ns")) && labels.contains(QStringLiteral("10.0 µs")),
+                 qPrintable(QStringList(labels.begin(), labels.end()).join(QLatin1Char(' '))));
         auto* title = qobject_cast<QCPTextElement*>(time->plotLayout()->element(0, 0));
         QVERIFY(title);
         QVERIFY2(title->text().contains(QStringLiteral("saxpy")), qPrintable(title->text()));

@@ -98,12 +98,12 @@ private slots:
             QVERIFY(qFuzzyCompare(whiskers->dataValueRange(0).upper, e.max));
         }
         const QStringList labels = itemTexts(view.barsPlot());
-        QVERIFY2(labels.contains(QStringLiteral("3.00 ms  (2.90 to 3.30, 5 repeats)")),
+        QVERIFY2(labels.contains(QStringLiteral("3.00 ms  (2.90 ms to 3.30 ms, 5 repeats)")),
                  qPrintable(labels.join(" | ")));
         QVERIFY2(labels.contains(QStringLiteral("300 ms")), qPrintable(labels.join(" | ")));
         QVERIFY2(view.summaryText().startsWith(
                      QStringLiteral("saxpy on cuda:0 NVIDIA H100 80GB HBM3: kernel 3.00 ms "
-                                    "(median of 5 repeats, 2.90 to 3.30), 4.50 ms with the copies")),
+                                    "(median of 5 repeats, 2.90 ms to 3.30 ms), 4.50 ms with the copies")),
                  qPrintable(view.summaryText()));
     }
 
@@ -133,9 +133,9 @@ private slots:
         QCOMPARE(cell(2, TimingHistoryModel::Label), QStringLiteral("float4 loads"));
         QCOMPARE(cell(2, TimingHistoryModel::Kernel), QStringLiteral("saxpy"));
         QCOMPARE(cell(2, TimingHistoryModel::Backend), QString::fromUtf8(kGpu));
-        QCOMPARE(cell(0, TimingHistoryModel::KernelMs), QStringLiteral("3.00"));
-        QCOMPARE(cell(2, TimingHistoryModel::KernelMs), QStringLiteral("1.00"));
-        QCOMPARE(cell(2, TimingHistoryModel::TotalMs), QStringLiteral("2.50"));
+        QCOMPARE(cell(0, TimingHistoryModel::KernelMs), QStringLiteral("3.00 ms"));
+        QCOMPARE(cell(2, TimingHistoryModel::KernelMs), QStringLiteral("1.00 ms"));
+        QCOMPARE(cell(2, TimingHistoryModel::TotalMs), QStringLiteral("2.50 ms"));
         QVERIFY(!cell(2, TimingHistoryModel::Time).isEmpty());
 
         // The latest bars are the fast run's; the history plot has a line per kernel.

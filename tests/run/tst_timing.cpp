@@ -225,6 +225,51 @@ private slots:
         QFETCH(QString, text);
         QCOMPARE(QString::fromStdString(formatMilliseconds(ms)), text);
     }
+
+    // What a person reads: 130 ns, not 0.000130 ms.
+    void formatsDurationsInTheirOwnUnit_data() {
+        QTest::addColumn<double>("ms");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("zero") << 0.0 << "0 s";
+        QTest::newRow("nanoseconds") << 0.00013 << "130 ns";
+        QTest::newRow("a few nanoseconds") << 0.0000042 << "4.20 ns";
+        QTest::newRow("microseconds") << 0.013 << "13.0 µs";
+        QTest::newRow("rounds up into the next unit") << 0.0009996 << "1.00 µs";
+        QTest::newRow("milliseconds") << 1.2345 << "1.23 ms";
+        QTest::newRow("hundreds of ms") << 123.4 << "123 ms";
+        QTest::newRow("seconds") << 12345.0 << "12.3 s";
+        QTest::newRow("minutes stay seconds") << 600000.0 << "600 s";
+        QTest::newRow("an hour") << 3.6e6 << "3600 s";
+        QTest::newRow("not a number") << std::nan("") << "-";
+    }
+    void formatsDurationsInTheirOwnUnit() {
+        QFETCH(double, ms);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(formatDuration(ms)), text);
+    }
+
+    // A run that copied other sizes, or whose outputs were wrong, did other work: not "1.6x faster".
+    void comparesOnlyRunsThatDidTheSameWork() {
+        RunTimings before;
+        before.kernelMs = {1.6};
+        before.bytesIn = 4096;
+        before.bytesOut = 4096;
+        before.checkPassed = true;
+        RunTimings after = before;
+        after.kernelMs = {1.0};
+        QCOMPARE(QString::fromStdString(speedupText(before, after)), QStringLiteral("1.6x faster"));
+        after.bytesIn = 1024;
+        QCOMPARE(QString::fromStdString(speedupText(before, after)),
+                 QStringLiteral("not compared: the arrays changed size"));
+        after.bytesIn = before.bytesIn;
+        after.checkPassed = false;
+        QCOMPARE(QString::fromStdString(speedupText(before, after)),
+                 QStringLiteral("not compared: this run's outputs did not match the reference"));
+        after.checkPassed = std::nullopt; // no reference: compared
+        before.checkPassed = false;
+        QCOMPARE(QString::fromStdString(speedupText(before, after)),
+                 QStringLiteral("not compared: the previous run's outputs did not match the reference"));
+    }
 };
 
 QTEST_MAIN(TestTiming)
