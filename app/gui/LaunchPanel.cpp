@@ -3,6 +3,7 @@
 #include "Appearance.h"
 #include "GridDrawing.h"
 #include "ProblemFrame.h"
+#include "StudentWords.h"
 #include "core/launch/RunSetup.h"
 #include "core/run/GridCoverage.h"
 #include "core/run/Occupancy.h"
@@ -212,7 +213,7 @@ void LaunchPanel::refresh() {
     for (const auto& problem : kp::launch::validate(launch, limits_, staticShared, kernelMaxThreads,
                                                     attributes_ ? attributes_->registersPerThread : 0))
         problems_ << QString::fromStdString(problem);
-    problemsLabel_->setText(problems_.join(QLatin1Char('\n')));
+    problemsLabel_->setText(inStudentWords(problems_.join(QLatin1Char('\n'))));
     problemsLabel_->setVisible(!problems_.isEmpty());
     markProblemFields();
     totalsLabel_->setText(totalsText());

@@ -20,6 +20,7 @@
 #include "RunActions.h"
 #include "SamplesBrowser.h"
 #include "Settings.h"
+#include "StudentWords.h"
 #include "SweepView.h"
 #include "ThemeMenu.h"
 #include "TimingsView.h"
@@ -346,8 +347,8 @@ bool MainWindow::startRun() {
     if (running()) return false;
     const QStringList problems = arguments_->problems() + launch_->problems();
     if (!problems.isEmpty()) {
-        output_->log(tr("Not run: %1").arg(problems.join(QStringLiteral("; "))));
-        statusBar()->showMessage(tr("Not run: %1").arg(problems.first()), 8000);
+        output_->log(tr("Not run. %1").arg(inStudentWords(problems.join(QStringLiteral("; ")))));
+        statusBar()->showMessage(tr("Not run. %1").arg(inStudentWords(problems.first())), 8000);
         return false;
     }
     return runs_->startRun(actions_->settings(launch_->geometry()));

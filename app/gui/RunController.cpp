@@ -2,6 +2,7 @@
 
 #include "BackendChooser.h"
 #include "PlaygroundDocument.h"
+#include "StudentWords.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/model/SignatureParser.h"
 #include "core/run/GridCoverage.h"
@@ -278,8 +279,8 @@ void RunController::runDone(quint64 id, const WorkerResultPtr& result) {
         ranWell(result);
         return;
     }
-    const QString message = fromUtf8(result->message);
-    emit logged(tr("%1: %2").arg(fromUtf8(std::string(worker::name(result->outcome))), message));
+    const QString message = inStudentWords(fromUtf8(result->message));
+    emit logged(tr("%1. %2").arg(outcomeHeading(result->outcome), message));
     emit stateChanged(tr("Run failed"));
     emit this->message(message.section(QLatin1Char('\n'), 0, 0), 10000);
     const bool compileError = result->outcome == worker::Outcome::Compile;
@@ -290,6 +291,34 @@ void RunController::runDone(quint64 id, const WorkerResultPtr& result) {
     }
     emit runFailed(compileError);
     emit runFinished(false);
+}
+
+QString RunController::outcomeHeading(worker::Outcome outcome) {
+    switch (outcome) {
+    case worker::Outcome::Ok:
+        return tr("Ran");
+    case worker::Outcome::Input:
+        return tr("The playground cannot run");
+    case worker::Outcome::Setup:
+        return tr("The arguments or the launch do not fit the kernel");
+    case worker::Outcome::Compile:
+        return tr("The kernel did not compile");
+    case worker::Outcome::Fault:
+        return tr("The kernel faulted");
+    case worker::Outcome::Crash:
+        return tr("The kernel crashed");
+    case worker::Outcome::TimedOut:
+        return tr("Stopped at the time limit");
+    case worker::Outcome::Stopped:
+        return tr("Stopped");
+    case worker::Outcome::OutOfMemory:
+        return tr("Out of memory");
+    case worker::Outcome::Worker:
+        return tr("Kernelpad's worker failed");
+    case worker::Outcome::NoSandbox:
+        return tr("Not run without a sandbox");
+    }
+    return {};
 }
 
 void RunController::ranWell(const WorkerResultPtr& result) {
@@ -305,11 +334,11 @@ void RunController::ranWell(const WorkerResultPtr& result) {
     if (timings.checkPassed) checkText = *timings.checkPassed ? tr("check passed") : tr("CHECK FAILED");
     if (!timings.uncheckedBecause.empty())
         checkText = tr("not checked: %1").arg(fromUtf8(timings.uncheckedBecause));
-    emit logged(tr("%1: kernel %2 ms (median of %3), %4. %5")
-                    .arg(fromUtf8(timings.backend))
-                    .arg(launch::median(timings.kernelMs), 0, 'g', 4)
-                    .arg(timings.kernelMs.size())
-                    .arg(checkText, fromUtf8(result->execution)));
+    emit logged(tr("%1: kernel %2 (median of %n repeat(s)), %3. %4", nullptr,
+                   static_cast<int>(timings.kernelMs.size()))
+                    .arg(fromUtf8(timings.backend),
+                         fromUtf8(run::formatDuration(launch::median(timings.kernelMs))), checkText,
+                         fromUtf8(result->execution)));
     emit stateChanged(tr("Ran in %1 s, %2")
                           .arg(result->seconds, 0, 'f', 2)
                           .arg(timings.checkPassed ? checkText : tr("not checked")));

@@ -24,6 +24,8 @@ class PlaygroundDocument;
 class RunController : public QObject {
     Q_OBJECT
 public:
+    // "The kernel did not compile", "The kernel crashed": the first words of a failed run's message.
+    static QString outcomeHeading(kp::worker::Outcome outcome);
     // Where this machine has no sandbox: asked before code from a file the user did not write runs
     // unconfined.
     enum class UnsandboxedAnswer { Cancel, RunOnce, RunAndRemember };

@@ -69,23 +69,9 @@ Outcome outcomeOf(FailureKind kind) {
     return Outcome::Worker;
 }
 
-// Why a worker running a CPU kernel dies of a signal, in the user's terms; empty for the GPU, where a
-// kernel's fault is the worker's answer, not its death.
-std::string explainCrash(const std::string& how, const Request& request) {
+std::string crashReason(const std::string& how, const Request& request) {
     const auto* run = std::get_if<RunRequest>(&request);
-    if (!run || !run->backend.isCpu()) return {};
-    const auto diedOf = [&](const char* signal) { return how.find(signal) != std::string::npos; };
-    if (diedOf("SIGSEGV") || diedOf("SIGBUS"))
-        return run->checkBounds
-                   ? " With bounds checking on, that points at a stack overflow (deep or endless "
-                     "recursion) or a pointer the kernel made itself."
-                   : " A kernel reading or writing outside its arrays shows like this on the CPU (so "
-                     "does deep recursion): run again with bounds checking on to see the array, the "
-                     "index, the thread and the line.";
-    if (diedOf("SIGFPE"))
-        return " On the CPU that is an integer division (or remainder) by zero in the kernel.";
-    if (diedOf("SIGABRT")) return " An assert() in the kernel that failed shows like this.";
-    return {};
+    return run ? explainCrash(how, run->backend.isCpu(), run->checkBounds) : std::string();
 }
 
 template <typename Wanted> bool answers(const Request& request) {
@@ -93,6 +79,27 @@ template <typename Wanted> bool answers(const Request& request) {
 }
 
 } // namespace
+
+std::string explainCrash(std::string_view how, bool onCpu, bool checkBounds) {
+    if (!onCpu) return {};
+    const auto diedOf = [&](const char* signal) { return how.find(signal) != std::string_view::npos; };
+    if (diedOf("SIGSEGV") || diedOf("SIGBUS"))
+        return checkBounds ? " With bounds checking on, that points at a stack overflow (deep or endless "
+                             "recursion) or a pointer the kernel made itself."
+                           : " A kernel reading or writing outside its arrays shows like this on the CPU (so "
+                             "does deep recursion): run again with bounds checking on to see the array, the "
+                             "index, the thread and the line.";
+    if (diedOf("SIGFPE"))
+        return " On the CPU that is an integer division (or remainder) by zero in the kernel.";
+    if (diedOf("SIGABRT"))
+        return checkBounds
+                   ? " With bounds checking on, that is an assert() in the kernel that failed (its "
+                     "message is in the output) or a call to abort()."
+                   : " On the CPU that is an assert() in the kernel that failed (its message is in "
+                     "the output), or a write past an array's end that damaged memory: run again with "
+                     "bounds checking on to tell them apart.";
+    return {};
+}
 
 std::string_view name(Outcome outcome) {
     switch (outcome) {
@@ -281,7 +288,7 @@ WorkerClient::Awaited WorkerClient::await(const WorkerRequest& request, Clock::t
             const std::string how = reap();
             return {std::nullopt, Outcome::Crash,
                     "The worker running the kernel ended abnormally: " + how + "." +
-                        explainCrash(how, request.message) + " The next run starts a fresh worker.",
+                        crashReason(how, request.message) + " The next run starts a fresh worker.",
                     arrived};
         }
         auto reply = worker::decode(std::move(frame));

@@ -50,6 +50,11 @@ enum class Outcome {
 };
 std::string_view name(Outcome outcome);
 
+// Why a worker running a CPU kernel died of the signal `how` names ("SIGABRT"), in the user's terms,
+// starting with a space; empty for the GPU, where a kernel's fault is the worker's answer, not its death.
+// An abort is an assert() that failed or a write past an array that damaged memory: both are said.
+std::string explainCrash(std::string_view how, bool onCpu, bool checkBounds);
+
 struct WorkerResult {
     Outcome outcome = Outcome::Worker;
     std::string message;                        // what happened, for the user (empty for Ok)

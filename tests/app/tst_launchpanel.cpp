@@ -79,7 +79,10 @@ private slots:
         QVERIFY2(problem.contains(QStringLiteral("2048")) && problem.contains(QStringLiteral("1024")),
                  qPrintable(problem));
         QVERIFY(panel.problemsLabel()->isVisible());
-        QVERIFY(panel.problemsLabel()->text().contains(problem));
+        // Shown in the panel's own words: "Block: x = 2048 ...", not the file's "launch.block: ...".
+        QVERIFY2(panel.problemsLabel()->text().startsWith(QStringLiteral("Block: ")),
+                 qPrintable(panel.problemsLabel()->text()));
+        QVERIFY(panel.problemsLabel()->text().contains(problem.mid(problem.indexOf(QLatin1Char(':')) + 2)));
         QVERIFY(panel.blockSpin(0)->property("problem").toBool());
         QVERIFY(panel.blockSpin(0)->findChild<ProblemFrame*>()->isVisible()); // the red frame
         QVERIFY(!panel.blockSpin(1)->property("problem").toBool());

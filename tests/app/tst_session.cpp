@@ -192,7 +192,7 @@ private slots:
                  qPrintable(window.launch()->problems().join('\n')));
         QVERIFY(window.launch()->problemsLabel()->isVisible());
         QVERIFY(!window.startRun());
-        QVERIFY(window.output()->toPlainText().contains(QStringLiteral("Not run: launch.block")));
+        QVERIFY(window.output()->toPlainText().contains(QStringLiteral("Not run. Block: ")));
         QVERIFY(window.isModified()); // the edit is the user's: it is kept, and asked about on close
     }
 

@@ -57,6 +57,21 @@ class TestWorkerClient : public QObject {
     }
 
 private slots:
+    // An abort on the CPU is not only an assert(): a write past an array's end that damages memory ends
+    // the same way. The message said "An assert() in the kernel that failed shows like this" of an
+    // off-by-one write; it now names both and what tells them apart.
+    void explainsAnAbortAsAnAssertOrDamagedMemory() {
+        const std::string text = worker::explainCrash("SIGABRT (signal 6)", true, false);
+        QVERIFY2(text.find("assert()") != std::string::npos &&
+                     text.find("past an array's end") != std::string::npos &&
+                     text.find("bounds checking on") != std::string::npos,
+                 text.c_str());
+        QVERIFY(worker::explainCrash("SIGABRT (signal 6)", true, true).find("past an array") ==
+                std::string::npos);
+        QVERIFY(worker::explainCrash("SIGABRT (signal 6)", false, false)
+                    .empty()); // a GPU run's fault is an answer
+    }
+
     void faultCorpus_data() {
         QTest::addColumn<QString>("entry");
         std::ifstream in(kFaults + "corpus.json");
