@@ -353,15 +353,18 @@ void ArgumentEditor::updatePreview() {
         return;
     }
     ArraySpec spec = spec_.array();
-    const InitSpec init = spec_.init.value_or(InitSpec{});
+    InitSpec init = spec_.init.value_or(InitSpec{});
     const std::size_t count = elementCount(spec.shape);
     // Big arrays preview their first rows: the values of an element do not depend on the shape, except
-    // through n (formula) or a file, which are previewed only when small.
-    const bool shapeMatters =
-        init.kind == InitSpec::Kind::File ||
-        (init.kind == InitSpec::Kind::Formula && init.formula.find('n') != std::string::npos);
+    // through a formula's n (given as the number it stands for) or a file, which is previewed only when
+    // small. ("sin(i)" has an n that is not the variable: the preview was blank for it.)
+    static const QRegularExpression variableN(QStringLiteral("\\bn\\b"));
+    if (init.kind == InitSpec::Kind::Formula && count > kPreviewLimit)
+        init.formula = QString::fromStdString(init.formula)
+                           .replace(variableN, QStringLiteral("(%1)").arg(count))
+                           .toStdString();
     if (count > kPreviewLimit) {
-        if (shapeMatters) {
+        if (init.kind == InitSpec::Kind::File) {
             previewTable_->clear();
             previewTable_->setRowCount(0);
             previewTable_->setColumnCount(0);

@@ -204,18 +204,50 @@ void ArrayPlot::rebuildPlottables() {
     }
     plot_->yAxis->setRangeReversed(false);
     plot_->legend->setVisible(false);
+    plot_->clearItems();
+    plot_->xAxis->setVisible(true);
+    plot_->yAxis->setVisible(true);
     if (!array_) return;
+    if (isOneValue()) {
+        // One number has no shape to draw: it is shown as a number, beside the reference's.
+        plot_->xAxis->setVisible(false);
+        plot_->yAxis->setVisible(false);
+        const auto text = [this](const kp::model::Array& a) {
+            const double v = a.value(0, component_);
+            return kp::model::isFloating(a.dtype()) ? QString::number(v, 'g', 7)
+                                                    : QString::number(static_cast<qlonglong>(v));
+        };
+        auto* value = new QCPItemText(plot_);
+        value->position->setType(QCPItemPosition::ptAxisRectRatio);
+        value->position->setCoords(0.5, 0.45);
+        value->setFont(QFont(plot_->font().family(), 22, QFont::Bold));
+        value->setColor(kValuesColor);
+        value->setText(text(*array_));
+        auto* caption = new QCPItemText(plot_);
+        caption->position->setType(QCPItemPosition::ptAxisRectRatio);
+        caption->position->setCoords(0.5, 0.7);
+        caption->setText(reference_ ? tr("one value; the reference's is %1").arg(text(*reference_))
+                                    : tr("one value"));
+        return;
+    }
     if (isLine()) {
         plot_->xAxis->setLabel(tr("index"));
         plot_->yAxis->setLabel(tr("value"));
+        // A short array of integers is counts (a histogram's bins): drawn as bars, not a line between them.
+        const bool bars = isCounts();
         if (reference_) {
             referenceGraph_ = plot_->addGraph();
             referenceGraph_->setPen(QPen(kReferenceColor, 1));
             referenceGraph_->setName(tr("reference"));
+            if (bars) referenceGraph_->setLineStyle(QCPGraph::lsStepCenter);
         }
         values_ = plot_->addGraph();
         values_->setPen(QPen(kValuesColor, 1));
         values_->setName(tr("output"));
+        if (bars) {
+            values_->setLineStyle(QCPGraph::lsStepCenter);
+            values_->setBrush(QColor(kValuesColor.red(), kValuesColor.green(), kValuesColor.blue(), 120));
+        }
         if (reference_) {
             mismatchGraph_ = plot_->addGraph();
             mismatchGraph_->setLineStyle(QCPGraph::lsNone);
@@ -305,6 +337,12 @@ void ArrayPlot::prepare(bool rescale) {
     if (colorMap_) colorMap_->data()->clear();
     if (mismatchMap_) mismatchMap_->data()->clear();
     if (!array_) return;
+    if (isOneValue()) {
+        ready_ = true;
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        emit ready();
+        return;
+    }
     if (valuesToPrepare() == 0) {
         status_->setText(tr("An empty array: nothing to plot"));
         ready_ = true;

@@ -26,6 +26,14 @@ class QThread;
 class ArrayPlot : public QWidget {
     Q_OBJECT
 public:
+    // What the plot draws: a line, bars for counts, a picture of a 2-D array, or one value as a number.
+    enum class Drawing { Line, Bars, Picture, OneValue, Nothing };
+    Drawing drawing() const {
+        if (!array_) return Drawing::Nothing;
+        if (isOneValue()) return Drawing::OneValue;
+        if (isCounts()) return Drawing::Bars;
+        return isLine() ? Drawing::Line : Drawing::Picture;
+    }
     // Arrays with at least this many values (per slice for 3-D) are prepared in a background thread;
     // smaller ones at once, within the GUI thread's ~50 ms (2^20 with a reference took 84 ms in a debug
     // build).
@@ -83,6 +91,12 @@ private:
     void stopPreparing();
     void resample();
     bool isLine() const { return array_ && array_->shape().size() == 1; }
+    bool isOneValue() const { return array_ && array_->size() == 1; }
+    // Up to 1024 integers in a row: counts, as a histogram's bins are.
+    bool isCounts() const {
+        return isLine() && array_->size() <= 1024 && !kp::model::isFloating(array_->dtype()) &&
+               array_->dtype() != kp::model::DType::Bool;
+    }
     std::size_t valuesToPrepare() const;
 
     QCustomPlot* plot_;

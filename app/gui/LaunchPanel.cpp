@@ -98,6 +98,11 @@ LaunchPanel::LaunchPanel(QWidget* parent)
 
     for (QSpinBox* field : {block_[0], block_[1], block_[2], grid_[0], grid_[1], grid_[2], shared_})
         connect(field, &QSpinBox::valueChanged, this, &LaunchPanel::userEdited);
+    // Tab goes along the rows, as the fields read: block x, y, z, then grid x, y, z, "auto", shared.
+    const std::array<QWidget*, 8> order{block_[0], block_[1], block_[2], grid_[0],
+                                        grid_[1],  grid_[2],  autoGrid_, shared_};
+    for (std::size_t i = 0; i + 1 < order.size(); ++i)
+        setTabOrder(order[i], order[i + 1]);
     connect(autoGrid_, &QCheckBox::toggled, this, [this](bool on) {
         if (showing_) return;
         // Turning "auto" off keeps the grid that was running, for the user to edit from there.

@@ -182,8 +182,11 @@ void MainWindow::connectRuns() {
     connect(runs_, &RunController::compiledCodeShown, this, &MainWindow::compiledCodeShown);
     connect(runs_, &RunController::runningChanged, this, &MainWindow::updateRunState);
     connect(runs_, &RunController::ran, this, &MainWindow::showRun);
-    connect(runs_, &RunController::runFailed, this,
-            [this](bool compileError) { raiseDock(compileError ? "problemsDock" : "outputDock"); });
+    connect(runs_, &RunController::runFailed, this, [this](bool compileError) {
+        results_->markStale(compileError ? tr("the last run did not compile (see Problems).")
+                                         : tr("the last run failed (see Output)."));
+        raiseDock(compileError ? "problemsDock" : "outputDock");
+    });
     connect(runs_, &RunController::runFinished, this, &MainWindow::runFinished);
     connect(runs_, &RunController::sweepStarted, sweep_, &SweepView::begin);
     connect(runs_, &RunController::sweepingChanged, sweep_, &SweepView::setRunning);
@@ -349,6 +352,7 @@ bool MainWindow::startRun() {
     if (!problems.isEmpty()) {
         output_->log(tr("Not run. %1").arg(inStudentWords(problems.join(QStringLiteral("; ")))));
         statusBar()->showMessage(tr("Not run. %1").arg(inStudentWords(problems.first())), 8000);
+        results_->markStale(tr("the last run was not started (%1).").arg(inStudentWords(problems.first())));
         return false;
     }
     return runs_->startRun(actions_->settings(launch_->geometry()));

@@ -11,6 +11,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QSignalBlocker>
+#include <QStandardPaths>
 #include <span>
 
 using namespace kp;
@@ -194,9 +195,21 @@ bool PlaygroundDocument::showRestored(const RecoveredSession& session) {
 // ---- saving
 
 bool PlaygroundDocument::save() {
-    if (currentFile().isEmpty()) {
-        const QString path = QFileDialog::getSaveFileName(
-            window_, tr("Save As"), QString(), tr("Playgrounds (*.kpad.json);;CUDA source (*.cu)"));
+    // A sample is not saved over (the next student would find it changed, or it is read-only where
+    // Kernelpad is installed): the copy goes in the user's documents, Kernelpad/<sample>.kpad.json.
+    if (currentFile().isEmpty() || isInstalledSample()) {
+        const QString suggested =
+            currentFile().isEmpty()
+                ? QString()
+                : QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                      .filePath(QStringLiteral("Kernelpad/") + QFileInfo(currentFile()).fileName());
+        if (!suggested.isEmpty()) QDir().mkpath(QFileInfo(suggested).path());
+        const QString path =
+            askSavePath_
+                ? askSavePath_(suggested)
+                : QFileDialog::getSaveFileName(
+                      window_, suggested.isEmpty() ? tr("Save As") : tr("Save Your Copy of the Sample"),
+                      suggested, tr("Playgrounds (*.kpad.json);;CUDA source (*.cu)"));
         return !path.isEmpty() && saveTo(path, path);
     }
     // A lone source keeps its name, whatever its ending.
@@ -320,13 +333,16 @@ bool PlaygroundDocument::saveSource(const QString& path) {
 bool PlaygroundDocument::maybeSave() {
     if (!isModified()) return true;
     const auto answer =
-        askSave_
-            ? askSave_()
-            : QMessageBox::question(window_, tr("Unsaved changes"),
-                                    tr("%1 has changes that are not saved. Save them?")
-                                        .arg(currentFile().isEmpty() ? tr("The playground") : currentFile()),
-                                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
-                                    QMessageBox::Save);
+        askSave_ ? askSave_()
+                 : QMessageBox::question(
+                       window_, tr("Unsaved changes"),
+                       isInstalledSample()
+                           ? tr("Your changes to the sample %1 are not saved. Save them as a copy "
+                                "of your own? (The sample itself stays as it came.)")
+                                 .arg(QFileInfo(currentFile()).fileName())
+                           : tr("%1 has changes that are not saved. Save them?")
+                                 .arg(currentFile().isEmpty() ? tr("The playground") : currentFile()),
+                       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save) return save();
     return answer == QMessageBox::Discard;
 }
@@ -345,10 +361,13 @@ void PlaygroundDocument::say(const QString& text) {
 // ---- trust
 
 bool PlaygroundDocument::isTrusted() const {
-    if (trusted_.isTrusted(currentFile())) return true;
     // The samples come with Kernelpad.
+    return trusted_.isTrusted(currentFile()) || isInstalledSample();
+}
+
+bool PlaygroundDocument::isInstalledSample() const {
     const QString samples = QDir(samplesFolder_).canonicalPath();
-    return !samples.isEmpty() &&
+    return !samples.isEmpty() && !currentFile().isEmpty() &&
            QFileInfo(currentFile()).canonicalFilePath().startsWith(samples + QLatin1Char('/'));
 }
 

@@ -24,6 +24,8 @@ class PlaygroundDocument : public QObject {
 public:
     using SaveQuestion = std::function<QMessageBox::StandardButton()>;
     using OverwriteQuestion = std::function<bool(const QString& path)>;
+    // Where to save, given a suggestion (empty: none); an empty answer cancels. A file dialog by default.
+    using SavePathQuestion = std::function<QString(const QString& suggested)>;
 
     // The editor holds the text; the panels the arguments and the launch. `window` parents the questions.
     PlaygroundDocument(KernelEditor* editor, const ArgumentPanel* arguments, const LaunchPanel* launch,
@@ -63,12 +65,16 @@ public:
     bool maybeSave();                     // asks to save a modified document; false: cancelled
     void setSaveQuestion(SaveQuestion ask) { askSave_ = std::move(ask); }
     void setOverwriteQuestion(OverwriteQuestion ask) { askOverwrite_ = std::move(ask); }
+    void setSavePathQuestion(SavePathQuestion ask) { askSavePath_ = std::move(ask); }
     const SaveQuestion& saveQuestion() const { return askSave_; }
     const OverwriteQuestion& overwriteQuestion() const { return askOverwrite_; }
 
     // Where this machine has no sandbox, code runs unconfined only from a file the user wrote or
     // trusts, or from the samples that come with Kernelpad (in `samplesFolder`).
     void setSamplesFolder(const QString& folder) { samplesFolder_ = folder; }
+    // Whether the open file is one of the samples Kernelpad comes with: trusted, and never saved over
+    // (Save asks where to put a copy of the student's own).
+    bool isInstalledSample() const;
     bool isTrusted() const;
     void trust() { trusted_.trust(currentFile()); }
 
@@ -103,6 +109,7 @@ private:
     bool panelsModified_ = false;
     SaveQuestion askSave_;
     OverwriteQuestion askOverwrite_;
+    SavePathQuestion askSavePath_;
     QStringList written_; // files this window created or saved (canonical paths): replaced without asking
     TrustedFiles trusted_;
     QString samplesFolder_;

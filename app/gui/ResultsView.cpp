@@ -35,11 +35,15 @@ QString withExtension(QString path, const QString& filter) {
 } // namespace
 
 ResultsView::ResultsView(QWidget* parent)
-    : QWidget(parent), message_(new QLabel(this)), placeholder_(new QLabel(this)),
+    : QWidget(parent), message_(new QLabel(this)), stale_(new QLabel(this)), placeholder_(new QLabel(this)),
       tabs_(new QTabWidget(this)) {
     message_->setWordWrap(true);
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     message_->hide();
+    stale_->setObjectName(QStringLiteral("staleResults"));
+    stale_->setWordWrap(true);
+    setBanner(stale_, Banner::Failed, 4);
+    stale_->hide();
     placeholder_->setText(tr("Run a kernel to see its outputs here."));
     placeholder_->setAlignment(Qt::AlignCenter);
     placeholder_->setEnabled(false);
@@ -47,6 +51,7 @@ ResultsView::ResultsView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    layout->addWidget(stale_);
     layout->addWidget(message_);
     layout->addWidget(placeholder_, 1);
     layout->addWidget(tabs_, 1);
@@ -62,6 +67,13 @@ void ResultsView::clear() {
     tabs_->hide();
     placeholder_->show();
     message_->hide();
+    stale_->hide();
+}
+
+void ResultsView::markStale(const QString& why) {
+    if (tabs_->count() == 0) return;
+    stale_->setText(tr("These outputs are from an earlier run: %1").arg(why));
+    stale_->show();
 }
 
 // The arrays are moved from, through structured bindings, which clang-tidy 14 does not follow.

@@ -28,6 +28,10 @@ public:
     void showRun(kp::launch::NamedArrays outputs, kp::launch::NamedArrays reference,
                  const kp::model::CheckSpec& check, const nlohmann::json& report);
     void clear();
+    // The outputs on view are not the last run's (it was refused or failed): `why` is said above them
+    // until the next run's outputs replace them. Nothing is marked while nothing is shown.
+    void markStale(const QString& why);
+    QLabel* staleNote() const { return stale_; }
 
     int outputCount() const;
     // Null when there is no such output.
@@ -49,6 +53,7 @@ public:
 private:
     bool report(bool ok, const QString& text, QString* error);
     QLabel* message_;
+    QLabel* stale_;
     QLabel* placeholder_;
     QTabWidget* tabs_;
 };

@@ -1,15 +1,17 @@
 #include "RunActions.h"
 
+#include "ActionIcons.h"
 #include "BackendChooser.h"
 #include "Settings.h"
 
 #include <QAction>
+#include <QEvent>
 #include <QInputDialog>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QSpinBox>
-#include <QStyle>
 #include <QToolBar>
+#include <QToolButton>
 
 RunActions::RunActions(QMainWindow* window, BackendChooser* backends, RunController* runs)
     : QObject(window), window_(window), runs_(runs), repeat_(new QSpinBox(window)) {
@@ -17,15 +19,14 @@ RunActions::RunActions(QMainWindow* window, BackendChooser* backends, RunControl
     repeat_->setValue(5);
     repeat_->setPrefix(tr("repeat "));
     repeat_->setToolTip(tr("Timed runs: the timings show their spread"));
-    const QStyle* style = window->style();
     QMenu* menu = window->menuBar()->addMenu(tr("&Run"));
-    run_ = menu->addAction(style->standardIcon(QStyle::SP_MediaPlay), tr("&Run"));
+    run_ = menu->addAction(tr("&Run"));
     run_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     run_->setToolTip(tr("Run the kernel (F5, Ctrl+R)"));
-    stop_ = menu->addAction(style->standardIcon(QStyle::SP_MediaStop), tr("&Stop"));
+    stop_ = menu->addAction(tr("&Stop"));
     stop_->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(Qt::SHIFT | Qt::Key_F5)});
     stop_->setToolTip(tr("Stop the run (Esc, Shift+F5)"));
-    compile_ = menu->addAction(style->standardIcon(QStyle::SP_BrowserReload), tr("&Compile"));
+    compile_ = menu->addAction(tr("&Compile"));
     compile_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     compile_->setToolTip(tr("Compile now (Ctrl+B); it also compiles when you pause typing"));
     sweep_ = menu->addAction(tr("S&weep"));
@@ -55,6 +56,25 @@ RunActions::RunActions(QMainWindow* window, BackendChooser* backends, RunControl
     bar->addWidget(backends);
     bar->addWidget(repeat_);
     bar->addAction(bounds_);
+    // The bounds check shows its box, ticked or empty, beside its words: on and off both read.
+    if (auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(bounds_)))
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    drawIcons();
+    window->installEventFilter(this);
+}
+
+void RunActions::drawIcons() {
+    const QPalette palette = window_->palette();
+    run_->setIcon(runIcon(palette));
+    stop_->setIcon(stopIcon(palette));
+    compile_->setIcon(compileIcon(palette));
+    bounds_->setIcon(checkIcon(palette));
+}
+
+// A theme change is a new palette: the icons are drawn again for it.
+bool RunActions::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == window_ && event->type() == QEvent::PaletteChange) drawIcons();
+    return QObject::eventFilter(watched, event);
 }
 
 RunController::RunSettings RunActions::settings(const kp::launch::LaunchGeometry& geometry) const {

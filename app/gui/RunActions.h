@@ -27,8 +27,14 @@ public:
     void setRunning(bool running);
     void setSweeping(bool sweeping);
 
+    QAction* bounds() const { return bounds_; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void askTimeLimit();
+    void drawIcons();
 
     QMainWindow* window_;
     RunController* runs_;

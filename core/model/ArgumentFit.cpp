@@ -2,17 +2,54 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace kp::model {
 
 namespace {
 
-bool looksLikeCount(std::string_view name) {
-    static constexpr std::array<std::string_view, 12> kCounts{
-        "n",   "N",        "size",        "count",        "len",   "length",
-        "num", "elements", "numElements", "num_elements", "width", "nx"};
-    return std::find(kCounts.begin(), kCounts.end(), name) != kCounts.end();
+std::string lowered(std::string_view name) {
+    std::string out(name);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return out;
+}
+
+// What a scalar's name says it counts, if anything: "n", "numElements", "n_items", "size" and "count"
+// an array's elements; "width", "cols" and "nx" its columns; "height", "rows" and "ny" its rows.
+std::optional<ScalarValue::Kind> countedBy(std::string_view name) {
+    const std::string low = lowered(name);
+    static constexpr std::array<std::string_view, 6> kCols{"width", "cols",  "columns",
+                                                           "nx",    "ncols", "num_cols"};
+    static constexpr std::array<std::string_view, 5> kRows{"height", "rows", "ny", "nrows", "num_rows"};
+    static constexpr std::array<std::string_view, 2> kDepth{"depth", "nz"};
+    const auto in = [&](const auto& names) {
+        return std::find(names.begin(), names.end(), low) != names.end();
+    };
+    if (in(kCols) || low == "numcols") return ScalarValue::Kind::Cols;
+    if (in(kRows) || low == "numrows") return ScalarValue::Kind::Rows;
+    if (in(kDepth)) return ScalarValue::Kind::Depth;
+    // "n", or "n" before a capital, an underscore or a digit ("nElems", "n_items", "n2").
+    const bool nSomething = name == "n" || name == "N" ||
+                            (name.size() > 1 && (name[0] == 'n' || name[0] == 'N') &&
+                             (std::isupper(static_cast<unsigned char>(name[1])) || name[1] == '_' ||
+                              std::isdigit(static_cast<unsigned char>(name[1]))));
+    // A word at either end ("numElements", "arrayLen", "totalCount"), but not a block's or a tile's size.
+    static constexpr std::array<std::string_view, 6> kWords{"size",     "count", "len",
+                                                            "elements", "num",   "total"};
+    static constexpr std::array<std::string_view, 6> kNot{"block",  "tile", "warp",
+                                                          "thread", "step", "stride"};
+    const std::string_view view = low;
+    const bool counting =
+        std::any_of(kWords.begin(), kWords.end(),
+                    [&](std::string_view word) { return view.starts_with(word) || view.ends_with(word); }) &&
+        std::none_of(kNot.begin(), kNot.end(),
+                     [&](std::string_view word) { return view.find(word) != std::string_view::npos; });
+    if (nSomething || counting) return ScalarValue::Kind::Size;
+    return std::nullopt;
 }
 
 ArgumentSpec defaultFor(const Parameter& parameter, const std::vector<ArgumentSpec>& fitted,
@@ -40,14 +77,9 @@ ArgumentSpec defaultFor(const Parameter& parameter, const std::vector<ArgumentSp
         return arg;
     }
     arg.type = ScalarSpec{parameter.dtype.value_or(DType::Int32)};
-    ScalarValue value;
-    const auto firstArray =
-        std::find_if(fitted.begin(), fitted.end(), [](const ArgumentSpec& a) { return a.isArray(); });
-    if (looksLikeCount(parameter.name) && firstArray != fitted.end()) {
-        value.kind = ScalarValue::Kind::Size;
-        value.array = firstArray->name;
-    }
-    arg.value = value;
+    // 1 rather than 0: a count of 0 or a factor of 0 makes a kernel silently do nothing. A count is
+    // bound to an array in fitArguments, once every array is known.
+    arg.value = ScalarValue{ScalarValue::Kind::Number, 1, {}};
     return arg;
 }
 
@@ -73,6 +105,7 @@ std::vector<ArgumentSpec> fitArguments(const KernelSignature& kernel,
     };
     std::vector<ArgumentSpec> fitted;
     std::vector<std::string> renamedFrom(kernel.parameters.size());
+    std::vector<std::size_t> defaulted; // the parameters given a new default
     for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
         const auto& parameter = kernel.parameters[i];
         if (const auto same = named(parameter.name); same != previous.end() && fits(*same, parameter)) {
@@ -86,6 +119,15 @@ std::vector<ArgumentSpec> fitArguments(const KernelSignature& kernel,
             continue;
         }
         fitted.push_back(defaultFor(parameter, fitted, defaultElements));
+        defaulted.push_back(i);
+    }
+    // A new scalar whose name says it counts is bound to the first array, before or after it.
+    const auto firstArray =
+        std::find_if(fitted.begin(), fitted.end(), [](const ArgumentSpec& a) { return a.isArray(); });
+    for (const std::size_t i : defaulted) {
+        const auto kind = countedBy(fitted[i].name);
+        if (fitted[i].isArray() || !kind || firstArray == fitted.end()) continue;
+        fitted[i].value = ScalarValue{*kind, 0, firstArray->name};
     }
     // A renamed array keeps its bindings: size(old) becomes size(new).
     for (std::size_t i = 0; i < fitted.size(); ++i) {

@@ -15,8 +15,9 @@ namespace kp::model {
 // name when compatible, else the previous argument at its position when that one's name is gone from the
 // signature and it is compatible (a rename), else a new default: an array of `defaultElements` float
 // elements (the parameter's dtype when known), In with random values for a const pointer and Out
-// otherwise; a scalar set to size(first array) when its name looks like a count (n, N, size, count,
-// len, length, num...), else 0.
+// otherwise; a scalar bound to the first array when its name says it counts (size(x) for n, N, nElems,
+// count, len, num...; cols(x) for width, cols, nx; rows(x) for height, rows, ny), else 1: a count or a
+// factor of 0 would make the kernel silently do nothing.
 std::vector<ArgumentSpec> fitArguments(const KernelSignature& kernel,
                                        const std::vector<ArgumentSpec>& previous,
                                        std::size_t defaultElements = 1024);

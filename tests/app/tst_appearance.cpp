@@ -265,6 +265,39 @@ private slots:
         QCOMPARE(label.font().pointSizeF(), base.pointSizeF());
     }
 
+    // The Run and Stop icons were the style's dark grey glyphs, nearly invisible on the dark tool bar;
+    // the bounds check showed no off state. Each icon's strongest ink, as the tool bar shows it, now
+    // stands out from the bar in both themes, and the check's off and on pictures differ.
+    void runAndStopIconsShowOnBothThemes() {
+        MainWindow window;
+        window.show();
+        for (const Theme theme : {Theme::Light, Theme::Dark}) {
+            window.themeAction(theme)->trigger();
+            QCoreApplication::processEvents();
+            const QColor bar = window.palette().color(QPalette::Window);
+            for (QAction* action : {window.runAction(), window.stopAction()}) {
+                const QImage icon = action->icon().pixmap(24, 24).toImage();
+                double best = 1;
+                for (int y = 0; y < icon.height(); ++y)
+                    for (int x = 0; x < icon.width(); ++x)
+                        if (const QColor c = icon.pixelColor(x, y); c.alpha() > 200)
+                            best = std::max(best, contrastRatio(c, bar));
+                QVERIFY2(best >= 3,
+                         qPrintable(QStringLiteral("%1 on the %2 theme: contrast %3")
+                                        .arg(action->text(), theme == Theme::Dark ? "dark" : "light")
+                                        .arg(best)));
+            }
+        }
+        QAction* bounds = nullptr;
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->isCheckable() && action->text().contains(QStringLiteral("Bounds"))) bounds = action;
+        QVERIFY(bounds);
+        QVERIFY(!bounds->icon().isNull());
+        QVERIFY(bounds->icon().pixmap(24, 24, QIcon::Normal, QIcon::Off).toImage() !=
+                bounds->icon().pixmap(24, 24, QIcon::Normal, QIcon::On).toImage());
+        window.themeAction(Theme::Light)->trigger();
+    }
+
     void darkThemeDarkensEditorPanelsAndPlots() {
         MainWindow window;
         openSample(window);

@@ -154,6 +154,26 @@ private slots:
         QTest::qWait(50); // the editors are shown by a queued call
         panel.grab().save(QStringLiteral("/tmp/kernelpad_arguments.png"));
     }
+
+    // A formula over a big array shows its first values: "sin(i*0.1)" was taken for a formula of n (the
+    // 'n' of sin) and its preview left blank; a formula of n shows the values n gives.
+    void aFormulaPreviewsItsFirstValuesOfABigArray() {
+        ArgumentPanel panel;
+        panel.show();
+        panel.setKernel(kernelOf("__global__ void k(const float* x) {}"), {}, ".");
+        ArgumentEditor* x = panel.editorFor(QStringLiteral("x"));
+        retype(x->shapeEdit(), QStringLiteral("4194304"));
+        x->initCombo()->setCurrentIndex(static_cast<int>(InitSpec::Kind::Formula));
+        retype(x->initField(QStringLiteral("formula")), QStringLiteral("sin(i*0.1)"));
+        x->updatePreview();
+        QVERIFY(x->previewTable()->rowCount() > 10);
+        QVERIFY(std::abs(x->previewTable()->item(10, 0)->text().toDouble() - std::sin(1.0)) < 1e-5);
+        retype(x->initField(QStringLiteral("formula")), QStringLiteral("i / n"));
+        x->updatePreview();
+        QVERIFY(x->previewTable()->rowCount() > 10);
+        QVERIFY(std::abs(x->previewTable()->item(1, 0)->text().toDouble() * 4194304 - 1.0) < 1e-4);
+        QVERIFY(x->errorLabel()->text().isEmpty());
+    }
 };
 
 QTEST_MAIN(TestArgumentPanel)

@@ -309,6 +309,28 @@ private slots:
         QVERIFY(pixelsOf(short_, GridDrawing::uncoveredColour()) > 100);
     }
 
+    // Tab went from Grid x to Block y (the fields were made column by column); it now reads the rows.
+    void tabGoesAlongTheRows() {
+        LaunchPanel panel;
+        panel.setDataShape({1000});
+        panel.setLaunch(launchOf({256, 1, 1}, false, {4, 1, 1}));
+        panel.show();
+        QApplication::setActiveWindow(&panel);
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        const std::vector<QWidget*> expected{panel.blockSpin(0),  panel.blockSpin(1), panel.blockSpin(2),
+                                             panel.gridSpin(0),   panel.gridSpin(1),  panel.gridSpin(2),
+                                             panel.autoGridBox(), panel.sharedSpin()};
+        expected.front()->setFocus();
+        QTRY_VERIFY(expected.front()->hasFocus());
+        for (std::size_t i = 1; i < expected.size(); ++i) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QVERIFY2(expected[i]->hasFocus(),
+                     qPrintable(QStringLiteral("step %1: %2 has the focus")
+                                    .arg(i)
+                                    .arg(QApplication::focusWidget()->metaObject()->className())));
+        }
+    }
+
     // A grid that reaches 17% of the data is drawn blue over about 17% of the picture, not 88%.
     void aShortGridIsDrawnToScale() {
         LaunchPanel panel;

@@ -405,6 +405,35 @@ private slots:
         qunsetenv("KERNELPAD_TEST_NO_SANDBOX");
     }
 
+    // Save on a sample that came with Kernelpad offered to write over the installed sample; it now asks
+    // where to put the student's own copy (in their documents, Kernelpad/), and the sample stays as it came.
+    void savingAnInstalledSampleMakesACopy() {
+        const QString installed = dir_.filePath(QStringLiteral("installed"));
+        const QString sample = copyMultiplyThem(installed + QStringLiteral("/multiply_them"));
+        QVERIFY(!sample.isEmpty());
+        const QByteArray before = contents(sample);
+        MainWindow window;
+        window.document()->setSamplesFolder(installed);
+        QVERIFY(window.openFile(sample));
+        QVERIFY(window.document()->isInstalledSample());
+        window.editor()->append(QStringLiteral("// mine\n"));
+        QString suggested;
+        const QString mine = dir_.filePath(QStringLiteral("mine/multiply_them.kpad.json"));
+        QVERIFY(QDir().mkpath(QFileInfo(mine).path()));
+        window.document()->setSavePathQuestion([&](const QString& path) {
+            suggested = path;
+            return mine;
+        });
+        QVERIFY(window.save());
+        QCOMPARE(contents(sample), before);
+        QVERIFY2(suggested.endsWith(QStringLiteral("/Kernelpad/multiply_them.kpad.json")),
+                 qPrintable(suggested));
+        QCOMPARE(QFileInfo(window.currentFile()).canonicalFilePath(), QFileInfo(mine).canonicalFilePath());
+        QVERIFY(contents(mine).contains("multiply_them"));
+        QVERIFY(!window.document()->isInstalledSample());
+        QVERIFY(!window.isModified());
+    }
+
     // Esc stops a run while the student is typing: the editor no longer keeps the key to itself. With a
     // completion list open it closes the list, as before.
     void escapeInTheEditorStopsTheRun() {

@@ -345,6 +345,54 @@ private slots:
         QVERIFY(!plot->colorMap());
     }
 
+    // A histogram's 256 bins were drawn as a line from bin to bin; a short integer output is now bars
+    // (filled steps centred on each index), its reference outlined the same way.
+    void countsAreDrawnAsBars() {
+        const Array bins =
+            filled(DType::UInt32, {256}, [](std::size_t i, int) { return double((i * 37) % 101); });
+        const NamedArrays outputs{{"bins", bins}}, reference{{"bins", bins}};
+        ResultsView view;
+        view.showRun(outputs, reference, {}, checkedReport(outputs, reference, {}));
+        ArrayPlot* plot = view.plot(QStringLiteral("bins"));
+        QVERIFY(plot && plot->isReady());
+        QCOMPARE(plot->drawing(), ArrayPlot::Drawing::Bars);
+        QCOMPARE(plot->valuesGraph()->lineStyle(), QCPGraph::lsStepCenter);
+        QVERIFY(plot->valuesGraph()->brush().style() != Qt::NoBrush);
+        QCOMPARE(plot->referenceGraph()->lineStyle(), QCPGraph::lsStepCenter);
+        // Floats, and long integer arrays, stay lines.
+        const NamedArrays wave{
+            {"y", filled(DType::Float32, {256}, [](std::size_t i, int) { return double(i); })}};
+        view.showRun(wave, {}, {}, checkedReport(wave, {}, {}));
+        QCOMPARE(view.plot(QStringLiteral("y"))->drawing(), ArrayPlot::Drawing::Line);
+        QCOMPARE(view.plot(QStringLiteral("y"))->valuesGraph()->lineStyle(), QCPGraph::lsLine);
+    }
+
+    // A result that is one number (a reduction's total) got an empty plot with five identical axis
+    // labels; it is now the number itself, beside the reference's.
+    void oneNumberIsShownAsANumber() {
+        const Array total = filled(DType::Int32, {1}, [](std::size_t, int) { return 262571.0; });
+        const Array expected = filled(DType::Int32, {1}, [](std::size_t, int) { return 262570.0; });
+        const NamedArrays outputs{{"total", total}}, reference{{"total", expected}};
+        ResultsView view;
+        view.showRun(outputs, reference, {}, checkedReport(outputs, reference, {}));
+        ArrayPlot* plot = view.plot(QStringLiteral("total"));
+        QVERIFY(plot && plot->isReady());
+        QCOMPARE(plot->drawing(), ArrayPlot::Drawing::OneValue);
+        QVERIFY(!plot->customPlot()->xAxis->visible() && !plot->customPlot()->yAxis->visible());
+        QStringList texts;
+        for (int i = 0; i < plot->customPlot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(plot->customPlot()->item(i))) texts << text->text();
+        QVERIFY2(texts.contains(QStringLiteral("262571")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(texts.join(QLatin1Char('|')).contains(QStringLiteral("262570")),
+                 qPrintable(texts.join('|')));
+        // A longer array afterwards gets its axes back.
+        const NamedArrays wave{
+            {"y", filled(DType::Float32, {64}, [](std::size_t i, int) { return double(i); })}};
+        view.showRun(wave, {}, {}, checkedReport(wave, {}, {}));
+        QVERIFY(view.plot(QStringLiteral("y"))->customPlot()->xAxis->visible());
+        QCOMPARE(view.plot(QStringLiteral("y"))->customPlot()->itemCount(), 0);
+    }
+
     void colorMapShowsA2DArrayAndItsMismatches() {
         Array out = filled(DType::Float32, {30, 40},
                            [](std::size_t i, int) { return double(i % 40) - std::floor(double(i) / 40.0); });

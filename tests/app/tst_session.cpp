@@ -183,6 +183,12 @@ private slots:
         window.setSaveQuestion([] { return QMessageBox::Discard; });
         window.show();
         QVERIFY(openSample(window));
+        // A run first, so that there are results on view when the next one is refused.
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        QVERIFY(window.startRun());
+        QVERIFY(waitFor(finished, 1, 120000));
+        QVERIFY(window.results()->outputCount() > 0);
+        QVERIFY(window.results()->staleNote()->isHidden());
         QSpinBox* blockX = window.launch()->blockSpin(0);
         blockX->selectAll();
         QTest::keyClicks(blockX, QStringLiteral("2048"));
@@ -193,6 +199,10 @@ private slots:
         QVERIFY(window.launch()->problemsLabel()->isVisible());
         QVERIFY(!window.startRun());
         QVERIFY(window.output()->toPlainText().contains(QStringLiteral("Not run. Block: ")));
+        // The earlier run's outputs stay, but say they are not this launch's.
+        QVERIFY(!window.results()->staleNote()->isHidden());
+        QVERIFY2(window.results()->staleNote()->text().contains(QStringLiteral("earlier run")),
+                 qPrintable(window.results()->staleNote()->text()));
         QVERIFY(window.isModified()); // the edit is the user's: it is kept, and asked about on close
     }
 

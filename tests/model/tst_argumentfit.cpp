@@ -42,7 +42,50 @@ private slots:
         QCOMPARE(args[2].array().dtype, DType::Float64);
         QCOMPARE(toString(*args[3].value), std::string("size(dest)"));
         QCOMPARE(args[4].scalar().dtype, DType::Float32);
-        QCOMPARE(toString(*args[4].value), std::string("0"));
+        QCOMPARE(toString(*args[4].value), std::string("1")); // 0 would make s * x silently zero
+    }
+
+    // New number arguments no longer default to 0, which made the kernel silently do nothing: a count
+    // is bound to an array (even one after it), a width or a height to its columns or rows, and any other
+    // number is 1.
+    void aNewNumberIsNeverZero_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("count before the arrays") << "__global__ void k(int n, float* out) {}"
+                                                 << "size(out)";
+        QTest::newRow("camel case") << "__global__ void k(float* x, int nElems) {}"
+                                    << "size(x)";
+        QTest::newRow("underscore") << "__global__ void k(float* x, int n_items) {}"
+                                    << "size(x)";
+        QTest::newRow("numElements") << "__global__ void k(float* x, int numElements) {}"
+                                     << "size(x)";
+        QTest::newRow("total") << "__global__ void k(float* x, unsigned totalCount) {}"
+                               << "size(x)";
+        QTest::newRow("width") << "__global__ void k(float* img, int width) {}"
+                               << "cols(img)";
+        QTest::newRow("height") << "__global__ void k(float* img, int height) {}"
+                                << "rows(img)";
+        QTest::newRow("a factor") << "__global__ void k(float* y, float a) {}"
+                                  << "1";
+        QTest::newRow("no array to count") << "__global__ void k(int n) {}"
+                                           << "1";
+        QTest::newRow("not a count: next") << "__global__ void k(float* x, int next) {}"
+                                           << "1";
+        QTest::newRow("not a count: silent") << "__global__ void k(float* x, int silent) {}"
+                                             << "1";
+        QTest::newRow("a block's size") << "__global__ void k(float* x, int blockSize) {}"
+                                        << "1";
+        QTest::newRow("ends in len") << "__global__ void k(float* x, int arrayLen) {}"
+                                     << "size(x)";
+    }
+    void aNewNumberIsNeverZero() {
+        QFETCH(QString, code);
+        QFETCH(QString, value);
+        const auto args = fitArguments(kernelOf(code.toStdString()), {});
+        const auto scalar =
+            std::find_if(args.begin(), args.end(), [](const auto& a) { return !a.isArray(); });
+        QVERIFY(scalar != args.end());
+        QCOMPARE(QString::fromStdString(toString(*scalar->value)), value);
     }
 
     void keepsWhatTheUserSetByName() {
@@ -56,7 +99,7 @@ private slots:
         const auto args = fitArguments(kernelOf("__global__ void k(int n, float* out, float* a) {}"), before);
         QCOMPARE(args[1], before[1]);
         QCOMPARE(args[2], before[0]);
-        QCOMPARE(toString(*args[0].value), std::string("0")); // no array before it: a number
+        QCOMPARE(toString(*args[0].value), std::string("size(out)")); // bound to the array after it
     }
 
     void renameKeepsThePositionAndItsBindings() {
