@@ -253,4 +253,22 @@ CompiledCode CompiledCode::fromJson(const json& j) {
     }
 }
 
+std::vector<model::Diagnostic> gpuCompilerErrors(const launch::RunSetup& setup) {
+    std::vector<model::Diagnostic> errors;
+    try {
+        const cuda::Compiler compiler(nullptr);
+        const auto compiled = compiler.compile(setup.source, setup.sourceName,
+                                               compileOptions(setup, defaultArchFor(gpuArch()), false));
+        if (compiled.ok) return errors;
+        for (auto d : compiled.diagnostics)
+            if (d.severity == model::Diagnostic::Severity::Error) {
+                d.message = "a GPU would not compile this: " + d.message;
+                errors.push_back(std::move(d));
+            }
+    } catch (const std::exception&) {
+        // NVRTC missing, or options it refuses: the CPU compiler's word stands alone.
+    }
+    return errors;
+}
+
 } // namespace kp::run

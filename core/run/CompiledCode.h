@@ -7,6 +7,7 @@
 #include "core/cuda/CodeListing.h"
 #include "core/cuda/CompileCache.h"
 #include "core/cuda/KernelResources.h"
+#include "core/launch/RunSetup.h"
 #include "core/model/Diagnostic.h"
 #include "core/model/Playground.h"
 
@@ -53,5 +54,12 @@ struct CompiledCode {
 // the result says why it has no SASS.
 CompiledCode compileCode(const model::Playground& playground, const std::string& arch, bool lineInfo,
                          cuda::CompileCache* cache = &cuda::CompileCache::user());
+
+// What a GPU's compiler says of the kernel `setup` holds, compiled by NVRTC for this machine's GPU (or
+// the default architecture without one) and not run: its errors, each saying a GPU would not compile the
+// code. The CPU backend compiles kernels that throw or call host-only functions; its inspection adds
+// these, so that the editor shows what a GPU would refuse whatever the backend. Empty when NVRTC
+// compiles the kernel, and where NVRTC is missing (the CPU compiler then speaks alone).
+std::vector<model::Diagnostic> gpuCompilerErrors(const launch::RunSetup& setup);
 
 } // namespace kp::run

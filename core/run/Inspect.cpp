@@ -6,6 +6,7 @@
 #include "core/cuda/CudaError.h"
 #include "core/cuda/Driver.h"
 #include "core/launch/RunSetup.h"
+#include "core/run/CompiledCode.h"
 #include "core/run/CudaRunner.h"
 
 #include <map>
@@ -115,6 +116,9 @@ Inspection inspect(const model::Playground& playground, const run::Backend& back
     const auto compiled = runner.compile(setup);
     inspection.backend = runner.backendName();
     inspection.diagnostics = compiled.compiled.diagnostics;
+    // Code that runs here but that a GPU would refuse (throw, host-only calls) is shown as such.
+    for (auto& error : gpuCompilerErrors(setup))
+        inspection.diagnostics.push_back(std::move(error));
     inspection.limits = runner.limits();
     inspection.execution = compiled.execution;
     inspection.compileMs = compiled.compiled.milliseconds;

@@ -13,6 +13,7 @@
 #include "core/io/PlaygroundFile.h"
 #include "core/launch/CompileError.h"
 #include "core/run/CompiledCode.h"
+#include "core/run/Inspect.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -194,6 +195,38 @@ private slots:
             kp::test::inputErrorOf([&] { compileCode(playground(), arch.toStdString(), true, nullptr); });
         QVERIFY2(error.find(message.toStdString()) != std::string::npos, error.c_str());
         QVERIFY(error.starts_with("arch: "));
+    }
+
+    // The CPU backend compiles a kernel that throws, or calls a host-only function; a GPU's compiler does
+    // not. Only the Compiled Code view said so: the CPU backend's inspection (what the editor shows as
+    // you type) now carries the GPU compiler's errors, on their lines.
+    void theCpuInspectionSaysWhatAGpuWouldRefuse_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<int>("line");
+        QTest::newRow("throw") << "__global__ void k(float* x) {\n    if (x[0] < 0) throw 1;\n}\n" << 2;
+        QTest::newRow("host function")
+            << "#include <cstdlib>\n__global__ void k(float* x) {\n    x[0] = float(std::rand());\n}\n"
+            << 3;
+    }
+    void theCpuInspectionSaysWhatAGpuWouldRefuse() {
+        QFETCH(QString, code);
+        QFETCH(int, line);
+        const auto inspection =
+            kp::run::inspect(inlinePlayground(code.toStdString(), "k"), kp::run::Backend::cpu());
+        const auto gpu =
+            std::find_if(inspection.diagnostics.begin(), inspection.diagnostics.end(), [](const auto& d) {
+                return d.severity == kp::model::Diagnostic::Severity::Error &&
+                       d.message.starts_with("a GPU would not compile this: ");
+            });
+        QVERIFY2(gpu != inspection.diagnostics.end(),
+                 qPrintable(QString::number(inspection.diagnostics.size())));
+        QCOMPARE(gpu->line, line);
+        // A kernel a GPU compiles has no such error.
+        const auto fine = kp::run::inspect(
+            inlinePlayground("__global__ void k(float* x) { x[0] = 1; }\n", "k"), kp::run::Backend::cpu());
+        QVERIFY(std::none_of(fine.diagnostics.begin(), fine.diagnostics.end(), [](const auto& d) {
+            return d.severity == kp::model::Diagnostic::Severity::Error;
+        }));
     }
 
     void aSourceThatDoesNotCompileGivesItsDiagnostics() {
