@@ -143,6 +143,9 @@ Message decodeType(MessageType type, Frame& frame) {
                              h.at("total").get<std::size_t>()};
     case MessageType::SweepResult: {
         auto result = run::SweepResult::fromJson(h.at("result"));
+        // The settings travel beside the rows (a playground keeps them so too): without them a block-size
+        // sweep came back as a size sweep and was drawn against the array's size.
+        result.spec = run::SweepSpec::fromJson(h.at("spec"), "spec");
         result.gpuFaulted = h.value("fatal", false);
         return result;
     }
@@ -207,6 +210,7 @@ Frame encode(Message message) {
                           [](run::SweepResult& m) -> Frame {
                               auto h = header(MessageType::SweepResult);
                               h["result"] = m.toJson();
+                              h["spec"] = m.spec.toJson();
                               h["fatal"] = m.gpuFaulted;
                               return {std::move(h), {}};
                           },

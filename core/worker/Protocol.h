@@ -9,7 +9,7 @@
 //   result       {report, execution, outputs: [{name, array}], reference_outputs: [{name, array}]}
 //   inspection   {inspection}
 //   sweep_row    {row, done, total}
-//   sweep_result {result, fatal}
+//   sweep_result {result, spec, fatal}
 //   compiled_code {compiled_code}
 //   error        {kind, message, diagnostics, fatal}
 #pragma once
@@ -20,7 +20,7 @@
 
 namespace kp::worker {
 
-inline constexpr int kProtocol = 2;
+inline constexpr int kProtocol = 3;
 
 // A frame that is not a message of this protocol: an unknown type or failure kind, a member missing or
 // of the wrong type. The message says which.

@@ -241,6 +241,35 @@ private slots:
         QVERIFY(again.sweep()->statusText().contains(QStringLiteral("12 rows")));
     }
 
+    // A block-size sweep of multiply_them (400 elements, a stored size sweep) was drawn against the
+    // array's size: every point at x = 400, a vertical line. Its points go at their block sizes.
+    void aBlockSizeSweepIsDrawnAgainstTheBlockSize() {
+        const QString path = copyOfSample();
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        window.resize(1500, 1000);
+        window.show();
+        QVERIFY(open(window, path));
+        SweepView* view = window.sweep();
+        view->parameterBox()->setCurrentIndex(1); // threads per block
+        type(view->fromEdit(), QStringLiteral("32"));
+        type(view->toEdit(), QStringLiteral("256"));
+        view->stepsSpin()->setValue(4);
+        view->repeatSpin()->setValue(1);
+        tickOnly(view, {QStringLiteral("cpu")});
+        QSignalSpy finished(&window, &MainWindow::sweepFinished);
+        QVERIFY(window.startSweep());
+        QVERIFY(waitFor(finished, 1, 180000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(view->statusText()));
+        QCustomPlot* time = view->plots()->timePlot();
+        QVERIFY(time->graphCount() > 0);
+        QList<double> keys;
+        for (const auto& point : *time->graph(0)->data())
+            keys << point.key;
+        QCOMPARE(keys, (QList<double>{32, 64, 128, 256}));
+        QVERIFY2(time->xAxis->label().contains(QStringLiteral("block")), qPrintable(time->xAxis->label()));
+    }
+
     void stopKeepsTheRowsSoFar() {
         MainWindow window;
         window.setSaveQuestion([] { return QMessageBox::Discard; });
