@@ -21,6 +21,7 @@
 #include "SamplesBrowser.h"
 #include "Settings.h"
 #include "StudentWords.h"
+#include "SweepPlots.h"
 #include "SweepView.h"
 #include "ThemeMenu.h"
 #include "TimingsView.h"
@@ -318,6 +319,7 @@ void MainWindow::showPlayground() {
                                                   : QDir(QString::fromStdString(playground.folder.string()))
                                                         .filePath(QString::fromStdString(playground.lesson)));
     samples_->select(document_->playgroundPath());
+    sweep_->plots()->setPlaygroundFile(QFileInfo(currentFile()).fileName());
     if (const QString error = sweep_->showStored(playground, *backends_); !error.isEmpty())
         output_->log(tr("The playground's sweep settings were not read: %1").arg(error));
     // The panels follow the kernel's signature, starting from the playground's own arguments.

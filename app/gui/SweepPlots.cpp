@@ -1,5 +1,6 @@
 #include "SweepPlots.h"
 
+#include "Appearance.h"
 #include "DurationTicker.h"
 #include "PlotAppearance.h"
 #include "PlotExport.h"
@@ -386,9 +387,16 @@ SweepPlots::SweepPlots(QWidget* parent)
     tabs_->addTab(time_, tr("Time"));
     tabs_->addTab(tabWith(unit_, tr("Show"), throughput_), tr("Throughput"));
     tabs_->addTab(tabWith(point_, tr("Point"), roofline_), tr("Roofline"));
+    cpuOnly_ = new QLabel(this);
+    cpuOnly_->setObjectName(QStringLiteral("cpuOnlySweep"));
+    cpuOnly_->setWordWrap(true);
+    cpuOnly_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    setBanner(cpuOnly_, Banner::Notice, 4);
+    cpuOnly_->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(tabs_);
+    layout->addWidget(tabs_, 1);
+    layout->addWidget(cpuOnly_);
 
     time_->yAxis->setLabel(tr("kernel time"));
     for (QCPAxis* axis : {time_->xAxis, time_->yAxis, throughput_->xAxis, throughput_->yAxis,
@@ -410,6 +418,22 @@ void SweepPlots::setResult(const SweepResult& result) {
     drawTime();
     drawThroughput();
     drawRoofline();
+    // Without a GPU the sweep compares this machine's cores with the C++ reference: said plainly, with
+    // the way to a GPU's times.
+    const bool gpu = std::any_of(result_.backends.begin(), result_.backends.end(),
+                                 [](const SweepBackendInfo& b) { return b.onGpu(); });
+    cpuOnly_->setVisible(!gpu && !result_.rows.empty());
+    cpuOnly_->setText(
+        tr("No GPU took part: these are the CPU backend (the kernel's threads on this machine's "
+           "cores) and the C++ reference. They show how the work grows with the size and what "
+           "more cores give, not how fast a GPU is. For GPU times, run this playground on a "
+           "machine with an NVIDIA GPU: open it in Kernelpad there, or run\n"
+           "kernelpad-cli sweep %1 --json sweep.json")
+            .arg(kernelFile_.isEmpty() ? tr("<playground>") : kernelFile_));
+}
+
+void SweepPlots::setPlaygroundFile(const QString& file) {
+    kernelFile_ = file;
 }
 
 void SweepPlots::clear() {
@@ -598,6 +622,18 @@ QString SweepPlots::drawRooflinePoints() {
         return tr(
             "No point with a FLOP count and a byte count ran: there is nothing to place on the roofline.");
     drawRoofs(intensities.low, intensities.high, gflops.low, gflops.high);
+    if (std::none_of(result_.backends.begin(), result_.backends.end(),
+                     [](const SweepBackendInfo& b) { return b.onGpu() && b.peak.gflops > 0; })) {
+        // The points stand without a roof: say why rather than leave the student looking for one.
+        auto* why = new QCPItemText(roofline_);
+        why->position->setType(QCPItemPosition::ptAxisRectRatio);
+        why->position->setCoords(0.02, 0.03);
+        why->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        why->setTextAlignment(Qt::AlignLeft);
+        why->setText(tr("No roof: a roof is a processor's peak bandwidth and FLOP/s, which the CUDA driver "
+                        "gives\nfor a GPU. Kernelpad does not measure this CPU's; its points show what the "
+                        "kernel reached."));
+    }
     return {};
 }
 

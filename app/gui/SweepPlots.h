@@ -10,6 +10,7 @@
 #include <optional>
 
 class QComboBox;
+class QLabel;
 class QCustomPlot;
 class QTabWidget;
 
@@ -39,6 +40,9 @@ public:
 
     QTabWidget* tabs() const { return tabs_; }
     QCustomPlot* timePlot() const { return time_; }
+    // The note under the plots when no GPU took part, with the command that sweeps `file` on one.
+    QLabel* cpuOnlyNote() const { return cpuOnly_; }
+    void setPlaygroundFile(const QString& file);
     QCustomPlot* throughputPlot() const { return throughput_; }
     QCustomPlot* rooflinePlot() const { return roofline_; }
     QComboBox* throughputBox() const { return unit_; }
@@ -69,6 +73,8 @@ private:
     std::optional<std::int64_t> currentValue_;
     QStringList verdicts_;
     QTabWidget* tabs_;
+    QLabel* cpuOnly_ = nullptr;
+    QString kernelFile_;
     QCustomPlot* time_;
     QCustomPlot* throughput_;
     QCustomPlot* roofline_;

@@ -268,6 +268,20 @@ private slots:
             keys << point.key;
         QCOMPARE(keys, (QList<double>{32, 64, 128, 256}));
         QVERIFY2(time->xAxis->label().contains(QStringLiteral("block")), qPrintable(time->xAxis->label()));
+        // No GPU took part: the note says what the CPU-only sweep shows and how to get GPU times.
+        QLabel* note = view->plots()->cpuOnlyNote();
+        QVERIFY(!note->isHidden());
+        QVERIFY2(
+            note->text().contains(QStringLiteral("No GPU took part")) &&
+                note->text().contains(QStringLiteral("kernelpad-cli sweep ") + QFileInfo(path).fileName()),
+            qPrintable(note->text()));
+        // The roofline places the CPU's point (multiply_them gives its FLOPs) and says why it has no roof.
+        QStringList texts;
+        QCustomPlot* roofline = view->plots()->rooflinePlot();
+        for (int i = 0; i < roofline->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(roofline->item(i))) texts << text->text();
+        QVERIFY2(texts.join(QLatin1Char('|')).contains(QStringLiteral("No roof: ")),
+                 qPrintable(texts.join('|')));
     }
 
     void stopKeepsTheRowsSoFar() {
