@@ -23,8 +23,9 @@ struct AxisCells {
 AxisCells cellsAlong(std::uint64_t extent, std::uint32_t blockDim, std::uint32_t gridDim, double length,
                      double maxCell, double uncoveredCell) {
     AxisCells axis;
-    const auto fitting =
-        static_cast<std::size_t>(std::clamp(length / kMinCell, 2.0, double(kMaxBlocksPerAxis)));
+    // As many blocks as fit beside the band past the grid, each at least kMinCell wide.
+    const auto fitting = static_cast<std::size_t>(
+        std::clamp((length - uncoveredCell) / kMinCell, 2.0, double(kMaxBlocksPerAxis)));
     axis.blocks = kp::run::drawnBlocks(extent, blockDim, gridDim, fitting);
     const auto gaps =
         std::count_if(axis.blocks.begin(), axis.blocks.end(), [](const auto& b) { return b.gapBefore; });
@@ -98,11 +99,11 @@ void GridDrawing::paintEvent(QPaintEvent*) {
     };
     const double pastX =
         pastShare(reachedX, extentX) > 0
-            ? std::clamp(area.width() * pastShare(reachedX, extentX), 12.0, area.width() - 24.0)
+            ? std::clamp(area.width() * pastShare(reachedX, extentX), 12.0, area.width() - 48.0)
             : 0.0;
     const double pastY =
         pastShare(reachedY, extentY) > 0
-            ? std::clamp(area.height() * pastShare(reachedY, extentY), 8.0, area.height() - 12.0)
+            ? std::clamp(area.height() * pastShare(reachedY, extentY), 8.0, area.height() - 24.0)
             : 0.0;
     const double maxCellHeight = shape_.size() == 1 ? 36.0 : 48.0; // 1D data: a strip, not squares
     // Cells stay small enough for the band to be to scale beside them.

@@ -3,6 +3,7 @@
 // code, the editor shows at least 30 lines of 100 columns (25 in presentation), and leaving presentation
 // gives back the layout exactly. The offscreen platform is given those screens from a file, so that the
 // window is laid out on the sizes a person has, not on the platform's default 800×600.
+#include "Appearance.h"
 #include "KernelEditor.h"
 #include "MainWindow.h"
 #include "SamplesBrowser.h"
@@ -173,6 +174,12 @@ private slots:
         QTest::qWait(50);
         checkFits(window, laptop, 30);
         grab(window, "window-1366x768-results.png");
+        // The same in the dark theme: the layout does not move, and the picture goes in the README.
+        window.themeAction(Theme::Dark)->trigger();
+        QTest::qWait(50);
+        checkFits(window, laptop, 30);
+        grab(window, "window-1366x768-dark.png");
+        window.themeAction(Theme::Light)->trigger();
     }
 
     // Presentation mode on the projector: large text, and still 25 lines of 100 columns; F11 again gives
