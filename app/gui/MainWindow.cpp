@@ -274,7 +274,7 @@ void MainWindow::createDocks() {
         view->addAction(d->toggleViewAction());
     layout_ = std::make_unique<DockLayout>(this, editor_, std::move(docks));
     layout_->arrange(size(), 30);
-    view->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
+    view->addAction(tr("Reset La&yout"), this, &MainWindow::resetLayout);
     view->addSeparator();
     theme_ = new ThemeMenu(this);
     view->addMenu(theme_);

@@ -213,6 +213,14 @@
         <source>Each point: the min and max of %L1 elements</source>
         <translation>Cada punto: el mínimo y el máximo de %L1 elementos</translation>
     </message>
+    <message>
+        <source>one value; the reference&apos;s is %1</source>
+        <translation>un solo valor; el de la referencia es %1</translation>
+    </message>
+    <message>
+        <source>one value</source>
+        <translation>un solo valor</translation>
+    </message>
 </context>
 <context>
     <name>ArrayTableModel</name>
@@ -803,6 +811,14 @@
         <source>grid %1×%2×%3, block %4×%5×%6</source>
         <translation>grid %1×%2×%3, bloque %4×%5×%6</translation>
     </message>
+    <message>
+        <source>Over %1: </source>
+        <translation>Sobre %1: </translation>
+    </message>
+    <message>
+        <source>The grid has one thread for every %1 elements: if each thread takes %1, all %2 are reached; %3 (%4)</source>
+        <translation>El grid tiene un hilo por cada %1 elementos: si cada hilo se ocupa de %1, se llega a los %2; %3 (%4)</translation>
+    </message>
 </context>
 <context>
     <name>LessonView</name>
@@ -910,10 +926,6 @@
         <translation>Problemas (%1)</translation>
     </message>
     <message>
-        <source>Not run: %1</source>
-        <translation>No se ejecutó: %1</translation>
-    </message>
-    <message>
         <source>The playground&apos;s sweep settings were not read: %1</source>
         <translation>No se pudo leer la configuración de barrido del banco de pruebas: %1</translation>
     </message>
@@ -928,6 +940,26 @@
     <message>
         <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
         <translation>Este equipo no tiene entorno aislado para el código de los playgrounds (%1): Kernelpad pregunta antes de ejecutar un archivo que no escribió usted.</translation>
+    </message>
+    <message>
+        <source>the last run did not compile (see Problems).</source>
+        <translation>la última ejecución no compiló (ver Problemas).</translation>
+    </message>
+    <message>
+        <source>the last run failed (see Output).</source>
+        <translation>la última ejecución falló (ver Salida).</translation>
+    </message>
+    <message>
+        <source>Not run. %1</source>
+        <translation>No se ejecutó. %1</translation>
+    </message>
+    <message>
+        <source>the last run was not started (%1).</source>
+        <translation>la última ejecución no se inició (%1).</translation>
+    </message>
+    <message>
+        <source>Reset La&amp;yout</source>
+        <translation>Restablecer &amp;diseño</translation>
     </message>
 </context>
 <context>
@@ -1074,6 +1106,14 @@
     <message>
         <source>Restored the playground %1 saved at %2</source>
         <translation>Se restauró el banco de pruebas %1 guardado a las %2</translation>
+    </message>
+    <message>
+        <source>Save Your Copy of the Sample</source>
+        <translation>Guardar tu copia del ejemplo</translation>
+    </message>
+    <message>
+        <source>Your changes to the sample %1 are not saved. Save them as a copy of your own? (The sample itself stays as it came.)</source>
+        <translation>Tus cambios en el ejemplo %1 no están guardados. ¿Quieres guardarlos como una copia tuya? (El ejemplo original queda tal como venía.)</translation>
     </message>
 </context>
 <context>
@@ -1293,6 +1333,10 @@
         <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
         <translation>Imagen PNG (*.png);;Dibujo SVG (*.svg);;Documento PDF (*.pdf)</translation>
     </message>
+    <message>
+        <source>These outputs are from an earlier run: %1</source>
+        <translation>Estas salidas son de una ejecución anterior: %1</translation>
+    </message>
 </context>
 <context>
     <name>RunActions</name>
@@ -1426,10 +1470,6 @@
         <translation>Deteniendo...</translation>
     </message>
     <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
-    </message>
-    <message>
         <source>Run failed</source>
         <translation>La ejecución falló</translation>
     </message>
@@ -1448,10 +1488,6 @@
     <message>
         <source>not checked: %1</source>
         <translation>sin comprobar: %1</translation>
-    </message>
-    <message>
-        <source>%1: kernel %2 ms (median of %3), %4. %5</source>
-        <translation>%1: kernel %2 ms (mediana de %3), %4. %5</translation>
     </message>
     <message>
         <source>Ran in %1 s, %2</source>
@@ -1508,6 +1544,61 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>Not run without the sandbox, as you chose.</source>
         <translation>No se ejecutó sin el entorno aislado, como eligió.</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>Ran</source>
+        <translation>Ejecutado</translation>
+    </message>
+    <message>
+        <source>The playground cannot run</source>
+        <translation>El banco de pruebas no se puede ejecutar</translation>
+    </message>
+    <message>
+        <source>The arguments or the launch do not fit the kernel</source>
+        <translation>Los argumentos o el lanzamiento no encajan con el kernel</translation>
+    </message>
+    <message>
+        <source>The kernel did not compile</source>
+        <translation>El kernel no compiló</translation>
+    </message>
+    <message>
+        <source>The kernel faulted</source>
+        <translation>El kernel provocó un fallo</translation>
+    </message>
+    <message>
+        <source>The kernel crashed</source>
+        <translation>El kernel se cerró inesperadamente</translation>
+    </message>
+    <message>
+        <source>Stopped at the time limit</source>
+        <translation>Detenido al llegar al tiempo límite</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>Detenido</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>Memoria insuficiente</translation>
+    </message>
+    <message>
+        <source>Kernelpad&apos;s worker failed</source>
+        <translation>Falló el proceso auxiliar de Kernelpad</translation>
+    </message>
+    <message>
+        <source>Not run without a sandbox</source>
+        <translation>No se ejecutó sin entorno aislado</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: kernel %2 (median of %n repeat(s)), %3. %4</source>
+        <translation>
+            <numerusform>%1: kernel %2 (mediana de %n repetición), %3. %4</numerusform>
+            <numerusform>%1: kernel %2 (mediana de %n repeticiones), %3. %4</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1593,10 +1684,6 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>Roofline</source>
         <translation>Roofline</translation>
-    </message>
-    <message>
-        <source>kernel time (ms)</source>
-        <translation>tiempo del kernel (ms)</translation>
     </message>
     <message>
         <source>arithmetic intensity (FLOP/byte)</source>
@@ -1710,6 +1797,26 @@ limitado por memoria ←   → limitado por cómputo</translation>
         <source>Could not write %1: %2</source>
         <translation>No se pudo escribir %1: %2</translation>
     </message>
+    <message>
+        <source>kernel time</source>
+        <translation>tiempo del kernel</translation>
+    </message>
+    <message>
+        <source>No GPU took part: these are the CPU backend (the kernel&apos;s threads on this machine&apos;s cores) and the C++ reference. They show how the work grows with the size and what more cores give, not how fast a GPU is. For GPU times, run this playground on a machine with an NVIDIA GPU: open it in Kernelpad there, or run
+kernelpad-cli sweep %1 --json sweep.json</source>
+        <translation>No participó ninguna GPU: estas líneas son el backend de CPU (los hilos del kernel en los núcleos de este equipo) y la referencia en C++. Muestran cómo crece el trabajo con el tamaño y lo que aportan más núcleos, no lo rápida que es una GPU. Para obtener tiempos de GPU, ejecuta este banco de pruebas en un equipo con una GPU NVIDIA: ábrelo allí en Kernelpad, o ejecuta
+kernelpad-cli sweep %1 --json sweep.json</translation>
+    </message>
+    <message>
+        <source>&lt;playground&gt;</source>
+        <translation>&lt;playground&gt;</translation>
+    </message>
+    <message>
+        <source>No roof: a roof is a processor&apos;s peak bandwidth and FLOP/s, which the CUDA driver gives
+for a GPU. Kernelpad does not measure this CPU&apos;s; its points show what the kernel reached.</source>
+        <translation>Sin techo: el techo es el ancho de banda y los FLOP/s máximos de un procesador, que el controlador CUDA
+da para una GPU. Kernelpad no mide los de esta CPU; sus puntos muestran lo que alcanzó el kernel.</translation>
+    </message>
 </context>
 <context>
     <name>SweepView</name>
@@ -1814,10 +1921,6 @@ limitado por memoria ←   → limitado por cómputo</translation>
         <translation>%1 en %2: </translation>
     </message>
     <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
         <source>%1 rows</source>
         <translation>%1 filas</translation>
     </message>
@@ -1891,13 +1994,6 @@ limitado por memoria ←   → limitado por cómputo</translation>
 </context>
 <context>
     <name>TimingHistoryModel</name>
-    <message numerus="yes">
-        <source>Median of %n repeat(s), from %1 to %2 ms</source>
-        <translation>
-            <numerusform>Mediana de %n repetición, de %1 a %2 ms</numerusform>
-            <numerusform>Mediana de %n repeticiones, de %1 a %2 ms</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Run</source>
         <translation>Ejecución</translation>
@@ -1919,16 +2015,23 @@ limitado por memoria ←   → limitado por cómputo</translation>
         <translation>Kernel</translation>
     </message>
     <message>
-        <source>Kernel ms</source>
-        <translation>Kernel ms</translation>
-    </message>
-    <message>
-        <source>Total ms</source>
-        <translation>Total ms</translation>
-    </message>
-    <message>
         <source>Change</source>
         <translation>Cambio</translation>
+    </message>
+    <message numerus="yes">
+        <source>Median of %n repeat(s), from %1 to %2</source>
+        <translation>
+            <numerusform>Mediana de %n repetición, de %1 a %2</numerusform>
+            <numerusform>Mediana de %n repeticiones, de %1 a %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Kernel time</source>
+        <translation>Tiempo del kernel</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>Tiempo total</translation>
     </message>
 </context>
 <context>
@@ -1946,16 +2049,8 @@ limitado por memoria ←   → limitado por cómputo</translation>
         <translation>Todavía no hay ejecuciones: aquí aparecen los tiempos de cada una.</translation>
     </message>
     <message>
-        <source>ms: bar at the median, whiskers from the fastest to the slowest repeat</source>
-        <translation>ms: barra en la mediana, bigotes de la repetición más rápida a la más lenta</translation>
-    </message>
-    <message>
         <source>run</source>
         <translation>ejecución</translation>
-    </message>
-    <message>
-        <source>kernel ms (median)</source>
-        <translation>kernel ms (med.)</translation>
     </message>
     <message>
         <source>Show the bars on a logarithmic scale, for phases that differ by orders of magnitude</source>
@@ -1966,16 +2061,8 @@ limitado por memoria ←   → limitado por cómputo</translation>
         <translation>El kernel</translation>
     </message>
     <message>
-        <source>%1 on %2: kernel %3 ms</source>
-        <translation>%1 en %2: kernel %3 ms</translation>
-    </message>
-    <message>
         <source> (median of %1 repeats, %2 to %3)</source>
         <translation> (mediana de %1 repeticiones, de %2 a %3)</translation>
-    </message>
-    <message>
-        <source>, %1 ms with the copies</source>
-        <translation>, %1 ms con las copias</translation>
     </message>
     <message>
         <source>No timed repeat finished, so there is no kernel time to show.</source>
@@ -2003,14 +2090,6 @@ El historial conserva las ejecuciones anteriores.</translation>
         <translation> (dispersión)</translation>
     </message>
     <message>
-        <source>%1 ms  (%2 to %3, %4 repeats)</source>
-        <translation>%1 ms  (de %2 a %3, %4 repeticiones)</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
         <source>kernel</source>
         <translation>kernel</translation>
     </message>
@@ -2025,6 +2104,26 @@ El historial conserva las ejecuciones anteriores.</translation>
     <message>
         <source>Could not write %1: %2</source>
         <translation>No se pudo escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>time: bar at the median, whiskers from the fastest to the slowest repeat</source>
+        <translation>tiempo: barra en la mediana, bigotes de la repetición más rápida a la más lenta</translation>
+    </message>
+    <message>
+        <source>kernel time (median)</source>
+        <translation>tiempo del kernel (mediana)</translation>
+    </message>
+    <message>
+        <source>%1 on %2: kernel %3</source>
+        <translation>%1 en %2: kernel %3</translation>
+    </message>
+    <message>
+        <source>, %1 with the copies</source>
+        <translation>, %1 con las copias</translation>
+    </message>
+    <message>
+        <source>%1  (%2 to %3, %4 repeats)</source>
+        <translation>%1  (de %2 a %3, %4 repeticiones)</translation>
     </message>
 </context>
 </TS>

@@ -213,6 +213,14 @@
         <source>Each point: the min and max of %L1 elements</source>
         <translation>每个点：%L1 个元素的最小值和最大值</translation>
     </message>
+    <message>
+        <source>one value; the reference&apos;s is %1</source>
+        <translation>单个值；参考值为 %1</translation>
+    </message>
+    <message>
+        <source>one value</source>
+        <translation>单个值</translation>
+    </message>
 </context>
 <context>
     <name>ArrayTableModel</name>
@@ -801,6 +809,14 @@
         <source>grid %1×%2×%3, block %4×%5×%6</source>
         <translation>网格 %1×%2×%3，线程块 %4×%5×%6</translation>
     </message>
+    <message>
+        <source>Over %1: </source>
+        <translation>数组 %1：</translation>
+    </message>
+    <message>
+        <source>The grid has one thread for every %1 elements: if each thread takes %1, all %2 are reached; %3 (%4)</source>
+        <translation>网格中每 %1 个元素对应一个线程：若每个线程处理 %1 个，即可处理全部 %2；%3（%4）</translation>
+    </message>
 </context>
 <context>
     <name>LessonView</name>
@@ -908,10 +924,6 @@
         <translation>问题 (%1)</translation>
     </message>
     <message>
-        <source>Not run: %1</source>
-        <translation>未运行：%1</translation>
-    </message>
-    <message>
         <source>The playground&apos;s sweep settings were not read: %1</source>
         <translation>未能读取演练场的扫描设置：%1</translation>
     </message>
@@ -926,6 +938,26 @@
     <message>
         <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
         <translation>本机没有用于运行 playground 代码的沙箱（%1）：运行不是您编写的文件之前，Kernelpad 会先询问您。</translation>
+    </message>
+    <message>
+        <source>the last run did not compile (see Problems).</source>
+        <translation>上一次运行未能编译（请查看“问题”）。</translation>
+    </message>
+    <message>
+        <source>the last run failed (see Output).</source>
+        <translation>上一次运行失败（请查看“输出”）。</translation>
+    </message>
+    <message>
+        <source>Not run. %1</source>
+        <translation>未运行。%1</translation>
+    </message>
+    <message>
+        <source>the last run was not started (%1).</source>
+        <translation>上一次运行未能启动（%1）。</translation>
+    </message>
+    <message>
+        <source>Reset La&amp;yout</source>
+        <translation>重置布局(&amp;Y)</translation>
     </message>
 </context>
 <context>
@@ -1072,6 +1104,14 @@
     <message>
         <source>Restored the playground %1 saved at %2</source>
         <translation>已恢复保存于 %2 的演练场 %1</translation>
+    </message>
+    <message>
+        <source>Save Your Copy of the Sample</source>
+        <translation>保存您的示例副本</translation>
+    </message>
+    <message>
+        <source>Your changes to the sample %1 are not saved. Save them as a copy of your own? (The sample itself stays as it came.)</source>
+        <translation>您对示例 %1 的更改尚未保存。是否将其保存为您自己的副本？（示例本身保持原样。）</translation>
     </message>
 </context>
 <context>
@@ -1291,6 +1331,10 @@
         <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
         <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
     </message>
+    <message>
+        <source>These outputs are from an earlier run: %1</source>
+        <translation>这些输出来自之前的一次运行：%1</translation>
+    </message>
 </context>
 <context>
     <name>RunActions</name>
@@ -1422,10 +1466,6 @@
         <translation>正在停止...</translation>
     </message>
     <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
         <source>Run failed</source>
         <translation>运行失败</translation>
     </message>
@@ -1444,10 +1484,6 @@
     <message>
         <source>not checked: %1</source>
         <translation>未校验：%1</translation>
-    </message>
-    <message>
-        <source>%1: kernel %2 ms (median of %3), %4. %5</source>
-        <translation>%1：内核 %2 ms（%3 次的中位数），%4。%5</translation>
     </message>
     <message>
         <source>Ran in %1 s, %2</source>
@@ -1504,6 +1540,60 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>Not run without the sandbox, as you chose.</source>
         <translation>已按您的选择，未在没有沙箱的情况下运行。</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1。%2</translation>
+    </message>
+    <message>
+        <source>Ran</source>
+        <translation>已运行</translation>
+    </message>
+    <message>
+        <source>The playground cannot run</source>
+        <translation>演练场无法运行</translation>
+    </message>
+    <message>
+        <source>The arguments or the launch do not fit the kernel</source>
+        <translation>参数或启动配置与内核不匹配</translation>
+    </message>
+    <message>
+        <source>The kernel did not compile</source>
+        <translation>内核未能编译</translation>
+    </message>
+    <message>
+        <source>The kernel faulted</source>
+        <translation>内核运行出错</translation>
+    </message>
+    <message>
+        <source>The kernel crashed</source>
+        <translation>内核崩溃</translation>
+    </message>
+    <message>
+        <source>Stopped at the time limit</source>
+        <translation>已达到时间限制，运行被停止</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>Kernelpad&apos;s worker failed</source>
+        <translation>Kernelpad 的工作进程出错</translation>
+    </message>
+    <message>
+        <source>Not run without a sandbox</source>
+        <translation>未在没有沙箱的情况下运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: kernel %2 (median of %n repeat(s)), %3. %4</source>
+        <translation>
+            <numerusform>%1：内核 %2（%n 次重复的中位数），%3。%4</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1589,10 +1679,6 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>Roofline</source>
         <translation>Roofline</translation>
-    </message>
-    <message>
-        <source>kernel time (ms)</source>
-        <translation>内核时间 (ms)</translation>
     </message>
     <message>
         <source>arithmetic intensity (FLOP/byte)</source>
@@ -1706,6 +1792,26 @@ memory-bound ←   → compute-bound</source>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
+    <message>
+        <source>kernel time</source>
+        <translation>内核时间</translation>
+    </message>
+    <message>
+        <source>No GPU took part: these are the CPU backend (the kernel&apos;s threads on this machine&apos;s cores) and the C++ reference. They show how the work grows with the size and what more cores give, not how fast a GPU is. For GPU times, run this playground on a machine with an NVIDIA GPU: open it in Kernelpad there, or run
+kernelpad-cli sweep %1 --json sweep.json</source>
+        <translation>没有 GPU 参与：这些曲线是 CPU 后端（内核的线程运行在本机的各个核心上）和 C++ 参考实现。它们显示的是耗时如何随规模增长、更多核心能带来多少提升，而不是 GPU 有多快。要获得 GPU 计时，请在装有 NVIDIA GPU 的机器上运行此演练场：在那台机器上用 Kernelpad 打开它，或运行
+kernelpad-cli sweep %1 --json sweep.json</translation>
+    </message>
+    <message>
+        <source>&lt;playground&gt;</source>
+        <translation>&lt;playground&gt;</translation>
+    </message>
+    <message>
+        <source>No roof: a roof is a processor&apos;s peak bandwidth and FLOP/s, which the CUDA driver gives
+for a GPU. Kernelpad does not measure this CPU&apos;s; its points show what the kernel reached.</source>
+        <translation>没有上限：上限是处理器的峰值带宽和 FLOP/s，GPU 的这些数值由 CUDA 驱动程序提供。
+Kernelpad 不测量此 CPU 的上限；图中的点显示的是内核实际达到的性能。</translation>
+    </message>
 </context>
 <context>
     <name>SweepView</name>
@@ -1810,10 +1916,6 @@ memory-bound ←   → compute-bound</source>
         <translation>%1 在 %2：</translation>
     </message>
     <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
         <source>%1 rows</source>
         <translation>%1 行</translation>
     </message>
@@ -1887,12 +1989,6 @@ memory-bound ←   → compute-bound</source>
 </context>
 <context>
     <name>TimingHistoryModel</name>
-    <message numerus="yes">
-        <source>Median of %n repeat(s), from %1 to %2 ms</source>
-        <translation>
-            <numerusform>%n 次重复的中位数，%1 至 %2 ms</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Run</source>
         <translation>运行</translation>
@@ -1914,16 +2010,22 @@ memory-bound ←   → compute-bound</source>
         <translation>内核</translation>
     </message>
     <message>
-        <source>Kernel ms</source>
-        <translation>内核 ms</translation>
-    </message>
-    <message>
-        <source>Total ms</source>
-        <translation>总计 ms</translation>
-    </message>
-    <message>
         <source>Change</source>
         <translation>变化</translation>
+    </message>
+    <message numerus="yes">
+        <source>Median of %n repeat(s), from %1 to %2</source>
+        <translation>
+            <numerusform>%n 次重复的中位数，%1 至 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Kernel time</source>
+        <translation>内核时间</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总时间</translation>
     </message>
 </context>
 <context>
@@ -1941,16 +2043,8 @@ memory-bound ←   → compute-bound</source>
         <translation>尚无运行：每次运行的计时都会显示在这里。</translation>
     </message>
     <message>
-        <source>ms: bar at the median, whiskers from the fastest to the slowest repeat</source>
-        <translation>ms：柱表示中位数，须线从最快一次延伸到最慢一次</translation>
-    </message>
-    <message>
         <source>run</source>
         <translation>运行</translation>
-    </message>
-    <message>
-        <source>kernel ms (median)</source>
-        <translation>内核 ms（中位数）</translation>
     </message>
     <message>
         <source>Show the bars on a logarithmic scale, for phases that differ by orders of magnitude</source>
@@ -1961,16 +2055,8 @@ memory-bound ←   → compute-bound</source>
         <translation>内核</translation>
     </message>
     <message>
-        <source>%1 on %2: kernel %3 ms</source>
-        <translation>%1 在 %2 上：内核 %3 ms</translation>
-    </message>
-    <message>
         <source> (median of %1 repeats, %2 to %3)</source>
         <translation>（%1 次重复的中位数，%2 至 %3）</translation>
-    </message>
-    <message>
-        <source>, %1 ms with the copies</source>
-        <translation>，含拷贝 %1 ms</translation>
     </message>
     <message>
         <source>No timed repeat finished, so there is no kernel time to show.</source>
@@ -1997,14 +2083,6 @@ The history keeps the earlier runs.</source>
         <translation> 离散范围</translation>
     </message>
     <message>
-        <source>%1 ms  (%2 to %3, %4 repeats)</source>
-        <translation>%1 ms（%2 至 %3，%4 次重复）</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
         <source>kernel</source>
         <translation>内核</translation>
     </message>
@@ -2019,6 +2097,26 @@ The history keeps the earlier runs.</source>
     <message>
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>time: bar at the median, whiskers from the fastest to the slowest repeat</source>
+        <translation>时间：柱表示中位数，须线从最快一次延伸到最慢一次</translation>
+    </message>
+    <message>
+        <source>kernel time (median)</source>
+        <translation>内核时间（中位数）</translation>
+    </message>
+    <message>
+        <source>%1 on %2: kernel %3</source>
+        <translation>%1 在 %2 上：内核 %3</translation>
+    </message>
+    <message>
+        <source>, %1 with the copies</source>
+        <translation>，含拷贝 %1</translation>
+    </message>
+    <message>
+        <source>%1  (%2 to %3, %4 repeats)</source>
+        <translation>%1（%2 至 %3，%4 次重复）</translation>
     </message>
 </context>
 </TS>

@@ -418,7 +418,7 @@ private slots:
         QVERIFY(window.document()->isInstalledSample());
         window.editor()->append(QStringLiteral("// mine\n"));
         QString suggested;
-        const QString mine = dir_.filePath(QStringLiteral("mine/multiply_them.kpad.json"));
+        QString mine = dir_.filePath(QStringLiteral("mine/multiply_them.kpad.json"));
         QVERIFY(QDir().mkpath(QFileInfo(mine).path()));
         window.document()->setSavePathQuestion([&](const QString& path) {
             suggested = path;
