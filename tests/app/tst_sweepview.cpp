@@ -79,6 +79,14 @@ class TestSweepView : public QObject {
         return window.openFile(path) && waitFor(compiled, 1, 120000);
     }
 
+    // The window shown at a desktop's size with `path` open and compiled; changes are discarded on closing.
+    bool showOpen(MainWindow& window, const QString& path) {
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        window.resize(1500, 1000);
+        window.show();
+        return open(window, path);
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -165,10 +173,7 @@ private slots:
         const QString path = copyOfSample();
         {
             MainWindow window;
-            window.setSaveQuestion([] { return QMessageBox::Discard; });
-            window.resize(1500, 1000);
-            window.show();
-            QVERIFY(open(window, path));
+            QVERIFY(showOpen(window, path));
             SweepView* view = window.sweep();
             type(view->toEdit(), QStringLiteral("1M"));
             view->stepsSpin()->setValue(4);
@@ -246,10 +251,7 @@ private slots:
     void aBlockSizeSweepIsDrawnAgainstTheBlockSize() {
         const QString path = copyOfSample();
         MainWindow window;
-        window.setSaveQuestion([] { return QMessageBox::Discard; });
-        window.resize(1500, 1000);
-        window.show();
-        QVERIFY(open(window, path));
+        QVERIFY(showOpen(window, path));
         SweepView* view = window.sweep();
         view->parameterBox()->setCurrentIndex(1); // threads per block
         type(view->fromEdit(), QStringLiteral("32"));
