@@ -139,7 +139,7 @@ void Language::choose(const QString& code) {
     Settings::setLanguage(code);
 }
 
-QMenu* Language::menu(QWidget* parent) {
+QMenu* Language::menu(QWidget* parent, const std::function<void(const QString& code)>& switchTo) {
     auto* menu = new QMenu(tr("&Language"), parent);
     menu->setObjectName(QStringLiteral("languageMenu"));
     auto* group = new QActionGroup(menu);
@@ -150,9 +150,12 @@ QMenu* Language::menu(QWidget* parent) {
         action->setCheckable(true);
         action->setChecked(language.code == current());
         group->addAction(action);
-        QObject::connect(action, &QAction::triggered, menu, [menu, language] {
+        QObject::connect(action, &QAction::triggered, menu, [menu, language, switchTo] {
             choose(language.code);
-            announce(menu, language);
+            if (switchTo && language.code != current())
+                switchTo(language.code);
+            else if (!switchTo)
+                announce(menu, language);
         });
     }
     return menu;

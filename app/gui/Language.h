@@ -1,12 +1,14 @@
 // The languages the window speaks (English, Spanish, Simplified Chinese) and the choice among them.
 // main() installs the chosen one before the window exists; MainWindow's View menu offers them with
-// one line: `view->addMenu(Language::menu(this));`. A choice applies at the next start.
+// one line: `view->addMenu(Language::menu(this, switchTo));`, where switchTo builds the window anew in
+// the language chosen (WindowHost); without it a choice applies at the next start.
 #pragma once
 
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <functional>
 
 class QMenu;
 class QWidget;
@@ -33,8 +35,9 @@ struct Language {
     // Stores `code` in the setting "language": the window speaks it from the next start.
     static void choose(const QString& code);
     // The "Language" submenu: one checkable action per language, the current one checked. Choosing one
-    // stores it and says, in both languages, that it applies at the next start.
-    static QMenu* menu(QWidget* parent);
+    // stores it, then calls `switchTo` with its code; without `switchTo` it says, in both languages, that
+    // it applies at the next start.
+    static QMenu* menu(QWidget* parent, const std::function<void(const QString& code)>& switchTo = {});
 
     Q_DECLARE_TR_FUNCTIONS(Language)
 };

@@ -279,7 +279,7 @@ void MainWindow::createDocks() {
     theme_ = new ThemeMenu(this);
     view->addMenu(theme_);
     view->addAction(presentation_->action());
-    view->addMenu(Language::menu(this));
+    view->addMenu(Language::menu(this, [this](const QString& code) { emit languageSwitchRequested(code); }));
 
     auto* help = new HelpMenu(this);
     menuBar()->addMenu(help);
@@ -404,6 +404,21 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     runs_->stopAll();
     document_->endSession();
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::takeOver(MainWindow& previous) {
+    previous.runs_->stopAll();
+    const bool presenting = previous.presentation_->action()->isChecked();
+    previous.presentation_->set(false);
+    setGeometry(previous.geometry());
+    if (previous.isMaximized()) setWindowState(Qt::WindowMaximized);
+    laidOut_ = restoreState(previous.saveState());
+    backends_->setBackend(previous.backends_->backend());
+    runs_->setTimeLimit(previous.runs_->timeLimit());
+    document_->carryOver(*previous.document_);
+    results_->takeOver(*previous.results_);
+    timings_->takeOver(*previous.timings_);
+    if (presenting) QTimer::singleShot(0, this, [this] { presentation_->set(true); });
 }
 
 void MainWindow::resetLayout() {

@@ -158,8 +158,14 @@ public:
 
     // Lays the docks out afresh for the window's size (View ▸ Reset Layout); see DockLayout.
     void resetLayout();
+    // Takes over what `previous` shows, for a window built anew in another language: its playground
+    // (saved or not, with its autosave), geometry and docks, backend, time limit, results, timings and
+    // presentation mode. `previous` is left empty, to be deleted.
+    void takeOver(MainWindow& previous);
 
 signals:
+    // View ▸ Language chose `code` (stored already): the window is to be built anew in it (WindowHost).
+    void languageSwitchRequested(const QString& code);
     void runFinished(bool ok);
     void sweepFinished(bool ok);
     void compileFinished();

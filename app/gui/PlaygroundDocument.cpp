@@ -373,9 +373,9 @@ bool PlaygroundDocument::isInstalledSample() const {
 
 // ---- autosave
 
-void PlaygroundDocument::autosave() {
-    if (!changedSinceAutosave_) return;
-    // The whole playground, so that a crash gives back its arguments, launch and file names as well.
+// The whole playground, so that a crash (or a window built anew) gives back its arguments, launch and file
+// names as well.
+RecoveredSession PlaygroundDocument::session() const {
     RecoveredSession session;
     session.playgroundPath = playgroundPath_;
     session.sourcePath = sourcePath_;
@@ -383,6 +383,33 @@ void PlaygroundDocument::autosave() {
     session.folder = QString::fromStdString(playground_.folder.string());
     session.text = editor_->text();
     session.playground = QString::fromStdString(io::serializePlayground(current()));
+    return session;
+}
+
+void PlaygroundDocument::carryOver(PlaygroundDocument& from) {
+    const RecoveredSession session = from.session();
+    const bool modified = from.isModified();
+    from.endSession(); // its autosave is this document's from here on
+    QString error;
+    if (!modified && !session.documentPath.isEmpty() && open(session.documentPath, &error)) return;
+    if (!showRestored(session)) {
+        model::Playground untitled;
+        untitled.code = session.text.toStdString();
+        show(untitled);
+        editor_->setText(session.text);
+    }
+    if (!modified) {
+        markUnchanged();
+        return;
+    }
+    setPanelsModified(true);
+    changedSinceAutosave_ = true;
+    autosave();
+}
+
+void PlaygroundDocument::autosave() {
+    if (!changedSinceAutosave_) return;
+    const RecoveredSession session = this->session();
     QString error;
     if (recovery_.save(session, &error))
         changedSinceAutosave_ = false;

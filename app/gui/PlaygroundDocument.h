@@ -57,6 +57,11 @@ public:
               const QString& sourcePath = {});
     // A crashed session's playground (or only its text), modified; its recovery file is removed.
     void restore(const RecoveredSession& session);
+    // What this document holds, as an autosave keeps it.
+    RecoveredSession session() const;
+    // Shows what `from` holds (the same file, or its unsaved text, arguments and launch, still unsaved)
+    // and takes over its autosave: for a window built anew, in another language.
+    void carryOver(PlaygroundDocument& from);
 
     bool save(); // Save As when there is no file yet
     // `confirmed` is a file the person already agreed to replace (the file dialog asked).

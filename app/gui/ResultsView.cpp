@@ -70,6 +70,27 @@ void ResultsView::clear() {
     stale_->hide();
 }
 
+void ResultsView::takeOver(ResultsView& other) {
+    clear();
+    while (other.tabs_->count() > 0) {
+        auto* pane = qobject_cast<OutputPane*>(other.tabs_->widget(0));
+        const QString title = other.tabs_->tabText(0);
+        const QString tip = other.tabs_->tabToolTip(0);
+        const QColor colour = other.tabs_->tabBar()->tabTextColor(0);
+        other.tabs_->removeTab(0);
+        if (!pane) continue;
+        pane->disconnect(&other); // its save buttons spoke to the other view
+        connect(pane, &OutputPane::saveArrayRequested, this, [this, title] { saveArrayAs(title); });
+        connect(pane, &OutputPane::savePlotRequested, this, [this, title] { savePlotAs(title); });
+        const int tab = tabs_->addTab(pane, title);
+        tabs_->setTabToolTip(tab, tip);
+        tabs_->tabBar()->setTabTextColor(tab, colour);
+    }
+    other.clear();
+    placeholder_->setVisible(tabs_->count() == 0);
+    tabs_->setVisible(tabs_->count() > 0);
+}
+
 void ResultsView::markStale(const QString& why) {
     if (tabs_->count() == 0) return;
     stale_->setText(tr("These outputs are from an earlier run: %1").arg(why));

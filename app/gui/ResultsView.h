@@ -28,6 +28,8 @@ public:
     void showRun(kp::launch::NamedArrays outputs, kp::launch::NamedArrays reference,
                  const kp::model::CheckSpec& check, const nlohmann::json& report);
     void clear();
+    // Moves `other`'s outputs (their panes, arrays and verdicts) here: for a window built anew.
+    void takeOver(ResultsView& other);
     // The outputs on view are not the last run's (it was refused or failed): `why` is said above them
     // until the next run's outputs replace them. Nothing is marked while nothing is shown.
     void markStale(const QString& why);

@@ -190,6 +190,20 @@ bool TimingsView::addRun(const nlohmann::json& report, const QString& label, std
     return true;
 }
 
+void TimingsView::takeOver(const TimingsView& other) {
+    for (int row = 0; row < other.history_->rowCount(); ++row) {
+        const auto& run = other.history_->run(row);
+        history_->add(run.timings, run.label, run.time);
+    }
+    peak_ = other.peak_;
+    latestFlops_ = other.latestFlops_;
+    if (history_->rowCount() == 0) return;
+    drawBars(history_->run(history_->rowCount() - 1).timings);
+    drawHistory();
+    applyScale();
+    showLatest();
+}
+
 void TimingsView::setDevicePeak(double bandwidthGBs, double gflops) {
     peak_ = {std::max(0.0, bandwidthGBs), std::max(0.0, gflops)};
     if (!barExtents_.empty()) showLatest(); // not over the reason a report was refused

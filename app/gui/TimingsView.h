@@ -28,6 +28,8 @@ public:
     // The device the runs are on; 0 = unknown. CPU runs are never compared with it.
     void setDevicePeak(double bandwidthGBs, double gflops);
     void clearHistory();
+    // The runs `other` holds, with its latest run's bars: for a window built anew in another language.
+    void takeOver(const TimingsView& other);
     int historySize() const;
 
     QCustomPlot* barsPlot() const { return bars_; }

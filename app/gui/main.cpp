@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "SamplesBrowser.h"
 #include "ScreenshotTour.h"
+#include "WindowHost.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -38,7 +39,8 @@ int main(int argc, char** argv) {
         parser.isSet(screenshots) && qEnvironmentVariableIsEmpty("KERNELPAD_LANGUAGE");
     Language::install(englishPictures ? QStringLiteral("en") : Language::chosen());
 
-    MainWindow window;
+    WindowHost host; // the window, built anew when the language changes
+    MainWindow& window = *host.window();
     const QStringList files = parser.positionalArguments();
     window.show();
     if (parser.isSet(screenshots)) {
@@ -60,5 +62,6 @@ int main(int argc, char** argv) {
     // The playgrounds a crash left come back (each asked), and the file asked for opens whatever is
     // restored; with neither, the sample a first start shows, ready to run.
     window.start(files.value(0), window.samples()->pathOf(QStringLiteral("multiply_them")));
+    // `window` is the first window only: after a change of language the host holds another.
     return QApplication::exec();
 }

@@ -1,9 +1,15 @@
 // The window in Spanish and Simplified Chinese: the translations are built in and finished, with the
 // placeholders, accelerators, shortcuts and markup of their sources; the language follows the setting,
 // else the system's preferences; the Language menu stores a choice; a real window speaks the language.
+#include "BackendChooser.h"
 #include "HelpDialog.h"
+#include "KernelEditor.h"
 #include "Language.h"
 #include "MainWindow.h"
+#include "ResultsView.h"
+#include "SampleCopy.h"
+#include "TimingsView.h"
+#include "WindowHost.h"
 
 #include <QActionGroup>
 #include <QDir>
@@ -15,6 +21,7 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -334,6 +341,48 @@ private slots:
         actions[1]->trigger();
         QCOMPARE(QSettings().value(QStringLiteral("language")).toString(), QStringLiteral("es"));
         QVERIFY(!window.findChild<QMessageBox*>(QStringLiteral("languageNotice")));
+    }
+
+    // A language chosen in the menu applies at once (it needed a restart): the window is built anew in
+    // it and keeps the student's unsaved code, the file it came from, the results and the timings.
+    void choosingALanguageRebuildsTheWindowKeepingTheWork() {
+        QVERIFY(Language::install(QStringLiteral("en")));
+        const auto discard = [] { return QMessageBox::Discard; };
+        WindowHost host;
+        MainWindow* first = host.window();
+        first->setSaveQuestion(discard);
+        first->resize(1400, 900);
+        first->show();
+        const QString path = copyMultiplyThem(dir_.filePath(QStringLiteral("switch")));
+        QSignalSpy compiled(first, &MainWindow::compileFinished);
+        first->backends()->setBackend(QStringLiteral("cpu"));
+        QVERIFY(first->openFile(path));
+        QVERIFY(compiled.wait(120000));
+        QSignalSpy ran(first, &MainWindow::runFinished);
+        QVERIFY(first->startRun());
+        QVERIFY(ran.wait(120000));
+        first->editor()->append(QStringLiteral("// mine\n"));
+        QVERIFY(first->isModified());
+
+        QSignalSpy replaced(&host, &WindowHost::windowReplaced);
+        first->findChild<QAction*>(QStringLiteral("language_es"))->trigger();
+        QVERIFY(replaced.wait(5000));
+        MainWindow* second = host.window(); // the first one is gone
+        second->setSaveQuestion(discard);
+        QCOMPARE(Language::current(), QStringLiteral("es"));
+        QCOMPARE(second->menuBar()->actions().first()->text(), QStringLiteral("&Archivo"));
+        QVERIFY(second->editor()->text().contains(QStringLiteral("// mine")));
+        QVERIFY(second->isModified());
+        QCOMPARE(QFileInfo(second->currentFile()).canonicalFilePath(), QFileInfo(path).canonicalFilePath());
+        QCOMPARE(second->results()->outputCount(), 1);
+        QCOMPARE(second->timings()->historySize(), 1);
+        QCOMPARE(QSettings().value(QStringLiteral("language")).toString(), QStringLiteral("es"));
+
+        second->findChild<QAction*>(QStringLiteral("language_en"))->trigger();
+        QVERIFY(replaced.wait(5000));
+        host.window()->setSaveQuestion(discard);
+        QCOMPARE(host.window()->menuBar()->actions().first()->text(), QStringLiteral("&File"));
+        QVERIFY(host.window()->isModified());
     }
 
     void everyMessageIsTranslatedAndKeepsItsPlaceholders_data() {
