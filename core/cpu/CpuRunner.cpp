@@ -5,6 +5,7 @@
 #include "ContainedRun.h"
 #include "CudaHostHeader.h"
 #include "ThreadFibers.h"
+#include "WorkerPool.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
 #include "core/launch/CompileError.h"
@@ -26,6 +27,7 @@
 #include <cstring>
 #include <latch>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <string_view>
 #include <thread>
@@ -35,6 +37,10 @@ namespace kp::cpu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+template <class... F> struct Overloaded : F... {
+    using F::operator()...;
+};
 
 // CUDA's uint3 as the generated code passes it (three unsigned ints, by value).
 struct uint3Like {
@@ -161,9 +167,11 @@ void flushDenormalsOnThisThread() {
     _mm_setcsr(_mm_getcsr() | 0x8040u); // FTZ (bit 15) and DAZ (bit 6)
 #endif
 }
-
-std::string entryPoint(const std::string& kernel) {
-    return R"(
+// The entry points of the compiled library: for each kernel instance k, kernelpad_arity_k,
+// kernelpad_run_block_k (a block's threads in one loop) and kernelpad_run_thread_k (one thread, or a whole
+// block of a kernel split at its barriers); for each symbol s a program writes, kernelpad_symbol_s.
+std::string entryPoints(const launch::Program& program) {
+    std::string text = R"(
 #line 1 "<kernelpad cpu entry>"
 namespace kernelpad_entry {
 using ::kernelpad::argument;
@@ -190,19 +198,46 @@ template <auto F, typename... P> void runThread(void (*)(P...), void* const* arg
 }
 template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(P); }
 } // namespace kernelpad_entry
-extern "C" int kernelpad_arity() { return kernelpad_entry::arity(&)" +
-           kernel + R"(); }
 extern "C" void kernelpad_install(void (*meet)(::kernelpad::Meeting&)) { ::kernelpad::meet = meet; }
-extern "C" void kernelpad_run_block(void* const* args) {
-    kernelpad_entry::runBlock<&)" +
-           kernel + R"(>(&)" + kernel + R"(, args);
-}
-extern "C" void kernelpad_run_thread(void* const* args, unsigned x, unsigned y, unsigned z) {
-    kernelpad_block_state.threadIndex = uint3{x, y, z};
-    kernelpad_entry::runThread<&)" +
-           kernel + R"(>(&)" + kernel + R"(, args);
-}
 )";
+    for (std::size_t k = 0; k < program.kernels.size(); ++k) {
+        const std::string& kernel = program.kernels[k].name;
+        const std::string n = std::to_string(k);
+        text += "extern \"C\" int kernelpad_arity_" + n + "() { return kernelpad_entry::arity(&" + kernel + "); }\n";
+        text += "extern \"C\" void kernelpad_run_block_" + n + "(void* const* args) {\n    kernelpad_entry::runBlock<&" +
+                kernel + ">(&" + kernel + ", args);\n}\n";
+        text += "extern \"C\" void kernelpad_run_thread_" + n +
+                "(void* const* args, unsigned x, unsigned y, unsigned z) {\n"
+                "    kernelpad_block_state.threadIndex = uint3{x, y, z};\n    kernelpad_entry::runThread<&" +
+                kernel + ">(&" + kernel + ", args);\n}\n";
+    }
+    for (std::size_t s = 0; s < program.symbols.size(); ++s) {
+        const std::string& symbol = program.symbols[s].name;
+        text += "extern \"C\" void* kernelpad_symbol_" + std::to_string(s) +
+                "(unsigned long long* bytes) {\n    *bytes = sizeof(" + symbol + ");\n    return (void*)&" + symbol +
+                ";\n}\n";
+    }
+    return text;
+}
+
+// The kernel definitions a program launches, one per definition (a template's instances share theirs),
+// last in the source first: a rewrite of one leaves the text before it where it was.
+std::vector<std::size_t> definitionsFromLast(const launch::Program& program) {
+    std::vector<std::size_t> kernels;
+    for (std::size_t k = 0; k < program.kernels.size(); ++k) {
+        const auto& signature = program.kernels[k].signature;
+        const bool seen = std::any_of(kernels.begin(), kernels.end(), [&](std::size_t other) {
+            const auto& o = program.kernels[other].signature;
+            return o.line == signature.line && o.column == signature.column;
+        });
+        if (!seen) kernels.push_back(k);
+    }
+    std::sort(kernels.begin(), kernels.end(), [&](std::size_t a, std::size_t b) {
+        const auto& x = program.kernels[a].signature;
+        const auto& y = program.kernels[b].signature;
+        return std::pair(x.line, x.column) > std::pair(y.line, y.column);
+    });
+    return kernels;
 }
 
 // One parameter of the kernel's parameter list: [begin, end) in the source, and whether it has a default.
@@ -256,26 +291,28 @@ std::string checkedCasts(const std::string& source) {
     return text + source.substr(copied);
 }
 
-// For the bounds-checking mode: each array parameter of the kernel's definition becomes
+// For the bounds-checking mode: each array parameter of the launched kernels' definitions becomes
 // ::kernelpad::Checked<T> with the same name, on the same lines (newlines kept), so diagnostics and
 // reported lines stay the user's.
 std::string checkedParameters(const launch::RunSetup& setup) {
     std::string text = setup.source;
-    const std::vector<ParameterSpan> spans =
-        parameterSpans(text, setup.signature.line, setup.signature.column);
-    if (spans.size() != setup.args.size())
-        throw launch::SetupError({"kernel: cannot match the parameters to check bounds"});
-    // Right to left, so earlier offsets stay valid.
-    for (std::size_t i = spans.size(); i-- > 0;) {
-        const auto& parameter = setup.args[i].parameter;
-        if (!setup.args[i].isArray || !parameter.pointer || !parameter.dtype) continue;
-        if (spans[i].hasDefault) continue; // leave it as it is
-        std::string pointee = parameter.typeText.substr(0, parameter.typeText.rfind('*'));
-        const std::string original = text.substr(spans[i].begin, spans[i].end - spans[i].begin);
-        const std::string newlines(
-            static_cast<std::size_t>(std::count(original.begin(), original.end(), '\n')), '\n');
-        text.replace(spans[i].begin, spans[i].end - spans[i].begin,
-                     " ::kernelpad::Checked<" + pointee + "> " + parameter.name + newlines);
+    for (const std::size_t k : definitionsFromLast(setup.program)) {
+        const auto& signature = setup.program.kernels[k].signature;
+        const std::vector<ParameterSpan> spans = parameterSpans(text, signature.line, signature.column);
+        if (spans.size() != signature.parameters.size())
+            throw launch::SetupError({"kernel: cannot match the parameters of " + signature.name + " to check bounds"});
+        // Right to left, so earlier offsets stay valid.
+        for (std::size_t i = spans.size(); i-- > 0;) {
+            const auto& parameter = signature.parameters[i];
+            if (!parameter.pointer || !parameter.dtype) continue;
+            if (spans[i].hasDefault) continue; // leave it as it is
+            std::string pointee = parameter.typeText.substr(0, parameter.typeText.rfind('*'));
+            const std::string original = text.substr(spans[i].begin, spans[i].end - spans[i].begin);
+            const std::string newlines(
+                static_cast<std::size_t>(std::count(original.begin(), original.end(), '\n')), '\n');
+            text.replace(spans[i].begin, spans[i].end - spans[i].begin,
+                         " ::kernelpad::Checked<" + pointee + "> " + parameter.name + newlines);
+        }
     }
     return checkedCasts(text);
 }
@@ -358,14 +395,13 @@ struct ArrayArgument {
 
 struct Entry {
     int (*arity)() = nullptr;
-    void (*install)(void (*)(Meeting&)) = nullptr;
     void (*runBlock)(void* const*) = nullptr;
     void (*runThread)(void* const*, unsigned, unsigned, unsigned) = nullptr;
 };
 
-template <typename F> F symbol(const SharedLibrary& library, const char* name) {
-    void* p = library.symbol(name);
-    if (!p) throw Error(std::string("the compiled kernel lacks ") + name + ": " + library.error());
+template <typename F> F symbol(const SharedLibrary& library, const std::string& name) {
+    void* p = library.symbol(name.c_str());
+    if (!p) throw Error("the compiled kernel lacks " + name + ": " + library.error());
     return reinterpret_cast<F>(p);
 }
 
@@ -395,11 +431,14 @@ std::string CpuRunner::hostSource(const launch::RunSetup& setup, bool checkBound
 
 CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, bool checkBounds,
                                               bool trySplit) {
-    static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&]*>)?)");
-    if (!std::regex_match(setup.kernelName, nameExpression))
-        throw launch::SetupError(
-            {"kernel: \"" + setup.kernelName + "\" is not a kernel name the CPU backend can call"});
+    static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&+-]*>)?)");
+    const auto& kernels = setup.program.kernels;
+    for (const auto& kernel : kernels)
+        if (!std::regex_match(kernel.name, nameExpression))
+            throw launch::SetupError(
+                {"kernel: \"" + kernel.name + "\" is not a kernel name the CPU backend can call"});
     HostProgram program;
+    program.kernels.resize(kernels.size());
     std::string& text = program.text;
     text = "#line 1 \"<kernelpad cuda built-ins>\"\n";
     text += kCudaHostHeader;
@@ -414,21 +453,42 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
     }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
     std::string user = withoutBuiltInIncludes(checkBounds ? checkedParameters(setup) : setup.source);
-    if (trySplit) {
-        auto split = splitAtBarriers(user, setup.signature.line, setup.signature.column,
-                                     {setup.sourceName, checkBounds});
-        program.notSplitBecause = split.reason;
-        program.barriers = split.barriers;
-        if (split.split()) user = std::move(split.source);
-    }
+    if (trySplit)
+        for (const std::size_t k : definitionsFromLast(setup.program)) {
+            const auto& signature = kernels[k].signature;
+            auto split = splitAtBarriers(user, signature.line, signature.column, {setup.sourceName, checkBounds});
+            if (split.split()) user = std::move(split.source);
+            for (std::size_t i = 0; i < kernels.size(); ++i) // every instance of the same definition
+                if (kernels[i].signature.line == signature.line && kernels[i].signature.column == signature.column)
+                    program.kernels[i] = {split.reason, split.barriers};
+        }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
-    text += "\n" + entryPoint(setup.kernelName);
+    text += "\n" + entryPoints(setup.program);
     if (checkBounds)
         text += "extern \"C\" void kernelpad_install_bounds(void (*report)(const char*, long long, unsigned "
                 "long long, "
                 "uint3, uint3, const char*, unsigned)) { ::kernelpad::outOfBounds = report; }\n";
     return program;
 }
+
+namespace {
+
+// How one kernel's threads run, in words: the run's "execution", which the app shows beside its times.
+// `split` is the attempt to split it at its barriers (null when none was made).
+std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool splitCompiled, bool fibers) {
+    if (!split) return fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
+    if (split->notSplitBecause.empty() && splitCompiled)
+        return split->barriers == 0 ? "threads of a block run in one loop (the kernel has no barriers)"
+                                    : "threads of a block run as loops between its " +
+                                          std::to_string(split->barriers) + " barriers";
+    if (split->notSplitBecause.empty())
+        return "threads of a block run as fibers (the host compiler rejected the kernel split at its barriers)";
+    return fibers ? "threads of a block run as fibers: the kernel was not split at its barriers because of " +
+                        split->notSplitBecause
+                  : "threads of a block run in a loop";
+}
+
+} // namespace
 
 CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
     Compiled out;
@@ -438,37 +498,37 @@ CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
     options.readable = {setup.folder}; // its headers
     if (!setup.folder.empty())
         options.includeDirs = {setup.folder.string()}; // "common.cuh" beside the source
-    // Split at the barriers where the kernel allows it; otherwise, or when the host compiler rejects the
-    // split kernel, the source as written (whose diagnostics are then the user's).
+    // Each kernel split at its barriers where it allows it; otherwise, or when the host compiler rejects
+    // the split kernels, the source as written (whose diagnostics are then the user's).
+    const auto& kernels = setup.program.kernels;
     const bool fibers = needsFibers(setup.source);
-    bool split = false;
+    out.fibers = fibers;
+    out.split.assign(kernels.size(), false);
+    HostProgram program;
+    bool anySplit = false;
     if (splitAtBarriers_) {
-        const auto program = hostProgram(setup, checkBounds_, true);
-        if (program.notSplitBecause.empty()) {
+        program = hostProgram(setup, checkBounds_, true);
+        anySplit = std::any_of(program.kernels.begin(), program.kernels.end(),
+                               [](const auto& k) { return k.notSplitBecause.empty(); });
+        if (anySplit) {
             out.compiled = compiler_.compile({{setup.sourceName, program.text}}, options);
-            split = out.compiled.ok;
-            out.execution = split && program.barriers == 0
-                                ? "threads of a block run in one loop (the kernel has no barriers)"
-                            : split ? "threads of a block run as loops between its " +
-                                          std::to_string(program.barriers) + " barriers"
-                                    : "threads of a block run as fibers (the host compiler rejected the "
-                                      "kernel split at its barriers)";
-        } else {
-            out.execution = fibers ? "threads of a block run as fibers: the kernel was not split at its "
-                                     "barriers because of " +
-                                         program.notSplitBecause
-                                   : "threads of a block run in a loop";
+            if (out.compiled.ok)
+                for (std::size_t k = 0; k < kernels.size(); ++k)
+                    out.split[k] = program.kernels[k].notSplitBecause.empty();
         }
     }
-    if (!split) {
+    const bool splitCompiled = anySplit && out.compiled.ok;
+    if (!splitCompiled) {
         out.compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, options);
         if (!out.compiled.ok)
             throw launch::CompileError(explainUnsupported(out.compiled.diagnostics), out.compiled.log);
-        if (out.execution.empty())
-            out.execution = fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
     }
-    out.split = split;
-    out.fibers = fibers && !split;
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+        std::string words =
+            executionWords(splitAtBarriers_ ? &program.kernels[k] : nullptr, splitCompiled, fibers);
+        if (kernels.size() > 1) words = kernels[k].name + ": " + words;
+        out.execution += (out.execution.empty() ? "" : "; ") + words;
+    }
     return out;
 }
 
@@ -478,11 +538,13 @@ namespace {
 // threads' stacks and malloc arenas, with room to spare; a kernel that allocates far more is stopped.
 std::uint64_t memoryBudget(const launch::RunSetup& setup, unsigned workers, bool fibers) {
     std::uint64_t arrays = 0;
-    for (const auto& arg : setup.args)
-        if (arg.isArray) arrays += arg.array.bytes();
-    const std::uint64_t perWorker =
-        (std::uint64_t{8} << 20) + (std::uint64_t{128} << 20) +
-        (fibers ? setup.launch.threadsPerBlock() * std::uint64_t{ThreadFibers::reservedPerThread()} : 0);
+    for (const auto& buffer : setup.program.buffers)
+        arrays += buffer.bytes();
+    std::uint64_t threads = 0;
+    for (const auto& [kernel, geometry] : setup.program.distinctLaunches())
+        threads = std::max(threads, geometry.threadsPerBlock());
+    const std::uint64_t perWorker = (std::uint64_t{8} << 20) + (std::uint64_t{128} << 20) +
+                                    (fibers ? threads * std::uint64_t{ThreadFibers::reservedPerThread()} : 0);
     return (std::uint64_t{2} << 30) + 4 * arrays + workers * perWorker;
 }
 
@@ -497,11 +559,11 @@ nlohmann::json samples(const std::vector<double>& values) {
 constexpr std::uint64_t kGridBlocks = 1024;
 constexpr std::uint64_t kGridThreads = 16384;
 
-void checkWholeGrid(const launch::LaunchGeometry& g, int line) {
+void checkWholeGrid(const launch::LaunchGeometry& g, int line, const std::string& path) {
     const std::uint64_t blocks = g.blocks(), threads = blocks * g.threadsPerBlock();
     if (blocks <= kGridBlocks && threads <= kGridThreads) return;
     throw launch::SetupError(
-        {"launch: the kernel synchronises its grid (a grid group on line " + std::to_string(line) +
+        {path + ": the kernel synchronises its grid (a grid group on line " + std::to_string(line) +
          "), so the CPU backend runs all its blocks at once, each on a thread of its own: at most " +
          std::to_string(kGridBlocks) + " blocks and " + std::to_string(kGridThreads) +
          " threads in all. This grid has " + std::to_string(blocks) + " blocks of " +
@@ -509,16 +571,28 @@ void checkWholeGrid(const launch::LaunchGeometry& g, int line) {
          "). Use fewer blocks, with a grid-stride loop to cover the data."});
 }
 
+// Where a kernel fault happened, in front of its message: nothing for a single launch (the message names
+// the kernel), the step and its pass for a program's.
+std::string inStep(const launch::Program& program, const launch::Operation& operation) {
+    return program.single ? std::string() : "at " + launch::whereIs(program, operation) + ", ";
+}
+
 } // namespace
 
 launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::RunOptions& options) const {
     launch::RunResult result;
     result.backend = backendName();
-    if (auto problems = launch::validate(setup.launch, limits()); !problems.empty())
+    const auto& program = setup.program;
+    if (auto problems = launch::checkLaunches(program, limits()); !problems.empty())
         throw launch::SetupError(problems);
     const int gridLine = source::gridGroupLine(setup.source);
-    if (gridLine > 0) checkWholeGrid(setup.launch, gridLine);
-    const auto workers = gridLine > 0 ? static_cast<unsigned>(setup.launch.blocks()) : workers_;
+    std::uint64_t gridWorkers = 0;
+    if (gridLine > 0)
+        for (const auto& [kernel, geometry] : program.distinctLaunches()) {
+            checkWholeGrid(geometry, gridLine, launch::launchPath(program, kernel, geometry));
+            gridWorkers = std::max(gridWorkers, geometry.blocks());
+        }
+    const auto workers = gridLine > 0 ? static_cast<unsigned>(gridWorkers) : workers_;
 
     auto [compiled, execution, split, fibers] = compile(setup);
     result.execution = std::move(execution);
@@ -537,12 +611,11 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
                                                      shared, model::Array::Uninitialized{}));
     const ChildInputs inputs(setup);
 
-    const cpu::ContainedCode code{"the kernel " + setup.signature.name, compiled.library,
-                                  compiler_.cacheDirectory(), memoryBudget(setup, workers, fibers),
+    const cpu::ContainedCode code{program.single ? "the kernel " + setup.signature.name : "the program",
+                                  compiled.library, compiler_.cacheDirectory(), memoryBudget(setup, workers, fibers),
                                   options.cancel};
     // A lambda may not name a structured binding (clang).
-    const Loaded loaded{compiled.library, split, fibers, gridLine > 0,
-                        flushesDenormals(setup.compile.options)};
+    const Loaded loaded{compiled.library, split, fibers, gridLine > 0, flushesDenormals(setup.compile.options)};
     const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
         return runLoaded(setup, options, loaded, inputs, result.outputs, cancel);
     });
@@ -550,74 +623,124 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
     result.h2dMs = answer.value("h2d", std::vector<double>{});
     result.kernelMs = answer.value("kernel", std::vector<double>{});
     result.d2hMs = answer.value("d2h", std::vector<double>{});
+    if (!program.single) {
+        result.steps = launch::stepTimings(program);
+        const auto steps = answer.value("steps", std::vector<std::vector<double>>{});
+        for (std::size_t i = 0; i < steps.size() && i < result.steps.size(); ++i)
+            result.steps[i].ms = steps[i];
+    }
     if (shared != wanted)
         for (auto& [name, array] : result.outputs)
             array = array.copyTo(wanted);
     return result;
 }
 
+namespace {
+
+// What the child holds while it replays a program: each buffer's memory, the kernels' entry points and
+// the symbols' addresses.
+struct Replay {
+    std::vector<std::byte*> memory; // per program buffer
+    std::vector<Entry> entries;     // per kernel instance
+    std::vector<std::pair<std::byte*, std::uint64_t>> symbols;
+};
+
+std::byte* at(const Replay& replay, const launch::Program& program, const launch::BufferPlace& place) {
+    return replay.memory[place.buffer] + place.offset * model::byteSize(program.buffers[place.buffer].dtype);
+}
+
+} // namespace
+
 nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch::RunOptions& options,
                                     const Loaded& loaded, const ChildInputs& inputs,
                                     launch::NamedArrays& outputs, const std::atomic<bool>& cancel) const {
+    const auto& program = setup.program;
     const auto library = loadCompiled(loaded.library);
-    const bool split = loaded.split;
-    const bool fibers = loaded.fibers;
-    Entry entry{
-        symbol<int (*)()>(*library, "kernelpad_arity"),
-        symbol<void (*)(void (*)(Meeting&))>(*library, "kernelpad_install"),
-        symbol<void (*)(void* const*)>(*library, "kernelpad_run_block"),
-        symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(*library, "kernelpad_run_thread")};
-    if (static_cast<std::size_t>(entry.arity()) != setup.args.size())
-        throw launch::SetupError({"args: the kernel takes " + std::to_string(entry.arity()) +
-                                  " parameters, the playground gives " + std::to_string(setup.args.size())});
-    entry.install(&ThreadFibers::meet);
+    Replay replay;
+    for (std::size_t k = 0; k < program.kernels.size(); ++k) {
+        const std::string n = std::to_string(k);
+        const Entry entry{symbol<int (*)()>(*library, "kernelpad_arity_" + n),
+                          symbol<void (*)(void* const*)>(*library, "kernelpad_run_block_" + n),
+                          symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(*library,
+                                                                                      "kernelpad_run_thread_" + n)};
+        const auto& signature = program.kernels[k].signature;
+        if (static_cast<std::size_t>(entry.arity()) != signature.parameters.size())
+            throw launch::SetupError({(program.single ? std::string("args") : program.kernels[k].name) +
+                                      ": the kernel takes " + std::to_string(entry.arity()) +
+                                      " parameters, the playground gives " +
+                                      std::to_string(signature.parameters.size())});
+        replay.entries.push_back(entry);
+    }
+    symbol<void (*)(void (*)(Meeting&))>(*library, "kernelpad_install")(&ThreadFibers::meet);
     if (checkBounds_) {
         using Report =
             void (*)(const char*, long long, unsigned long long, uint3Like, uint3Like, const char*, unsigned);
         symbol<void (*)(Report)>(*library, "kernelpad_install_bounds")(&recordOutOfBounds);
     }
-
-    // What the kernel reads and writes, refilled from the inputs before every repeat: out and inout
-    // arrays are the results themselves (memory shared with the parent), so nothing is copied out; the
-    // others are working copies.
-    std::vector<model::Array> work(setup.args.size());
-    std::vector<std::byte*> memory(setup.args.size(), nullptr);
-    std::vector<void*> pointers;
-    for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i) {
-        const auto& arg = setup.args[i];
-        if (!arg.isArray) {
-            pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
-            continue;
-        }
-        if (arg.copiedOut()) {
-            memory[i] = outputs[out++].second.data();
-        } else {
-            work[i] = model::Array(arg.array.dtype(), arg.array.shape(), model::heapAllocator(),
-                                   model::Array::Uninitialized{});
-            memory[i] = work[i].data();
-        }
-        pointers.push_back(memory[i]);
+    for (std::size_t s = 0; s < program.symbols.size(); ++s) {
+        unsigned long long bytes = 0;
+        auto* address = symbol<void* (*)(unsigned long long*)>(*library, "kernelpad_symbol_" + std::to_string(s))(&bytes);
+        replay.symbols.emplace_back(static_cast<std::byte*>(address), bytes);
     }
-    // The bounds-checking mode passes array parameters as their data, element count and name.
-    std::vector<ArrayArgument> arrays(setup.args.size());
-    if (checkBounds_)
-        for (std::size_t i = 0; i < setup.args.size(); ++i) {
-            const auto& arg = setup.args[i];
-            if (!arg.isArray || !arg.parameter.pointer || !arg.parameter.dtype) continue;
-            arrays[i] = {memory[i], arg.array.size(), arg.name.c_str()};
-            pointers[i] = &arrays[i];
-        }
+    // Nothing runs before every write into a symbol is known to fit it.
+    for (const auto& operation : program.operations)
+        if (const auto* write = std::get_if<launch::SymbolOperation>(&operation.what);
+            write && write->bytes > replay.symbols[write->symbol].second)
+            throw launch::SetupError({program.steps[operation.step].path + ".symbol: " + std::to_string(write->bytes) +
+                                      " bytes do not fit " + program.symbols[write->symbol].name + ", which holds " +
+                                      std::to_string(replay.symbols[write->symbol].second)});
 
-    const auto& g = setup.launch;
-    const std::uint64_t blocks = g.blocks();
-    const bool wholeGrid = loaded.wholeGrid && fibers;
-    const unsigned workers = wholeGrid ? static_cast<unsigned>(blocks)
-                                       : static_cast<unsigned>(std::min<std::uint64_t>(workers_, blocks));
-    // Fibers and their stacks, one set per worker, kept from repeat to repeat: mapping a worker's stacks
-    // (a guard page each, a page fault for each stack's top) in every repeat cost more than the kernel
-    // on 16 cores, where the workers queue on the process's memory map.
-    std::vector<std::unique_ptr<ThreadFibers>> fiberSets(workers);
-    const auto runGrid = [&] {
+    // What the kernels read and write, refilled from the inputs before every repeat. Out and inout arrays
+    // are the results themselves (memory shared with the parent) unless a swap moves them, so nothing is
+    // copied out; the others, and scratch buffers, are working copies.
+    const bool direct = !program.argumentsMoved();
+    std::vector<model::Array> owned(program.buffers.size());
+    replay.memory.assign(program.buffers.size(), nullptr);
+    std::vector<std::byte*> working(setup.args.size(), nullptr); // per argument, for the refill
+    std::vector<std::size_t> outputOf(setup.args.size(), 0);
+    for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i)
+        if (setup.args[i].copiedOut()) outputOf[i] = out++;
+    for (std::size_t b = 0; b < program.buffers.size(); ++b) {
+        const auto& buffer = program.buffers[b];
+        const auto argument = static_cast<std::size_t>(buffer.argument);
+        if (!buffer.scratch() && direct && setup.args[argument].copiedOut()) {
+            replay.memory[b] = outputs[outputOf[argument]].second.data();
+        } else {
+            owned[b] = model::Array(buffer.dtype, buffer.shape, model::heapAllocator(), model::Array::Uninitialized{});
+            replay.memory[b] = owned[b].data();
+        }
+        if (!buffer.scratch()) working[argument] = replay.memory[b];
+    }
+
+    // Fibers and their stacks, one set per worker, kept from launch to launch and repeat to repeat: mapping
+    // a worker's stacks (a guard page each, a page fault for each stack's top) in every repeat cost more than
+    // the kernel on 16 cores, where the workers queue on the process's memory map.
+    std::vector<std::unique_ptr<ThreadFibers>> fiberSets(workers_);
+    std::vector<std::vector<unsigned char>> sharedMemory(workers_);
+    const auto prepareWorker = [&loaded] {
+        sandbox::prepareThreadForOverflow();
+        if (loaded.flushDenormals) flushDenormalsOnThisThread();
+    };
+    prepareWorker();
+    std::optional<WorkerPool> pool;
+    if (!loaded.wholeGrid) {
+        std::uint64_t mostBlocks = 0;
+        for (const auto& [kernel, geometry] : program.distinctLaunches())
+            mostBlocks = std::max(mostBlocks, geometry.blocks());
+        pool.emplace(static_cast<unsigned>(std::min<std::uint64_t>(workers_, mostBlocks)), prepareWorker);
+    }
+
+    const auto runGrid = [&](std::size_t kernel, const launch::LaunchGeometry& g, void* const* pointers,
+                             const std::string& kernelName) {
+        const Entry& entry = replay.entries[kernel];
+        const bool split = loaded.split[kernel];
+        const bool fibers = loaded.fibers && !split;
+        const std::uint64_t blocks = g.blocks();
+        const bool wholeGrid = loaded.wholeGrid && fibers;
+        const unsigned workers = wholeGrid ? static_cast<unsigned>(blocks)
+                                           : static_cast<unsigned>(std::min<std::uint64_t>(pool ? pool->size() : workers_, blocks));
+        if (fiberSets.size() < workers) fiberSets.resize(workers);
+        if (sharedMemory.size() < workers) sharedMemory.resize(workers);
         std::atomic<std::uint64_t> next{0};
         // Enough chunks per worker to even out blocks of unequal cost, few enough to keep the counter cold.
         // A whole grid at once: one block per worker, which meet at each grid.sync(); a block that ends
@@ -629,11 +752,11 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         const std::function<void()> gridSync =
             wholeGrid ? std::function<void()>([&] { gridBarrier.arrive_and_wait(); }) : nullptr;
         const auto worker = [&](unsigned w) {
-            sandbox::prepareThreadForOverflow();
-            if (loaded.flushDenormals) flushDenormalsOnThisThread();
-            std::vector<unsigned char> shared(g.sharedBytes ? g.sharedBytes : 1);
+            if (w >= workers) return; // the pool is larger than this launch's grid
+            std::vector<unsigned char>& shared = sharedMemory[w];
+            if (shared.size() < std::max<std::size_t>(g.sharedBytes, 1)) shared.resize(std::max<std::size_t>(g.sharedBytes, 1));
             if (fibers && !fiberSets[w]) fiberSets[w] = std::make_unique<ThreadFibers>();
-            ThreadFibers* threadFibers = fiberSets[w].get();
+            ThreadFibers* threadFibers = fibers ? fiberSets[w].get() : nullptr;
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
             // The block's built-ins live in this worker thread's state, which the kernel reads. Blocks are
             // taken a chunk at a time and their indices counted up, not divided out for each block:
@@ -646,12 +769,12 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
             state.blockThreads = static_cast<unsigned>(threads);
             const auto runBlock = [&] {
                 if (split) {
-                    entry.runThread(pointers.data(), 0, 0, 0); // the split kernel runs the whole block
+                    entry.runThread(pointers, 0, 0, 0); // the split kernel runs the whole block
                 } else if (!threadFibers) {
-                    entry.runBlock(pointers.data());
+                    entry.runBlock(pointers);
                 } else {
                     const auto body = [&](std::size_t t) {
-                        entry.runThread(pointers.data(), static_cast<unsigned>(t % g.block[0]),
+                        entry.runThread(pointers, static_cast<unsigned>(t % g.block[0]),
                                         static_cast<unsigned>(t / g.block[0] % g.block[1]),
                                         static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
                     };
@@ -665,8 +788,7 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
                     try {
                         threadFibers->run(threads, body, gridSync);
                     } catch (const launch::KernelFault& e) {
-                        throw launch::KernelFault("the kernel " + setup.signature.name +
-                                                  " cannot go on: " + e.what());
+                        throw launch::KernelFault("the kernel " + kernelName + " cannot go on: " + e.what());
                     }
                 }
             };
@@ -698,61 +820,143 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
                 }
             }
         };
+        if (!wholeGrid) {
+            pool->run(worker);
+            return;
+        }
         // An exception a kernel throws (new failing, a throw) ends the launch with the first one, on
         // this thread, where runContainedCode reports it; escaping a thread it would end the process.
         std::mutex failureMutex;
         std::exception_ptr failure;
         const auto guarded = [&](unsigned w) {
             try {
+                if (w > 0) prepareWorker();
                 worker(w);
             } catch (...) {
                 const std::lock_guard lock(failureMutex);
                 if (!failure) failure = std::current_exception();
             }
         };
-        std::vector<std::thread> pool;
+        std::vector<std::thread> threads;
         try {
             for (unsigned w = 1; w < workers; ++w)
-                pool.emplace_back(guarded, w);
+                threads.emplace_back(guarded, w);
         } catch (const std::system_error& e) {
             // The system refused a thread: stop those already started (a whole grid's blocks wait for
             // each other, so none has begun) and say so, rather than end the process.
             abandon = true;
-            if (wholeGrid) started.count_down(static_cast<std::ptrdiff_t>(workers - pool.size()));
-            for (auto& t : pool)
+            started.count_down(static_cast<std::ptrdiff_t>(workers - threads.size()));
+            for (auto& t : threads)
                 t.join();
             throw Error("could not start " + std::to_string(workers) + " threads for the kernel's blocks (" +
                         e.what() + ")");
         }
         guarded(0);
-        for (auto& t : pool)
+        for (auto& t : threads)
             t.join();
         if (failure) std::rethrow_exception(failure);
     };
 
-    const auto times = launch::repeatRounds(options.warmup, options.repeat, &cancel, [&] {
-        auto t = Clock::now();
-        inputs.refill(memory);
-        const double copyIn = millisecondsSince(t);
+    // A launch's parameters: pointers into the buffers, or the scalars' bytes; in the bounds-checking mode
+    // an array parameter is its data, element count and name.
+    std::vector<void*> pointers;
+    std::vector<ArrayArgument> arrays;
+    const auto launch = [&](const launch::Operation& operation, const launch::LaunchOperation& op) {
+        const auto& signature = program.kernels[op.kernel].signature;
+        pointers.assign(op.args.size(), nullptr);
+        arrays.assign(op.args.size(), {});
+        for (std::size_t i = 0; i < op.args.size(); ++i) {
+            const auto& arg = op.args[i];
+            if (!arg.pointer) {
+                pointers[i] = const_cast<std::byte*>(arg.bytes.data());
+                continue;
+            }
+            pointers[i] = at(replay, program, arg.place);
+            if (checkBounds_ && signature.parameters[i].dtype) {
+                arrays[i] = {pointers[i], arg.elements, arg.name.c_str()};
+                pointers[i] = &arrays[i];
+            }
+        }
         {
             const std::lock_guard lock(boundsReport.mutex);
             boundsReport.count = 0;
         }
-        t = Clock::now();
-        runGrid();
-        const double kernel = millisecondsSince(t);
+        try {
+            runGrid(op.kernel, op.geometry, pointers.data(), signature.name);
+        } catch (const launch::KernelFault& e) {
+            if (program.single) throw;
+            throw launch::KernelFault(inStep(program, operation) + e.what());
+        }
         if (checkBounds_ && boundsReport.count > 0)
-            throw launch::KernelFault("the kernel " + setup.signature.name +
+            throw launch::KernelFault(inStep(program, operation) + "the kernel " + signature.name +
                                       " accessed memory out of bounds: " + boundsReport.first +
                                       (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
                                                                     " out-of-bounds accesses in all)"
                                                               : std::string()));
-        // Nothing is copied out: the kernel wrote into the results themselves.
-        return launch::RoundTimes{copyIn, kernel, 0.0};
+    };
+    const auto perform = [&](const launch::Operation& operation) {
+        std::visit(Overloaded{
+                       [&](const launch::LaunchOperation& op) { launch(operation, op); },
+                       [&](const launch::CopyOperation& op) {
+                           std::memmove(at(replay, program, op.to), at(replay, program, op.from),
+                                        op.elements * model::byteSize(program.buffers[op.to.buffer].dtype));
+                       },
+                       [&](const launch::FillOperation& op) {
+                           std::byte* to = at(replay, program, op.to);
+                           const std::size_t size = op.value.size();
+                           if (std::all_of(op.value.begin(), op.value.end(), [](std::byte b) { return b == std::byte{0}; })) {
+                               std::memset(to, 0, op.elements * size);
+                               return;
+                           }
+                           for (std::uint64_t i = 0; i < op.elements; ++i)
+                               std::memcpy(to + i * size, op.value.data(), size);
+                       },
+                       [&](const launch::SymbolOperation& op) {
+                           std::memcpy(replay.symbols[op.symbol].first,
+                                       op.from ? at(replay, program, *op.from) : op.values.data(), op.bytes);
+                       },
+                   },
+                   operation.what);
+    };
+
+    std::vector<std::vector<double>> stepMs(program.single ? 0 : program.steps.size());
+    std::vector<double> roundSteps(stepMs.size());
+    int round = 0;
+    const auto times = launch::repeatRounds(options.warmup, options.repeat, &cancel, [&] {
+        auto t = Clock::now();
+        inputs.refill(working);
+        for (std::size_t b = 0; b < program.buffers.size(); ++b)
+            if (program.buffers[b].scratch()) std::memset(replay.memory[b], 0, program.buffers[b].bytes());
+        const double copyIn = millisecondsSince(t);
+        std::fill(roundSteps.begin(), roundSteps.end(), 0.0);
+        const auto start = Clock::now();
+        for (const auto& operation : program.operations) {
+            if (program.single) {
+                perform(operation);
+                continue;
+            }
+            const auto before = Clock::now();
+            perform(operation);
+            launch::chargeStep(program, operation.step, millisecondsSince(before), roundSteps);
+        }
+        const double kernel = millisecondsSince(start);
+        // Outputs a swap moved are copied where the results are kept; the others were written there.
+        t = Clock::now();
+        if (!direct)
+            for (std::size_t i = 0; i < setup.args.size(); ++i)
+                if (setup.args[i].copiedOut())
+                    std::memcpy(outputs[outputOf[i]].second.data(), at(replay, program, program.finalPlace[i]),
+                                setup.args[i].array.bytes());
+        const double copyOut = direct ? 0.0 : millisecondsSince(t);
+        if (round++ >= options.warmup)
+            for (std::size_t i = 0; i < stepMs.size(); ++i)
+                stepMs[i].push_back(roundSteps[i]);
+        return launch::RoundTimes{copyIn, kernel, copyOut};
     });
     return {{"h2d", samples(times.h2dMs)},
             {"kernel", samples(times.kernelMs)},
             {"d2h", samples(times.d2hMs)},
+            {"steps", stepMs},
             {"cancelled", times.cancelled}};
 }
 

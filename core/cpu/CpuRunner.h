@@ -14,6 +14,7 @@
 #include <atomic>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace kp::cpu {
 
@@ -40,23 +41,26 @@ public:
     static std::string hostSource(const launch::RunSetup& setup, bool checkBounds = false);
     struct HostProgram {
         std::string text;
-        std::string notSplitBecause; // empty: the kernel was split at its barriers (or was not asked to be)
-        int barriers = 0;
+        struct Kernel {
+            std::string notSplitBecause; // empty: split at its barriers (or not asked to be)
+            int barriers = 0;
+        };
+        std::vector<Kernel> kernels; // per kernel instance of the setup's program, when asked to split
     };
-    // The same, with the kernel split at its barriers where `trySplit` and the kernel allows it.
+    // The same, with each kernel split at its barriers where `trySplit` and the kernel allow it.
     static HostProgram hostProgram(const launch::RunSetup& setup, bool checkBounds, bool trySplit);
     // Whether the source synchronises threads of a block (then they run as fibers).
     static bool needsFibers(const std::string& source);
 
     struct Compiled {
         HostCompileResult
-            compiled;          // ok, the library compiled (not loaded) and any warnings in the user's lines
-        std::string execution; // how its threads will run, in words
-        bool split = false;    // split at its barriers: one call runs a whole block
-        bool fibers = false;   // the threads of a block run as fibers (it synchronises and was not split)
+            compiled;            // ok, the library compiled (not loaded) and any warnings in the user's lines
+        std::string execution;   // how its threads will run, in words
+        std::vector<bool> split; // per kernel instance: split at its barriers, one call runs a whole block
+        bool fibers = false;     // the source synchronises: a kernel not split runs a block's threads as fibers
     };
-    // Compiles the setup's kernel as run() would (split at its barriers where it can), without loading or
-    // running it: the editor's diagnostics for the CPU backend, safe on a file just opened. Needs only
+    // Compiles the setup's kernels as run() would (split at their barriers where they can), without loading
+    // or running them: the editor's diagnostics for the CPU backend, safe on a file just opened. Needs only
     // launch::prepareKernel()'s fields (no arguments) unless bounds checking is on. Throws
     // launch::CompileError with diagnostics in the user's file and lines.
     Compiled compile(const launch::RunSetup& setup) const;
@@ -75,7 +79,7 @@ public:
 private:
     struct Loaded {
         std::filesystem::path library;
-        bool split = false;
+        std::vector<bool> split; // per kernel instance
         bool fibers = false;
         bool wholeGrid = false;      // the kernel syncs its grid: every block at once, on a thread of its own
         bool flushDenormals = false; // --ftz=true or -use_fast_math

@@ -36,8 +36,14 @@
     X(cuMemcpyDtoD)                                                                                          \
     X(cuMemcpyHtoDAsync)                                                                                     \
     X(cuMemcpyDtoHAsync)                                                                                     \
+    X(cuMemcpyDtoDAsync)                                                                                     \
     X(cuMemsetD8)                                                                                            \
     X(cuMemsetD8Async)                                                                                       \
+    X(cuMemsetD16Async)                                                                                      \
+    X(cuMemsetD32Async)                                                                                      \
+    X(cuMemsetD2D8Async)                                                                                     \
+    X(cuMemsetD2D16Async)                                                                                    \
+    X(cuMemsetD2D32Async)                                                                                    \
     X(cuModuleLoadData)                                                                                      \
     X(cuModuleLoadDataEx)                                                                                    \
     X(cuModuleUnload)                                                                                        \

@@ -1,5 +1,7 @@
 #include "PlaygroundFile.h"
 
+#include "JsonFields.h"
+#include "ProgramFile.h"
 #include "UnorderedJson.h"
 #include "core/io/FileBytes.h"
 #include "core/model/ArrayGenerator.h"
@@ -20,7 +22,6 @@ using model::ArgumentSpec;
 using model::DType;
 using model::InitSpec;
 using model::Playground;
-using nlohmann::json;
 
 namespace {
 
@@ -40,74 +41,15 @@ std::string joinLines(const std::string& file, const std::vector<std::string>& p
     return text;
 }
 
-std::string inQuotes(const std::string& text) {
-    return "\"" + text + "\"";
-}
-
-// What a person sees of a wrong value: short, and the kind of JSON value for containers.
-std::string describe(const json& value) {
-    if (value.is_object()) return "an object";
-    if (value.is_array()) return "an array";
-    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (text.size() > 60) text = text.substr(0, 57) + "...";
-    return text;
-}
-
-std::string dtypeList() {
-    std::string list;
-    for (const DType type : model::allDTypes())
-        if (!model::isVector(type)) list += (list.empty() ? "" : ", ") + std::string(model::name(type));
-    return list + " or a CUDA vector type (char1 .. double4: float4, uchar3, int2, ...)";
-}
-
-bool isIdentifier(const std::string& text) {
-    if (text.empty() || std::isdigit(static_cast<unsigned char>(text.front()))) return false;
-    return std::all_of(text.begin(), text.end(),
-                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-std::string member(const std::string& path, std::string_view key) {
-    return path.empty() ? std::string(key) : path + "." + std::string(key);
-}
-std::string element(const std::string& path, std::size_t index) {
-    return path + "[" + std::to_string(index) + "]";
-}
-
-const json* find(const json& object, std::string_view key) {
-    const auto it = object.find(std::string(key));
-    return it == object.end() ? nullptr : &*it;
-}
-
-json unknownMembers(const json& object, std::initializer_list<std::string_view> known) {
-    json extra = json::object();
-    for (const auto& [key, value] : object.items())
-        if (std::find(known.begin(), known.end(), key) == known.end()) extra[key] = value;
-    return extra;
-}
-
 // Turns a JSON document into a Playground, collecting every problem instead of stopping at the first.
-class Reader {
+class Reader : public JsonFields {
 public:
     explicit Reader(fs::path folder) : folder_(std::move(folder)) {}
-
-    std::vector<std::string> problems;
 
     Playground read(const json& root);
 
 private:
-    void problem(const std::string& path, const std::string& message) {
-        problems.push_back(path + ": " + message);
-    }
-
-    std::optional<std::string> text(const json& value, const std::string& path, const std::string& expected);
     std::optional<std::string> path(const json& value, const std::string& where);
-    std::optional<std::string> identifier(const json& value, const std::string& path,
-                                          const std::string& what);
-    std::optional<double> number(const json& value, const std::string& path, const std::string& expected);
-    std::optional<std::uint64_t> integer(const json& value, const std::string& path, std::uint64_t lowest,
-                                         std::uint64_t highest, const std::string& expected);
-    std::optional<DType> dtype(const json& object, const std::string& path);
-    bool isObject(const json& value, const std::string& path, const std::string& expected);
 
     void readSource(const json& root, Playground& playground);
     model::CompileSpec readCompile(const json& object);
@@ -128,19 +70,6 @@ private:
     fs::path folder_;
 };
 
-bool Reader::isObject(const json& value, const std::string& path, const std::string& expected) {
-    if (value.is_object()) return true;
-    problem(path, "expected " + expected + ", found " + describe(value));
-    return false;
-}
-
-std::optional<std::string> Reader::text(const json& value, const std::string& path,
-                                        const std::string& expected) {
-    if (value.is_string()) return value.get<std::string>();
-    problem(path, "expected " + expected + ", found " + describe(value));
-    return std::nullopt;
-}
-
 std::optional<std::string> Reader::path(const json& value, const std::string& where) {
     auto relative = text(value, where, "a path relative to the playground's folder");
     if (!relative) return std::nullopt;
@@ -151,65 +80,24 @@ std::optional<std::string> Reader::path(const json& value, const std::string& wh
     return relative;
 }
 
-std::optional<std::string> Reader::identifier(const json& value, const std::string& path,
-                                              const std::string& what) {
-    auto name = text(value, path, what);
-    if (name && !isIdentifier(*name)) {
-        problem(path, "expected " + what + " (letters, digits and _, not starting with a digit), found " +
-                          describe(value));
-        return std::nullopt;
-    }
-    return name;
-}
-
-std::optional<double> Reader::number(const json& value, const std::string& path,
-                                     const std::string& expected) {
-    if (value.is_number() && std::isfinite(value.get<double>())) return value.get<double>();
-    problem(path, "expected " + expected + ", found " + describe(value));
-    return std::nullopt;
-}
-
-std::optional<std::uint64_t> Reader::integer(const json& value, const std::string& path, std::uint64_t lowest,
-                                             std::uint64_t highest, const std::string& expected) {
-    std::optional<std::uint64_t> result;
-    if (value.is_number_unsigned()) {
-        result = value.get<std::uint64_t>();
-    } else if (value.is_number_float()) {
-        // 400.0 is a whole number as some writers spell it; 2.5 and 1e30 are not.
-        const double d = value.get<double>();
-        if (d >= 0 && d < 0x1.0p53 && d == std::trunc(d)) result = static_cast<std::uint64_t>(d);
-    }
-    if (!result || *result < lowest || *result > highest) {
-        problem(path, "expected " + expected + ", found " + describe(value));
-        return std::nullopt;
-    }
-    return result;
-}
-
-std::optional<DType> Reader::dtype(const json& object, const std::string& path) {
-    const json* value = find(object, "dtype");
-    const std::string where = member(path, "dtype");
-    if (!value) {
-        problem(where, "missing; expected one of " + dtypeList());
-        return std::nullopt;
-    }
-    auto spelled = text(*value, where, "a dtype name (" + dtypeList() + ")");
-    if (!spelled) return std::nullopt;
-    auto type = model::dtypeFromName(*spelled);
-    if (!type) problem(where, "unknown dtype " + inQuotes(*spelled) + "; expected one of " + dtypeList());
-    return type;
-}
-
 Playground Reader::read(const json& root) {
     Playground playground;
     playground.folder = folder_;
-    playground.extra = unknownMembers(root, {"format", "title", "lesson", "source", "code", "kernel",
-                                             "compile", "launch", "args", "reference", "check"});
+    playground.extra =
+        unknownMembers(root, {"format", "title", "lesson", "source", "code", "kernel", "compile", "launch", "args",
+                              "variables", "buffers", "steps", "reference", "check"});
+    const bool program = root.contains("steps");
     if (const json* title = find(root, "title"))
         playground.title = text(*title, "title", "a string").value_or("");
     if (const json* lesson = find(root, "lesson")) playground.lesson = path(*lesson, "lesson").value_or("");
     readSource(root, playground);
-    if (const json* kernel = find(root, "kernel")) {
+    if (program) {
+        // A program's launch steps name their kernels and launches.
+        for (const char* key : {"kernel", "launch"})
+            if (root.contains(key))
+                problem(key, "a playground with steps launches its kernels in its \"launch\" steps; remove \"" +
+                                 std::string(key) + "\"");
+    } else if (const json* kernel = find(root, "kernel")) {
         playground.kernel =
             text(*kernel, "kernel", "the name of the __global__ function to launch").value_or("");
         if (kernel->is_string() && playground.kernel.empty())
@@ -217,9 +105,13 @@ Playground Reader::read(const json& root) {
     } else {
         problem("kernel", "missing; expected the name of the __global__ function to launch");
     }
+    if (!program)
+        for (const char* key : {"variables", "buffers"})
+            if (root.contains(key))
+                problem(key, "belongs to a program: add \"steps\" that use it, or remove it");
     if (const json* compile = find(root, "compile"); compile && isObject(*compile, "compile", "an object"))
         playground.compile = readCompile(*compile);
-    if (const json* launch = find(root, "launch"); launch && isObject(*launch, "launch", "an object"))
+    if (const json* launch = find(root, "launch"); !program && launch && isObject(*launch, "launch", "an object"))
         playground.launch = readLaunch(*launch);
 
     std::vector<bool> typed;
@@ -237,6 +129,7 @@ Playground Reader::read(const json& root) {
     if (const json* check = find(root, "check"); check && isObject(*check, "check", "an object"))
         playground.check = readCheck(*check);
 
+    readProgram(*this, root, playground);
     checkReferences(playground, typed);
     checkOutputs(playground, typed);
     return playground;
@@ -640,7 +533,7 @@ void Reader::checkReferences(const Playground& playground, const std::vector<boo
                                inQuotes(arg.value->array) + "; it must name an array argument (" + arrays +
                                ")");
     }
-    if (playground.launch.autoGrid && !anyArray && !playground.args.empty())
+    if (!playground.isProgram() && playground.launch.autoGrid && !anyArray && !playground.args.empty())
         problem("launch.grid",
                 "\"auto\" sizes the grid from the first array argument, and there is none: give the "
                 "grid as [x, y, z]");
@@ -794,20 +687,6 @@ void checkFormat(const json& root, const std::string& file) {
     throw PlaygroundError(file, {"format: expected \"kernelpad/1\", found " + describe(*format)});
 }
 
-// Output members as the format document orders them; JSON numbers that are whole print without ".0".
-using ordered = nlohmann::ordered_json;
-
-ordered numberJson(double value) {
-    if (std::abs(value) < 0x1.0p53 && value == std::trunc(value)) return static_cast<std::int64_t>(value);
-    return value;
-}
-
-void appendExtra(ordered& object, const json& extra) {
-    if (!extra.is_object()) return;
-    for (const auto& [key, value] : extra.items())
-        if (!object.contains(key)) object[key] = ordered::parse(value.dump());
-}
-
 ordered dimensionsJson(const std::array<std::uint32_t, 3>& dimensions) {
     return ordered::array({dimensions[0], dimensions[1], dimensions[2]});
 }
@@ -942,12 +821,13 @@ std::string serializePlayground(const Playground& playground) {
     if (!playground.lesson.empty()) out["lesson"] = playground.lesson;
     if (playground.source) out["source"] = *playground.source;
     if (playground.code) out["code"] = *playground.code;
-    out["kernel"] = playground.kernel;
+    if (!playground.isProgram()) out["kernel"] = playground.kernel;
     if (ordered compile = compileJson(playground.compile); !compile.empty()) out["compile"] = compile;
-    out["launch"] = launchJson(playground.launch);
+    if (!playground.isProgram()) out["launch"] = launchJson(playground.launch);
     out["args"] = ordered::array();
     for (const ArgumentSpec& arg : playground.args)
         out["args"].push_back(argumentJson(arg));
+    if (playground.isProgram()) writeProgram(playground, out);
     if (playground.reference) {
         ordered reference = {{"source", playground.reference->source},
                              {"function", playground.reference->function}};

@@ -5,6 +5,7 @@
 #include "core/model/Array.h"
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -33,6 +34,17 @@ using NamedArrays = std::vector<std::pair<std::string, model::Array>>;
 // The array called `name`, or nullptr.
 const model::Array* find(const NamedArrays& arrays, std::string_view name);
 
+// A program step's share of a run (every call of it in one run of the program, added up), for the
+// timeline: a loop's time is its steps' together.
+struct StepTiming {
+    std::string path;  // "steps[2].steps[0]"
+    std::string kind;  // "launch", "copy", "fill", "swap", "symbol", "set", "repeat"
+    std::string label; // the step's title, or what it does
+    int depth = 0;     // how many loops it is in
+    std::uint64_t calls = 0;
+    std::vector<double> ms; // one per timed repeat
+};
+
 struct RunResult {
     std::string backend;          // "cuda:0 NVIDIA H100 80GB HBM3"
     std::vector<double> kernelMs; // one per timed repeat
@@ -44,6 +56,10 @@ struct RunResult {
     bool cancelled = false;
     std::string execution; // how the backend ran the threads, in words (the CPU backend's loops or fibers)
     NamedArrays outputs;   // out and inout arrays, parameter order
+    // A program's steps, in file order (empty for a single launch). `untimedOperations` counts those past
+    // the CUDA runner's budget of events, timed only as part of the whole program.
+    std::vector<StepTiming> steps;
+    std::uint64_t untimedOperations = 0;
 
     const model::Array* output(std::string_view name) const { return find(outputs, name); }
 };

@@ -1,5 +1,7 @@
 #include "RunSetup.h"
 
+#include "ProgramPlan.h"
+
 #include "core/Bytes.h"
 #include "core/io/FileBytes.h"
 #include "core/io/InitialArray.h"
@@ -135,17 +137,15 @@ std::vector<std::string> splitTopLevel(std::string_view list) {
     return pieces;
 }
 
-// A template kernel named with its arguments ("scale<float>") gives its type parameters their dtypes:
-// a parameter `T* data` is then matched as a float32 array. A type parameter left to its default
-// (`typename T = float`) takes the default's.
-void bindTemplateArguments(RunSetup& setup) {
-    auto& signature = setup.signature;
+} // namespace
+
+void bindTemplateArguments(model::KernelSignature& signature, const std::string& kernelName) {
     if (!signature.isTemplate) return;
-    const auto open = setup.kernelName.find('<');
-    const auto close = setup.kernelName.rfind('>');
+    const auto open = kernelName.find('<');
+    const auto close = kernelName.rfind('>');
     const std::vector<std::string> given =
         open != std::string::npos && close != std::string::npos && close > open
-            ? splitTopLevel(std::string_view(setup.kernelName).substr(open + 1, close - open - 1))
+            ? splitTopLevel(std::string_view(kernelName).substr(open + 1, close - open - 1))
             : std::vector<std::string>{};
     for (std::size_t i = 0; i < signature.templateParameters.size(); ++i) {
         const std::string& declared = signature.templateParameters[i];
@@ -168,6 +168,8 @@ void bindTemplateArguments(RunSetup& setup) {
             }
     }
 }
+
+namespace {
 
 // A mismatch between one argument and its parameter, or an empty string.
 std::string mismatch(const model::ArgumentSpec& arg, const model::Parameter& parameter, std::size_t index,
@@ -241,7 +243,7 @@ std::array<std::uint32_t, 3> autoGrid(const model::Shape& shape, const std::arra
     return grid;
 }
 
-RunSetup prepareKernel(const model::Playground& playground) {
+RunSetup prepareSource(const model::Playground& playground) {
     RunSetup setup;
     setup.kernelName = playground.kernel;
     setup.compile = playground.compile;
@@ -249,14 +251,79 @@ RunSetup prepareKernel(const model::Playground& playground) {
     setup.check = playground.check.value_or(model::CheckSpec{});
     setup.folder = playground.folder;
     readSource(playground, setup);
-    const auto parsed = model::parseKernels(setup.source, setup.sourceName);
-    setup.signature = findKernel(parsed, setup);
-    bindTemplateArguments(setup);
     return setup;
 }
 
+RunSetup prepareKernel(const model::Playground& playground) {
+    RunSetup setup = prepareSource(playground);
+    const auto parsed = model::parseKernels(setup.source, setup.sourceName);
+    if (playground.isProgram()) {
+        setup.program = planProgram(playground, setup.source, setup.sourceName, parsed);
+        setup.signature = model::programSignature(playground);
+        setup.kernelName = setup.program.kernels.front().name; // a program launches something (planProgram)
+        return setup;
+    }
+    setup.signature = findKernel(parsed, setup);
+    bindTemplateArguments(setup.signature, setup.kernelName);
+    setup.program.single = true;
+    setup.program.kernels = {{setup.kernelName, setup.signature}};
+    return setup;
+}
+
+namespace {
+
+RunArgument makeArgument(const model::Playground& playground, std::size_t i, const model::Parameter& parameter,
+                         const std::shared_ptr<model::HostAllocator>& allocator) {
+    const auto& spec = playground.args[i];
+    RunArgument arg;
+    arg.name = spec.name;
+    arg.parameter = parameter;
+    arg.isArray = spec.isArray();
+    if (arg.isArray) {
+        arg.direction = spec.direction.value_or(model::inferDirection(parameter.isConst));
+        if (arg.direction == model::Direction::Out || !spec.init)
+            arg.array = model::Array(spec.array().dtype, spec.array().shape, allocator);
+        else
+            arg.array = io::initialArray(spec.array(), *spec.init, playground.folder,
+                                         "args[" + std::to_string(i) + "].init", allocator);
+        return arg;
+    }
+    const std::string where = "args[" + std::to_string(i) + "].value";
+    arg.scalarType = spec.scalar().dtype;
+    if (!spec.value) throw SetupError({argPath(i, spec.name) + ": a scalar argument needs a \"value\""});
+    arg.scalarValue = model::evaluate(spec, playground);
+    arg.scalarBytes = model::scalarBytes(arg.scalarType, arg.scalarValue, where);
+    return arg;
+}
+
+void checkOutputs(const RunSetup& setup) {
+    for (const auto& name : setup.check.outputs) {
+        const auto* arg = setup.find(name);
+        if (!arg || !arg->copiedOut())
+            throw SetupError({"check.outputs: \"" + name + "\" is not an out or inout array argument"});
+    }
+}
+
+// A program's arguments are its own, not a kernel's: their files give their types, and the launch steps
+// were matched parameter by parameter when the program was planned (prepareKernel).
+RunSetup prepareProgram(const model::Playground& playground, const std::shared_ptr<model::HostAllocator>& allocator) {
+    RunSetup setup = prepareKernel(playground);
+    const auto& parameters = setup.signature.parameters;
+    checkHostMemory(playground, parameters, availableMemoryBytes());
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        setup.args.push_back(makeArgument(playground, i, parameters[i], allocator));
+    const auto first = std::find_if(setup.program.operations.begin(), setup.program.operations.end(),
+                                    [](const Operation& o) { return std::holds_alternative<LaunchOperation>(o.what); });
+    setup.launch = std::get<LaunchOperation>(first->what).geometry; // planProgram found a launch
+    checkOutputs(setup);
+    return setup;
+}
+
+} // namespace
+
 RunSetup prepare(const model::Playground& playground,
                  const std::shared_ptr<model::HostAllocator>& allocator) {
+    if (playground.isProgram()) return prepareProgram(playground, allocator);
     RunSetup setup = prepareKernel(playground);
     const auto& parameters = setup.signature.parameters;
 
@@ -278,29 +345,8 @@ RunSetup prepare(const model::Playground& playground,
     if (!problems.empty()) throw SetupError(problems);
 
     checkHostMemory(playground, parameters, availableMemoryBytes());
-    for (std::size_t i = 0; i < parameters.size(); ++i) {
-        const auto& spec = playground.args[i];
-        RunArgument arg;
-        arg.name = spec.name;
-        arg.parameter = parameters[i];
-        arg.isArray = spec.isArray();
-        if (arg.isArray) {
-            arg.direction = spec.direction.value_or(model::inferDirection(parameters[i].isConst));
-            if (arg.direction == model::Direction::Out || !spec.init)
-                arg.array = model::Array(spec.array().dtype, spec.array().shape, allocator);
-            else
-                arg.array = io::initialArray(spec.array(), *spec.init, playground.folder,
-                                             "args[" + std::to_string(i) + "].init", allocator);
-        } else {
-            const std::string where = "args[" + std::to_string(i) + "].value";
-            arg.scalarType = spec.scalar().dtype;
-            if (!spec.value)
-                throw SetupError({argPath(i, spec.name) + ": a scalar argument needs a \"value\""});
-            arg.scalarValue = model::evaluate(spec, playground);
-            arg.scalarBytes = model::scalarBytes(arg.scalarType, arg.scalarValue, where);
-        }
-        setup.args.push_back(std::move(arg));
-    }
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        setup.args.push_back(makeArgument(playground, i, parameters[i], allocator));
 
     setup.launch.block = playground.launch.block;
     setup.launch.sharedBytes = playground.launch.sharedBytes;
@@ -315,11 +361,8 @@ RunSetup prepare(const model::Playground& playground,
     } else {
         setup.launch.grid = playground.launch.grid;
     }
-    for (const auto& name : setup.check.outputs) {
-        const auto* arg = setup.find(name);
-        if (!arg || !arg->copiedOut())
-            throw SetupError({"check.outputs: \"" + name + "\" is not an out or inout array argument"});
-    }
+    checkOutputs(setup);
+    setup.program = singleLaunch(setup);
     return setup;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "LaunchGeometry.h"
+#include "Program.h"
 #include "core/Error.h"
 #include "core/model/Array.h"
 #include "core/model/KernelSignature.h"
@@ -52,6 +53,10 @@ struct RunSetup {
     std::optional<model::ReferenceSpec> reference;
     model::CheckSpec check;
     std::filesystem::path folder; // the playground's
+    // What the backends run: the program's buffers and operations, or the single launch as a program of
+    // one. A program's `signature` is its arguments' (model::programSignature), its `kernelName` and
+    // `launch` those of its first launch.
+    Program program;
 
     const RunArgument* find(std::string_view name) const;
     // The names of the arrays that come back (out and inout), in parameter order.
@@ -74,10 +79,21 @@ RunSetup prepare(const model::Playground& playground,
 void checkHostMemory(const model::Playground& playground, const std::vector<model::Parameter>& parameters,
                      std::uint64_t availableBytes);
 
-// The kernel alone: source, signature and compile options, no arguments and no launch. What compiling
+// The source alone, its compile options, reference and check: no kernel is looked for. What compiling a
+// program's source for its diagnostics needs while its steps cannot be planned. Throws InputError when the
+// source cannot be read.
+RunSetup prepareSource(const model::Playground& playground);
+
+// The kernel alone: source, signature and compile options, no arguments and no launch (a program: its
+// steps planned, from the arguments' shapes and values, without making an array). What compiling
 // for diagnostics and attributes needs (run::inspect), without allocating a run's arrays. Throws
 // SetupError when the kernel is missing, InputError when the source cannot be read.
 RunSetup prepareKernel(const model::Playground& playground);
+
+// Gives a template kernel's type parameters the dtypes its name's arguments say ("scale<float>"): a
+// parameter `T* data` is then matched as a float32 array. A type parameter left to its default
+// (`typename T = float`) takes the default's.
+void bindTemplateArguments(model::KernelSignature& signature, const std::string& kernelName);
 
 // "auto": enough blocks of `block` to cover `shape` (x over the last dimension, y over the one before,
 // z over the first of three).

@@ -143,3 +143,26 @@ std::string describe(const CompileSpec& compile) {
 }
 
 } // namespace kp::model
+
+namespace kp::model {
+
+KernelSignature programSignature(const Playground& playground) {
+    KernelSignature signature;
+    signature.name = playground.title.empty() ? std::string("program") : playground.title;
+    for (const auto& arg : playground.args) {
+        Parameter parameter;
+        parameter.name = arg.name;
+        if (arg.isArray()) {
+            parameter.pointer = true;
+            parameter.dtype = arg.array().dtype;
+            parameter.typeText = std::string(cudaName(arg.array().dtype)) + "*";
+        } else {
+            parameter.dtype = arg.scalar().dtype;
+            parameter.typeText = std::string(cudaName(arg.scalar().dtype));
+        }
+        signature.parameters.push_back(std::move(parameter));
+    }
+    return signature;
+}
+
+} // namespace kp::model

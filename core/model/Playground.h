@@ -5,6 +5,8 @@
 #pragma once
 
 #include "DType.h"
+#include "KernelSignature.h"
+#include "Program.h"
 #include "core/model/Array.h"
 
 #include <array>
@@ -147,6 +149,9 @@ struct CheckSpec {
     bool operator==(const CheckSpec&) const = default;
 };
 
+// A playground is one kernel launched once, or a program (README, "Programs"): named buffers and steps
+// over them, where `steps` is not empty. A program names its kernels in its launch steps, so `kernel` and
+// `launch` are left as they are.
 struct Playground {
     std::string title;
     std::string lesson;                // optional path to a text shown beside the editor
@@ -155,19 +160,30 @@ struct Playground {
     std::string kernel;                // the __global__ function to launch
     CompileSpec compile;
     LaunchSpec launch;
-    std::vector<ArgumentSpec> args; // in the kernel's parameter order
+    std::vector<ArgumentSpec> args; // in the kernel's parameter order (a program's: in the reference's)
+    // A program's variables (each a number or an expression over the arguments' sizes and values), its
+    // scratch buffers and views, and its steps.
+    std::vector<std::pair<std::string, std::string>> variables;
+    std::vector<BufferSpec> buffers;
+    std::vector<Step> steps;
     std::optional<ReferenceSpec> reference;
     std::optional<CheckSpec> check;
     nlohmann::json extra = nlohmann::json::object();
     // The folder of the JSON file: every relative path in the playground is resolved against it.
     std::filesystem::path folder;
 
+    bool isProgram() const { return !steps.empty(); }
     const ArgumentSpec* find(std::string_view argumentName) const;
     // `relative` inside `folder` (see resolveInside); throws InputError for paths that leave it.
     std::filesystem::path resolve(const std::string& relative) const;
 
     bool operator==(const Playground&) const = default;
 };
+
+// A program's arguments as a parameter list ("float* a, float* total, int n"): what its reference takes and
+// what the argument panel edits, as a kernel's signature would be. No pointer is to const: each array's
+// direction is its own, given in the file, not read from a declaration.
+KernelSignature programSignature(const Playground& playground);
 
 // Why a path may not be used, or nullopt when `relative` stays inside `folder`: absolute paths, paths
 // that climb out with "..", and paths that leave through a symbolic link are refused, so that a shared

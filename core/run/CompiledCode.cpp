@@ -97,7 +97,8 @@ cuda::CompileOptions compileOptions(const launch::RunSetup& setup, const std::st
     for (const auto& [name, value] : setup.compile.defines)
         options.defines[name] = value;
     // A template kernel exists in the code only once named (as the runners name it).
-    if (!setup.signature.externC) options.nameExpressions = {setup.kernelName};
+    for (const auto& kernel : setup.program.kernels)
+        if (!kernel.signature.externC) options.nameExpressions.push_back(kernel.name);
     return options;
 }
 

@@ -96,17 +96,37 @@ Inspection Inspection::fromJson(const json& j) {
     }
 }
 
+namespace {
+
+// The setup to compile: a program whose steps cannot be planned yet (a step being typed) still has its
+// source compiled, and the steps' problems come with the compiler's, each with its JSON path.
+launch::RunSetup setupToCompile(const model::Playground& playground, std::vector<model::Diagnostic>& problems) {
+    if (!playground.isProgram()) return launch::prepareKernel(playground);
+    try {
+        return launch::prepareKernel(playground);
+    } catch (const launch::SetupError& e) {
+        for (const auto& problem : e.problems())
+            problems.push_back({"steps", 0, 0, model::Diagnostic::Severity::Error, problem});
+        return launch::prepareSource(playground);
+    }
+}
+
+} // namespace
+
 Inspection inspect(const model::Playground& playground, const run::Backend& backend) {
     const auto ordinal = cudaOrdinal(backend);
-    const launch::RunSetup setup = launch::prepareKernel(playground);
+    std::vector<model::Diagnostic> stepProblems;
+    const launch::RunSetup setup = setupToCompile(playground, stepProblems);
     Inspection inspection;
+    inspection.diagnostics = stepProblems;
     if (ordinal) {
         if (!cuda::Driver::available()) throw cuda::Unavailable(cuda::Driver::unavailableReason());
         const auto& runner = runnerFor(*ordinal);
         const auto inspected = runner.inspect(setup);
         inspection.backend = runner.backendName();
-        inspection.diagnostics = inspected.compiled.diagnostics;
-        inspection.attributes = inspected.attributes;
+        inspection.diagnostics.insert(inspection.diagnostics.end(), inspected.compiled.diagnostics.begin(),
+                                      inspected.compiled.diagnostics.end());
+        if (!setup.program.kernels.empty()) inspection.attributes = inspected.attributes;
         inspection.device = runner.properties();
         inspection.limits = runner.limits();
         inspection.compileMs = inspected.compiled.milliseconds;
@@ -115,7 +135,8 @@ Inspection inspect(const model::Playground& playground, const run::Backend& back
     const cpu::CpuRunner runner;
     const auto compiled = runner.compile(setup);
     inspection.backend = runner.backendName();
-    inspection.diagnostics = compiled.compiled.diagnostics;
+    inspection.diagnostics.insert(inspection.diagnostics.end(), compiled.compiled.diagnostics.begin(),
+                                  compiled.compiled.diagnostics.end());
     // Code that runs here but that a GPU would refuse (throw, host-only calls) is shown as such.
     for (auto& error : gpuCompilerErrors(setup))
         inspection.diagnostics.push_back(std::move(error));

@@ -69,6 +69,23 @@ nlohmann::ordered_json RunReport::toJson() const {
     out["compile_ms"] = result->compileMs;
     out["compile_cached"] = result->compileFromCache;
     if (reference) out["reference_compile_ms"] = reference->compileMs;
+    if (!setup->program.single) {
+        nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+        for (const auto& kernel : setup->program.kernels)
+            kernels.push_back(kernel.name);
+        out["kernels"] = kernels;
+        out["launches"] = setup->program.launchCount();
+        nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+        for (const auto& step : result->steps)
+            steps.push_back({{"path", step.path},
+                             {"kind", step.kind},
+                             {"label", step.label},
+                             {"depth", step.depth},
+                             {"calls", step.calls},
+                             {"ms", step.ms}});
+        out["steps"] = steps;
+        if (result->untimedOperations > 0) out["untimed_operations"] = result->untimedOperations;
+    }
     out["h2d_by_argument"] = transfersJson(result->h2dByArgument);
     out["d2h_by_argument"] = transfersJson(result->d2hByArgument);
     out["cancelled"] = result->cancelled;

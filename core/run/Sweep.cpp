@@ -204,8 +204,26 @@ double evaluateFlops(const std::string& formula, double n) {
     }
 }
 
+namespace {
+
+// A program's launches have their own blocks: a block-size sweep sets the program's variable "block", which
+// its launch steps use where the sweep is to change them.
+std::vector<std::pair<std::string, std::string>>::iterator blockVariable(model::Playground& playground) {
+    return std::find_if(playground.variables.begin(), playground.variables.end(),
+                        [](const auto& variable) { return variable.first == "block"; });
+}
+
+} // namespace
+
 SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec) {
     const auto values = sweepValues(spec);
+    if (spec.parameter == SweepParameter::BlockSize && playground.isProgram()) {
+        auto copy = playground;
+        if (blockVariable(copy) == copy.variables.end())
+            bad("sweep.parameter",
+                "a block-size sweep of a program sets its variable \"block\", and this program has none: add "
+                "\"block\" to its variables and use it in the launch steps whose block the sweep should change");
+    }
     if (!spec.flops.empty()) (void)evaluateFlops(spec.flops, 1000);
     for (const auto& id : spec.backends)
         if (parseBackend(id).kind == Backend::Kind::Reference && !playground.reference)
@@ -262,7 +280,7 @@ SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec) 
     }
     // A fixed grid would leave larger arrays, or the same array with smaller blocks, uncovered unless
     // the kernel strides over them.
-    if (!playground.launch.autoGrid) {
+    if (!playground.isProgram() && !playground.launch.autoGrid) {
         const auto kernel = launch::prepareKernel(playground);
         if (!readsGridDim(kernel.source, kernel.signature.line)) {
             autoGrid = true;
@@ -294,6 +312,9 @@ SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec) 
                 merged.push_back(value);
                 continue;
             }
+        } else if (point.playground.isProgram()) {
+            blockVariable(point.playground)->second = std::to_string(value);
+            point.elements = model::elementCount(leadShape);
         } else {
             point.playground.launch.block[0] =
                 static_cast<std::uint32_t>(std::min<std::int64_t>(value, 0xffffffff));

@@ -133,6 +133,24 @@ RunTimings RunTimings::fromReport(const nlohmann::json& report) {
         run.checkPassed = check.at("passed").get<bool>();
     }
     run.uncheckedBecause = optionalText(report, "unchecked_because");
+    if (report.contains("steps")) {
+        const auto& steps = report.at("steps");
+        if (!steps.is_array()) malformed("steps", "expected an array of {path, label, ms, ...}, found " + found(steps));
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const std::string path = "steps[" + std::to_string(i) + "]";
+            const auto& step = steps[i];
+            if (!step.is_object()) malformed(path, "expected {path, label, ms, ...}, found " + found(step));
+            StepTime time;
+            time.path = optionalText(step, "path");
+            time.kind = optionalText(step, "kind");
+            time.label = optionalText(step, "label");
+            time.depth = step.value("depth", 0);
+            time.calls = step.value("calls", std::uint64_t{0});
+            time.ms = launch::median(optionalSamples(step, "ms"));
+            run.steps.push_back(std::move(time));
+        }
+    }
+    run.launches = report.value("launches", std::uint64_t{0});
     return run;
 }
 

@@ -23,9 +23,24 @@ struct Spread {
 
 Spread spreadOf(std::vector<double> samples);
 
+// A program step's share of a run, as the timeline draws it: its median over the repeats.
+struct StepTime {
+    std::string path;  // "steps[2].steps[0]"
+    std::string kind;  // "launch", "repeat", ...
+    std::string label; // the step's title, or what it does
+    int depth = 0;
+    std::uint64_t calls = 0;
+    double ms = 0;
+    bool operator==(const StepTime&) const = default;
+};
+
 struct RunTimings {
     std::string backend; // "cuda:0 NVIDIA H100 80GB HBM3", "cpu (16 threads)"
     std::string kernel;
+    // A program's steps (empty for a single launch) and how many launches it made; kernelMs is then the
+    // whole program's time.
+    std::vector<StepTime> steps;
+    std::uint64_t launches = 0;
     // One sample per timed repeat. On the CPU backend h2d/d2h are the copies into and out of the
     // kernel's working arrays.
     std::vector<double> kernelMs, h2dMs, d2hMs;

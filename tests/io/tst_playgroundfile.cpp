@@ -81,6 +81,7 @@ private slots:
         QTest::addColumn<QString>("fixture");
         QTest::newRow("format example") << "multiply_them.kpad.json";
         QTest::newRow("unknown members at every level") << "unknown_keys.kpad.json";
+        QTest::newRow("a program with every kind of step") << "program.kpad.json";
     }
     void roundTripKeepsEverything() {
         QFETCH(QString, fixture);
@@ -367,6 +368,56 @@ private slots:
         for (const QString& fragment : fragments)
             QVERIFY2(message.find(fragment.toStdString()) != std::string::npos,
                      (message + "\n  lacks: " + fragment.toStdString()).c_str());
+    }
+
+    // A program's fields, each wrong in its own way, with the path of the field to fix.
+    void rejectsBadProgramField_data() {
+        QTest::addColumn<QString>("patch");
+        QTest::addColumn<QString>("fragment");
+        const auto row = [](const char* name, const char* patch, const char* fragment) {
+            QTest::newRow(name) << QString(patch) << QString(fragment);
+        };
+        row("a kernel beside steps", R"p([{"op":"add","path":"/kernel","value":"k"}])p",
+            "kernel: a playground with steps launches its kernels in its \"launch\" steps; remove \"kernel\"");
+        row("buffers without steps", R"p([{"op":"remove","path":"/steps"},{"op":"add","path":"/kernel","value":"k"}])p",
+            "buffers: belongs to a program: add \"steps\" that use it, or remove it");
+        row("no kind of step", R"p([{"op":"replace","path":"/steps/1","value":{"title":"x"}}])p",
+            "steps[1]: names no step; expected one of \"launch\", \"copy\"");
+        row("two kinds", R"p([{"op":"add","path":"/steps/1/copy","value":{"from":"a","to":"scratch"}}])p",
+            "steps[1]: names 2 kinds of step; a step is one of them");
+        row("launch without args", R"p([{"op":"remove","path":"/steps/1/launch/args"}])p",
+            "steps[1].launch.args: missing; expected one entry per kernel parameter");
+        row("grid of four", R"p([{"op":"replace","path":"/steps/1/launch/grid","value":[1,1,1,1]}])p",
+            "steps[1].launch.grid: expected \"auto\" or [x, y, z]");
+        row("an expression that is an object", R"p([{"op":"replace","path":"/steps/1/launch/block/0","value":{}}])p",
+            "steps[1].launch.block[0]: expected a number or an expression");
+        row("swap of three", R"p([{"op":"replace","path":"/steps/2/steps/3/swap","value":["a","b","c"]}])p",
+            "steps[2].steps[3].swap: expected the two buffers to swap");
+        row("a loop without an end", R"p([{"op":"replace","path":"/steps/3/repeat","value":{}}])p",
+            "steps[3].repeat: needs \"times\" (a number of passes) or \"while\"");
+        row("a loop without steps", R"p([{"op":"remove","path":"/steps/3/steps"}])p",
+            "steps[3].steps: missing; a repeat runs the steps listed here");
+        row("steps in a copy", R"p([{"op":"add","path":"/steps/2/steps/1/steps","value":[]}])p",
+            "steps[2].steps[1].steps: only a repeat holds steps");
+        row("symbol with both", R"p([{"op":"add","path":"/steps/0/symbol/from","value":"a"}])p",
+            "steps[0].symbol: give either \"from\" (a buffer to copy) or \"values\" (numbers), one of them");
+        row("buffer both kinds", R"p([{"op":"add","path":"/buffers/0/view","value":{"of":"a"}}])p",
+            "buffers[0]: needs one of \"array\"");
+        row("view of nothing", R"p([{"op":"remove","path":"/buffers/1/view/of"}])p",
+            "buffers[1].view.of: missing; expected the buffer the view is part of");
+        row("bad set name", R"p([{"op":"replace","path":"/steps/3/steps/0/set","value":{"2x":1}}])p",
+            "steps[3].steps[0].set.2x: a variable's name is letters, digits and _");
+        row("empty steps", R"p([{"op":"replace","path":"/steps","value":[]}])p", "steps: is empty; expected at least one step");
+    }
+    void rejectsBadProgramField() {
+        QFETCH(QString, patch);
+        QFETCH(QString, fragment);
+        const auto root = nlohmann::json::parse(readText(fixtures() / "program.kpad.json"));
+        QCOMPARE(problemsOf(root.dump(), fixtures() / "program.kpad.json"), std::string());
+        const auto bad = root.patch(nlohmann::json::parse(patch.toStdString()));
+        const std::string message = problemsOf(bad.dump(2), fixtures() / "bad.kpad.json");
+        QVERIFY2(message.find(fragment.toStdString()) != std::string::npos,
+                 (message + "\n  lacks: " + fragment.toStdString()).c_str());
     }
 
     void rejectsUnreadableFile_data() {

@@ -1,0 +1,88 @@
+#include "WorkerPool.h"
+
+#include "core/Error.h"
+
+#include <chrono>
+#include <system_error>
+
+namespace kp::cpu {
+
+WorkerPool::WorkerPool(unsigned workers, const std::function<void()>& prepare) {
+    try {
+        for (unsigned w = 1; w < workers; ++w)
+            threads_.emplace_back([this, w, prepare] { loop(w, prepare); });
+    } catch (const std::system_error& e) {
+        const auto started = threads_.size() + 1;
+        {
+            const std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        for (auto& t : threads_)
+            t.join();
+        threads_.clear();
+        throw Error("could not start " + std::to_string(workers) + " worker threads (" + std::to_string(started) +
+                    " started): " + e.what());
+    }
+}
+
+WorkerPool::~WorkerPool() {
+    {
+        const std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_)
+        t.join();
+}
+
+void WorkerPool::call(unsigned worker) {
+    try {
+        (*job_)(worker);
+    } catch (...) {
+        const std::lock_guard lock(mutex_);
+        if (!failure_) failure_ = std::current_exception();
+    }
+}
+
+void WorkerPool::loop(unsigned worker, const std::function<void()>& prepare) {
+    if (prepare) prepare();
+    std::uint64_t seen = 0;
+    for (;;) {
+        // A launch follows the last one within microseconds in a program: wait a moment before sleeping.
+        const auto spinUntil = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+        while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < spinUntil)
+            std::this_thread::yield();
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return stopping_ || generation_.load(std::memory_order_acquire) != seen; });
+            if (stopping_) return;
+            seen = generation_.load(std::memory_order_acquire);
+        }
+        call(worker);
+        if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            const std::lock_guard lock(mutex_);
+            done_.notify_one();
+        }
+    }
+}
+
+void WorkerPool::run(const std::function<void(unsigned)>& job) {
+    {
+        const std::lock_guard lock(mutex_);
+        job_ = &job;
+        failure_ = nullptr;
+        running_.store(static_cast<unsigned>(threads_.size()), std::memory_order_release);
+        generation_.fetch_add(1, std::memory_order_acq_rel);
+    }
+    wake_.notify_all();
+    call(0);
+    {
+        std::unique_lock lock(mutex_);
+        done_.wait(lock, [&] { return running_.load(std::memory_order_acquire) == 0; });
+        job_ = nullptr;
+    }
+    if (failure_) std::rethrow_exception(failure_);
+}
+
+} // namespace kp::cpu

@@ -1,0 +1,46 @@
+// The worker threads that run a launch's blocks, started once per run and kept from launch to launch: a
+// program of thousands of launches (an iterative stencil) would otherwise start and join every worker
+// thousands of times. The thread that calls run() is worker 0.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace kp::cpu {
+
+class WorkerPool {
+public:
+    // `workers` in all, this thread included; `prepare` runs first on each started thread. Throws
+    // kp::Error when the system refuses a thread.
+    explicit WorkerPool(unsigned workers, const std::function<void()>& prepare = {});
+    ~WorkerPool();
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
+
+    unsigned size() const noexcept { return static_cast<unsigned>(threads_.size()) + 1; }
+    // Calls job(w) for w in [0, size()) at once, each on its own worker, and returns when all are done.
+    // The first exception a job throws is thrown here, after every worker has finished.
+    void run(const std::function<void(unsigned)>& job);
+
+private:
+    void loop(unsigned worker, const std::function<void()>& prepare);
+    void call(unsigned worker);
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable done_;
+    const std::function<void(unsigned)>* job_ = nullptr;
+    std::atomic<std::uint64_t> generation_{0};
+    std::atomic<unsigned> running_{0};
+    bool stopping_ = false;
+    std::exception_ptr failure_;
+    std::vector<std::thread> threads_;
+};
+
+} // namespace kp::cpu
