@@ -52,9 +52,10 @@ private slots:
         QCOMPARE(count, static_cast<int>(catalog.samples.size()));
         QVERIFY(count >= 20);
         QTreeWidget* list = browser.list();
-        QCOMPARE(list->topLevelItemCount(), 2);
+        QCOMPARE(list->topLevelItemCount(), 3);
         QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("From the PyCUDA tutorial"));
         QCOMPARE(list->topLevelItem(1)->text(0), QStringLiteral("Classic teaching kernels"));
+        QCOMPARE(list->topLevelItem(2)->text(0), QStringLiteral("Programs of several launches"));
         std::size_t next = 0;
         for (int g = 0; g < list->topLevelItemCount(); ++g) {
             QVERIFY(list->topLevelItem(g)->isExpanded());
