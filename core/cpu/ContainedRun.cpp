@@ -61,7 +61,11 @@ std::string mebibytes(std::uint64_t bytes) {
 }
 
 // How a child that did not answer ended, in words: what happened and what to do.
-std::string crashText(const sandbox::ChildEnd& end, const ContainedCode& code) {
+std::string crashText(const sandbox::ChildEnd& end, const ContainedCode& given) {
+    // "the program, at steps[2] (heat<<<...>>>(...), pass 3 of its loop), crashed with SIGSEGV"
+    ContainedCode code = given;
+    if (given.whereNow)
+        if (const std::string where = given.whereNow(); !where.empty()) code.what += ", " + where + ",";
     if (end.how == sandbox::ChildEnd::How::Exited)
         return code.what + " ended its process with exit status " + std::to_string(end.exitCode) +
                " before finishing: code on the CPU backend must not call exit(), _exit() or quick_exit(); "

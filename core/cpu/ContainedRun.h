@@ -26,6 +26,9 @@ struct ContainedCode {
     std::filesystem::path cache;   // the cache folder: scratch folders are made below it
     std::uint64_t memoryBytes = 0; // memory the child may add to what it has at fork
     const std::atomic<bool>* cancel = nullptr;
+    // Where the code was when its child crashed ("at steps[2] (...)"), read after the child ended; a
+    // program's runner keeps the operation it is at in memory the parent sees. Empty: nothing is added.
+    std::function<std::string()> whereNow = {};
 };
 
 // The setup's input arrays as a contained child reads them: the arrays themselves, or, for those it

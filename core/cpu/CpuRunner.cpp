@@ -611,11 +611,21 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
                                                      shared, model::Array::Uninitialized{}));
     const ChildInputs inputs(setup);
 
+    // The operation the child is at, in memory this process reads should the child crash.
+    model::Array operation(model::DType::UInt64, {1}, sandbox::childSharedAllocator());
+    auto* at = operation.as<std::uint64_t>().data();
+    *at = program.operations.size();
+    const auto whereNow = [&program, at]() -> std::string {
+        return *at < program.operations.size() ? "at " + launch::whereIs(program, program.operations[*at]) : "";
+    };
     const cpu::ContainedCode code{program.single ? "the kernel " + setup.signature.name : "the program",
-                                  compiled.library, compiler_.cacheDirectory(), memoryBudget(setup, workers, fibers),
-                                  options.cancel};
+                                  compiled.library,
+                                  compiler_.cacheDirectory(),
+                                  memoryBudget(setup, workers, fibers),
+                                  options.cancel,
+                                  program.single ? std::function<std::string()>() : whereNow};
     // A lambda may not name a structured binding (clang).
-    const Loaded loaded{compiled.library, split, fibers, gridLine > 0, flushesDenormals(setup.compile.options)};
+    const Loaded loaded{compiled.library, split, fibers, gridLine > 0, flushesDenormals(setup.compile.options), at};
     const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
         return runLoaded(setup, options, loaded, inputs, result.outputs, cancel);
     });
@@ -930,15 +940,19 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         const double copyIn = millisecondsSince(t);
         std::fill(roundSteps.begin(), roundSteps.end(), 0.0);
         const auto start = Clock::now();
-        for (const auto& operation : program.operations) {
+        for (std::size_t j = 0; j < program.operations.size(); ++j) {
+            const auto& operation = program.operations[j];
             if (program.single) {
                 perform(operation);
                 continue;
             }
+            std::atomic_ref<std::uint64_t>(*loaded.operation).store(j, std::memory_order_relaxed);
             const auto before = Clock::now();
             perform(operation);
             launch::chargeStep(program, operation.step, millisecondsSince(before), roundSteps);
         }
+        if (!program.single)
+            std::atomic_ref<std::uint64_t>(*loaded.operation).store(program.operations.size(), std::memory_order_relaxed);
         const double kernel = millisecondsSince(start);
         // Outputs a swap moved are copied where the results are kept; the others were written there.
         t = Clock::now();

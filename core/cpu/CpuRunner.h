@@ -83,6 +83,7 @@ private:
         bool fibers = false;
         bool wholeGrid = false;      // the kernel syncs its grid: every block at once, on a thread of its own
         bool flushDenormals = false; // --ftz=true or -use_fast_math
+        std::uint64_t* operation = nullptr; // where the child notes the operation it is at (shared memory)
     };
     // In the contained child: loads the kernel and runs the repeats, writing the results into `outputs`
     // (memory shared with the parent). The answer holds the timings.

@@ -115,28 +115,6 @@ const model::KernelSignature& findKernel(const model::ParseResult& parsed, const
     throw SetupError(problems);
 }
 
-// The pieces of a top-level comma list ("float, 256" in "scale<float, 256>"), trimmed.
-std::vector<std::string> splitTopLevel(std::string_view list) {
-    std::vector<std::string> pieces;
-    std::string piece;
-    int depth = 0;
-    for (const char c : list) {
-        depth += (c == '<' || c == '(' || c == '[') ? 1 : (c == '>' || c == ')' || c == ']') ? -1 : 0;
-        if (c == ',' && depth == 0) {
-            pieces.push_back(piece);
-            piece.clear();
-        } else {
-            piece += c;
-        }
-    }
-    pieces.push_back(piece);
-    for (auto& p : pieces) {
-        p.erase(0, p.find_first_not_of(" \t\n"));
-        p.erase(p.find_last_not_of(" \t\n") + 1);
-    }
-    return pieces;
-}
-
 } // namespace
 
 void bindTemplateArguments(model::KernelSignature& signature, const std::string& kernelName) {
@@ -145,19 +123,19 @@ void bindTemplateArguments(model::KernelSignature& signature, const std::string&
     const auto close = kernelName.rfind('>');
     const std::vector<std::string> given =
         open != std::string::npos && close != std::string::npos && close > open
-            ? splitTopLevel(std::string_view(kernelName).substr(open + 1, close - open - 1))
+            ? model::splitTopLevel(std::string_view(kernelName).substr(open + 1, close - open - 1))
             : std::vector<std::string>{};
     for (std::size_t i = 0; i < signature.templateParameters.size(); ++i) {
         const std::string& declared = signature.templateParameters[i];
         const auto equals = declared.find('=');
-        const auto head = splitTopLevel(declared.substr(0, equals)).front();
+        const auto head = model::splitTopLevel(declared.substr(0, equals)).front();
         if (!head.starts_with("typename") && !head.starts_with("class")) continue;
         const auto nameAt = head.find_last_of(" \t");
         if (nameAt == std::string::npos) continue;
         const std::string name = head.substr(nameAt + 1);
         const std::string argument = i < given.size() && !given[i].empty() ? given[i]
                                      : equals != std::string::npos
-                                         ? splitTopLevel(declared.substr(equals + 1)).front()
+                                         ? model::splitTopLevel(declared.substr(equals + 1)).front()
                                          : std::string();
         const auto dtype = argument.empty() ? std::nullopt : model::dtypeOfType(argument);
         if (!dtype) continue;

@@ -42,6 +42,27 @@ std::string describeRepeat(const RepeatStep& s) {
 
 } // namespace
 
+std::vector<std::string> splitTopLevel(std::string_view list) {
+    std::vector<std::string> pieces;
+    std::string piece;
+    int depth = 0;
+    for (const char c : list) {
+        depth += (c == '<' || c == '(' || c == '[') ? 1 : (c == '>' || c == ')' || c == ']') ? -1 : 0;
+        if (c == ',' && depth == 0) {
+            pieces.push_back(piece);
+            piece.clear();
+        } else {
+            piece += c;
+        }
+    }
+    pieces.push_back(piece);
+    for (auto& p : pieces) {
+        p.erase(0, p.find_first_not_of(" \t\n"));
+        p.erase(p.find_last_not_of(" \t\n") + 1);
+    }
+    return pieces;
+}
+
 std::string_view kindName(const Step& step) {
     return std::visit(Overloaded{
                           [](const LaunchStep&) { return std::string_view("launch"); },

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -134,6 +135,10 @@ inline bool RepeatStep::operator==(const RepeatStep& other) const {
            from == other.from && next == other.next && limit == other.limit && steps == other.steps &&
            extra == other.extra;
 }
+
+// The pieces of a comma list at the top level ("float, f(a, b), 256" -> "float", "f(a, b)", "256": a comma
+// inside brackets or a template's angle brackets belongs to its piece), each trimmed; empty pieces stay.
+std::vector<std::string> splitTopLevel(std::string_view list);
 
 // "launch", "copy", "fill", "swap", "symbol", "set", "repeat": the step's key in the file.
 std::string_view kindName(const Step& step);

@@ -99,14 +99,12 @@ Inspection Inspection::fromJson(const json& j) {
 namespace {
 
 // The setup to compile: a program whose steps cannot be planned yet (a step being typed) still has its
-// source compiled, and the steps' problems come with the compiler's, each with its JSON path.
-launch::RunSetup setupToCompile(const model::Playground& playground, std::vector<model::Diagnostic>& problems) {
+// source compiled; the steps' own problems are the step list's to show (it plans as you type).
+launch::RunSetup setupToCompile(const model::Playground& playground) {
     if (!playground.isProgram()) return launch::prepareKernel(playground);
     try {
         return launch::prepareKernel(playground);
-    } catch (const launch::SetupError& e) {
-        for (const auto& problem : e.problems())
-            problems.push_back({"steps", 0, 0, model::Diagnostic::Severity::Error, problem});
+    } catch (const launch::SetupError&) {
         return launch::prepareSource(playground);
     }
 }
@@ -115,10 +113,8 @@ launch::RunSetup setupToCompile(const model::Playground& playground, std::vector
 
 Inspection inspect(const model::Playground& playground, const run::Backend& backend) {
     const auto ordinal = cudaOrdinal(backend);
-    std::vector<model::Diagnostic> stepProblems;
-    const launch::RunSetup setup = setupToCompile(playground, stepProblems);
+    const launch::RunSetup setup = setupToCompile(playground);
     Inspection inspection;
-    inspection.diagnostics = stepProblems;
     if (ordinal) {
         if (!cuda::Driver::available()) throw cuda::Unavailable(cuda::Driver::unavailableReason());
         const auto& runner = runnerFor(*ordinal);

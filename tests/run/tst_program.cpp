@@ -308,6 +308,28 @@ private slots:
                      qPrintable(message));
         }
     }
+
+    // Without bounds checking, a step whose kernel crashes its process: the message still names the step,
+    // which the child noted where this process reads it after the crash.
+    void aCrashNamesItsStep() {
+        QFETCH_GLOBAL(QString, backend);
+        if (backend != QLatin1String("cpu")) QSKIP("a crash of the CPU backend's child process");
+        const json file = {
+            {"format", "kernelpad/1"},
+            {"code", "__global__ void fill(int* a) { a[threadIdx.x] = 1; }\n"
+                     "__global__ void poke(int* a, int at) { if (threadIdx.x == 0) a[at] = 1; }\n"},
+            {"args", {array("a", "int32", {8}, "inout")}},
+            {"steps", {launchStep("fill", {1}, {8}, {"a"}), launchStep("poke", {1}, {32}, {"a", 1 << 30})}}};
+        try {
+            (void)run(file, *cpu_);
+            QFAIL("the crash was not reported");
+        } catch (const launch::KernelFault& e) {
+            const QString message = QString::fromStdString(e.what());
+            QVERIFY2(message.startsWith(QStringLiteral("the program, at steps[1] (poke<<<1, 32>>>(a, 1073741824)), "
+                                                       "crashed with SIGSEGV")),
+                     qPrintable(message));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProgram)

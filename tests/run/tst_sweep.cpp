@@ -472,6 +472,45 @@ private slots:
         QVERIFY(run::crossovers(result).empty());              // no GPU, nothing to cross
     }
 
+    // A program sweeps whole: its scratch buffers follow the swept array's size through their
+    // expressions, and a block sweep sets its variable "block" (a program without one is told so).
+    void sweepsAProgram() {
+        const auto playground =
+            io::readPlayground(std::filesystem::path(KP_SOURCE_DIR) / "samples/sum_squares_multipass/sum_squares_multipass.kpad.json");
+        run::SweepSpec sizes;
+        sizes.values = {1000, 300000};
+        sizes.repeat = 1;
+        sizes.warmup = 0;
+        sizes.backends = {"cpu", "reference"};
+        const auto bySize = run::runSweep(playground, sizes, {});
+        QCOMPARE(bySize.rows.size(), std::size_t{4});
+        for (const auto* row : bySize.rowsOf("cpu")) {
+            QVERIFY2(row->ran(), row->error.c_str());
+            QCOMPARE(row->check, std::string("passed"));
+        }
+        run::SweepSpec blocks = sizes;
+        blocks.parameter = run::SweepParameter::BlockSize;
+        blocks.values = {64, 512};
+        const auto plan = run::planSweep(playground, blocks);
+        QCOMPARE(plan.points.size(), std::size_t{2});
+        QCOMPARE(plan.points[1].playground.variables.front(), (std::pair<std::string, std::string>{"block", "512"}));
+        const auto byBlock = run::runSweep(playground, blocks, {});
+        for (const auto* row : byBlock.rowsOf("cpu")) {
+            QVERIFY2(row->ran(), row->error.c_str());
+            QCOMPARE(row->check, std::string("passed"));
+        }
+        const auto bitonic =
+            io::readPlayground(std::filesystem::path(KP_SOURCE_DIR) / "samples/bitonic_sort/bitonic_sort.kpad.json");
+        try {
+            (void)run::planSweep(bitonic, blocks);
+            QFAIL("a program without a block variable was swept by block");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("sweep.parameter: a block-size sweep of a program sets its variable "
+                                                "\"block\"") != std::string::npos,
+                     e.what());
+        }
+    }
+
     void aRowThatCannotRunSaysWhyAndTheSweepGoesOn() {
         // blockDim.x 2048 is over any backend's limit: that row has an error, the others run.
         const auto spec = run::SweepSpec::fromJson(
