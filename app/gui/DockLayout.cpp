@@ -4,11 +4,14 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QMenu>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
 #include <algorithm>
 
 namespace {
@@ -21,6 +24,70 @@ constexpr int kRightColumn = 380; // block and grid fields, the launch drawing
 
 DockLayout::DockLayout(QMainWindow* window, KernelEditor* editor, Docks docks)
     : window_(window), editor_(editor), docks_(std::move(docks)) {}
+
+namespace {
+
+// `scrolls`: a panel taller than some windows leave it (the launch, the timings' plots, the sweep's
+// settings) scrolls rather than making the window too tall for the screen.
+QDockWidget* dock(QMainWindow* window, const QString& title, const QString& name, QWidget* widget,
+                  bool scrolls = false) {
+    auto* d = new QDockWidget(title, window);
+    d->setObjectName(name); // saveState() remembers docks by name
+    if (scrolls) {
+        auto* scroll = new QScrollArea(d);
+        scroll->setObjectName(name + QStringLiteral("Scroll"));
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidgetResizable(true);
+        scroll->setWidget(widget);
+        d->setWidget(scroll);
+    } else {
+        d->setWidget(widget);
+    }
+    window->addDockWidget(Qt::RightDockWidgetArea, d); // where it goes is arrange()'s
+    return d;
+}
+
+} // namespace
+
+std::unique_ptr<DockLayout> DockLayout::build(QMainWindow* window, KernelEditor* editor, const Panels& panels,
+                                              QMenu* view) {
+    Docks docks;
+    docks.samples = dock(window, tr("Samples"), QStringLiteral("samplesDock"), panels.samples);
+    docks.lesson = dock(window, tr("Lesson"), QStringLiteral("lessonDock"), panels.lesson);
+    docks.arguments = dock(window, tr("Arguments"), QStringLiteral("argumentsDock"), panels.arguments);
+    docks.launch = dock(window, tr("Launch"), QStringLiteral("launchDock"), panels.launch, true);
+    docks.steps = dock(window, tr("Steps"), QStringLiteral("stepsDock"), panels.steps);
+    auto* problems = dock(window, tr("Problems"), QStringLiteral("problemsDock"), panels.problems);
+    auto* output = dock(window, tr("Output"), QStringLiteral("outputDock"), panels.output);
+    auto* results = dock(window, tr("Results"), QStringLiteral("resultsDock"), panels.results, true);
+    auto* timings = dock(window, tr("Timings"), QStringLiteral("timingsDock"), panels.timings, true);
+    auto* sweep = dock(window, tr("Sweep"), QStringLiteral("sweepDock"), panels.sweep, true);
+    auto* code = dock(window, tr("Compiled Code"), QStringLiteral("codeDock"), panels.code, true);
+    docks.bottom = {problems, output, results, timings, sweep, code};
+    docks.raised = results;
+    for (auto* d : {docks.samples, docks.lesson, docks.arguments, docks.launch, docks.steps, problems, output,
+                    results, timings, sweep, code})
+        view->addAction(d->toggleViewAction());
+    return std::make_unique<DockLayout>(window, editor, std::move(docks));
+}
+
+QWidget* DockLayout::column(QWidget* parent, std::initializer_list<QWidget*> widgets) {
+    auto* column = new QWidget(parent);
+    auto* layout = new QVBoxLayout(column);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    for (QWidget* widget : widgets)
+        layout->addWidget(widget);
+    return column;
+}
+
+QDockWidget* DockLayout::dockOf(const QWidget* panel) const {
+    for (auto* d : window_->findChildren<QDockWidget*>()) {
+        const auto* scroll = qobject_cast<QScrollArea*>(d->widget());
+        if (d->widget() == panel || (scroll && scroll->widget() == panel)) return d;
+    }
+    return nullptr;
+}
 
 int DockLayout::chromeHeight() const {
     int height = window_->menuBar()->sizeHint().height();
@@ -47,7 +114,7 @@ void DockLayout::arrange(QSize room, int lines) {
     window_->setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     window_->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 
-    std::vector<QDockWidget*> all = {docks_.samples, docks_.lesson, docks_.arguments, docks_.launch};
+    std::vector<QDockWidget*> all = {docks_.samples, docks_.lesson, docks_.arguments, docks_.launch, docks_.steps};
     all.insert(all.end(), docks_.bottom.begin(), docks_.bottom.end());
     std::vector<bool> closed;
     for (QDockWidget* dock : all) {
@@ -57,6 +124,7 @@ void DockLayout::arrange(QSize room, int lines) {
     }
     window_->addDockWidget(Qt::RightDockWidgetArea, docks_.arguments, Qt::Vertical);
     window_->addDockWidget(Qt::RightDockWidgetArea, docks_.launch, Qt::Vertical);
+    window_->tabifyDockWidget(docks_.launch, docks_.steps);
     if (twoColumns) {
         window_->addDockWidget(Qt::LeftDockWidgetArea, docks_.samples, Qt::Vertical);
         window_->addDockWidget(Qt::LeftDockWidgetArea, docks_.lesson, Qt::Vertical);
@@ -75,9 +143,13 @@ void DockLayout::arrange(QSize room, int lines) {
     for (std::size_t i = 0; i < all.size(); ++i)
         all[i]->setVisible(!closed[i]);
     // Raised once the tabs exist: a tab shown afterwards would otherwise come to the front.
-    QTimer::singleShot(0, window_, [arguments = docks_.arguments, raised = docks_.raised] {
-        arguments->raise();
-        if (raised) raised->raise();
+    // The launch in front of the steps, unless the playground is a program (its launch panel is off).
+    QTimer::singleShot(0, window_, [this] {
+        docks_.arguments->raise();
+        const auto* launchScroll = qobject_cast<QScrollArea*>(docks_.launch->widget());
+        const bool program = launchScroll && launchScroll->widget() && !launchScroll->widget()->isEnabled();
+        (program ? docks_.steps : docks_.launch)->raise();
+        if (docks_.raised) docks_.raised->raise();
     });
 
     // Widths: the code its 100 columns; a narrow screen's single column the rest. A wide one gives the

@@ -4,25 +4,55 @@
 //   above the launch on the right;
 // - narrow (a 1366×768 laptop, presentation on a projector): the lesson and the samples are tabs beside
 //   the arguments, the launch below them.
+// A program's steps are a tab beside the launch.
 // The side columns take the window's whole height; problems, output, results, timings, sweep and
 // compiled code are tabs under the code. MainWindow arranges on its first showing (when no layout of the
 // user's was restored), on View ▸ Reset Layout and on entering presentation.
 #pragma once
 
+#include <QCoreApplication>
 #include <QSize>
+#include <initializer_list>
+#include <memory>
 #include <vector>
 
 class KernelEditor;
 class QDockWidget;
 class QMainWindow;
+class QMenu;
+class QWidget;
 
 class DockLayout {
+    Q_DECLARE_TR_FUNCTIONS(DockLayout)
 public:
+    // The window's panels, each given a dock of its own.
+    struct Panels {
+        QWidget* samples;
+        QWidget* lesson;
+        QWidget* arguments;
+        QWidget* launch;
+        QWidget* steps;
+        QWidget* problems;
+        QWidget* output;
+        QWidget* results;
+        QWidget* timings;
+        QWidget* sweep;
+        QWidget* code;
+    };
+    // Makes a dock for each panel (named "samplesDock", "launchDock", ...; the tall ones scroll rather than
+    // make the window taller than the screen), lists them in `view` and lays them out for the window.
+    static std::unique_ptr<DockLayout> build(QMainWindow* window, KernelEditor* editor, const Panels& panels,
+                                             QMenu* view);
+    // The window's centre: `widgets` top to bottom with no margins (the compile notice, the editor, the
+    // find bar).
+    static QWidget* column(QWidget* parent, std::initializer_list<QWidget*> widgets);
+
     struct Docks {
         QDockWidget* samples = nullptr;
         QDockWidget* lesson = nullptr;
         QDockWidget* arguments = nullptr;
         QDockWidget* launch = nullptr;
+        QDockWidget* steps = nullptr;     // tabbed with the launch
         std::vector<QDockWidget*> bottom; // tabbed in this order
         QDockWidget* raised = nullptr;    // the bottom tab in front
     };
@@ -34,6 +64,8 @@ public:
     void arrange(QSize room, int lines);
     // Whether `room` gives the samples and the lesson a column of their own.
     bool wide(QSize room) const;
+    // The dock that holds `panel`, or nullptr.
+    QDockWidget* dockOf(const QWidget* panel) const;
 
 private:
     int chromeHeight() const; // menu bar, tool bars and status bar

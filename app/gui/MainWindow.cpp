@@ -15,6 +15,8 @@
 #include "LessonView.h"
 #include "OutputLog.h"
 #include "PresentationMode.h"
+#include "ProgramController.h"
+#include "ProgramPanel.h"
 #include "ProblemsView.h"
 #include "ResultsView.h"
 #include "RunActions.h"
@@ -38,9 +40,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QScreen>
-#include <QScrollArea>
 #include <QStatusBar>
-#include <QVBoxLayout>
 #include <Qsci/qscilexer.h>
 
 using namespace kp;
@@ -48,23 +48,18 @@ using namespace kp;
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), editor_(new KernelEditor(this)), compileNotice_(new CompileNotice(this)),
       findBar_(new FindBar(editor_, this)), problems_(new ProblemsView(this)),
-      arguments_(new ArgumentPanel(this)), launch_(new LaunchPanel(this)), results_(new ResultsView(this)),
+      arguments_(new ArgumentPanel(this)), launch_(new LaunchPanel(this)), steps_(new ProgramPanel(this)),
+      results_(new ResultsView(this)),
       timings_(new TimingsView(this)), samples_(new SamplesBrowser(this)), lesson_(new LessonView(this)),
       sweep_(new SweepView(this)), output_(new OutputLog(editor_->lexer()->defaultFont(0), this)),
       backends_(new BackendChooser(this)), state_(new QLabel(this)), busy_(new QProgressBar(this)),
       code_(new CompiledCodeView(this)),
-      document_(new PlaygroundDocument(editor_, arguments_, launch_, this)),
+      document_(new PlaygroundDocument(editor_, arguments_, launch_, steps_, this)),
       runs_(new RunController(document_, backends_, this)),
+      programs_(new ProgramController(steps_, document_, runs_, launch_, this)),
       presentation_(new PresentationMode(this, [this](QSize screen) { layout_->arrange(screen, 25); })) {
     setWindowTitle(tr("Kernelpad"));
-    auto* central = new QWidget(this);
-    auto* layout = new QVBoxLayout(central);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addWidget(compileNotice_);
-    layout->addWidget(editor_);
-    layout->addWidget(findBar_);
-    setCentralWidget(central);
+    setCentralWidget(DockLayout::column(this, {compileNotice_, editor_, findBar_}));
     busy_->setRange(0, 0);
     busy_->setMaximumWidth(120);
     busy_->hide();
@@ -108,6 +103,9 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::connectPanels() {
     connect(document_, &PlaygroundDocument::opened, this, &MainWindow::showPlayground);
+    connect(programs_, &ProgramController::becameProgram, this, [this](bool program) {
+        if (program) raiseDock("stepsDock");
+    });
     connect(document_, &PlaygroundDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &PlaygroundDocument::message, statusBar(), &QStatusBar::showMessage);
     connect(document_, &PlaygroundDocument::logged, output_, &OutputLog::log);
@@ -129,12 +127,7 @@ void MainWindow::connectPanels() {
             [this](int line, int) { code_->highlightSourceLine(line + 1); });
     connect(sweep_, &SweepView::runRequested, this, &MainWindow::startSweep);
     connect(sweep_, &SweepView::stopRequested, this, &MainWindow::stopSweep);
-    connect(sweep_, &SweepView::settingsChanged, this, [this] {
-        QString error;
-        const auto spec = sweep_->spec(&error);
-        if (!spec) return; // said when a sweep is started; the file keeps the last good settings
-        document_->storeSweep(*spec, sweep_->result().rows.empty() ? nullptr : &sweep_->result());
-    });
+    sweep_->follow(runs_, document_);
     connect(backends_, &QComboBox::currentIndexChanged, this, [this] {
         runs_->backendChanged();
         if (!editor_->text().isEmpty()) compileNow();
@@ -189,20 +182,8 @@ void MainWindow::connectRuns() {
         raiseDock(compileError ? "problemsDock" : "outputDock");
     });
     connect(runs_, &RunController::runFinished, this, &MainWindow::runFinished);
-    connect(runs_, &RunController::sweepStarted, sweep_, &SweepView::begin);
-    connect(runs_, &RunController::sweepingChanged, sweep_, &SweepView::setRunning);
     connect(runs_, &RunController::sweepingChanged, actions_, &RunActions::setSweeping);
-    connect(runs_, &RunController::sweepRow, sweep_, &SweepView::addRow);
-    connect(runs_, &RunController::sweepMeasured, sweep_,
-            [this](const auto& result) { sweep_->finish(result); });
-    connect(runs_, &RunController::sweepCutShort, sweep_, &SweepView::cutShort);
-    connect(runs_, &RunController::sweepFinished, this, [this](bool ok) {
-        // The settings and the rows measured are kept with the playground.
-        QString error;
-        if (const auto spec = sweep_->spec(&error); spec && !sweep_->result().rows.empty())
-            document_->storeSweep(*spec, &sweep_->result());
-        emit sweepFinished(ok);
-    });
+    connect(runs_, &RunController::sweepFinished, this, &MainWindow::sweepFinished);
     connect(runs_, &RunController::printed, output_, &QPlainTextEdit::appendPlainText);
     connect(runs_, &RunController::stateChanged, state_, &QLabel::setText);
     connect(runs_, &RunController::message, statusBar(), &QStatusBar::showMessage);
@@ -235,44 +216,13 @@ void MainWindow::createActions() {
     connect(actions_->showCode(), &QAction::triggered, this, &MainWindow::showCompiledCode);
 }
 
-// `scrolls`: a panel taller than some windows leave it (the launch, the timings' plots, the sweep's
-// settings) scrolls rather than making the window too tall for the screen.
-QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* widget, bool scrolls) {
-    auto* d = new QDockWidget(title, this);
-    d->setObjectName(name); // saveState() remembers docks by name
-    if (scrolls) {
-        auto* scroll = new QScrollArea(d);
-        scroll->setObjectName(name + QStringLiteral("Scroll"));
-        scroll->setFrameShape(QFrame::NoFrame);
-        scroll->setWidgetResizable(true);
-        scroll->setWidget(widget);
-        d->setWidget(scroll);
-    } else {
-        d->setWidget(widget);
-    }
-    addDockWidget(Qt::RightDockWidgetArea, d); // where it goes is DockLayout's
-    return d;
-}
-
 void MainWindow::createDocks() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    DockLayout::Docks docks;
-    docks.samples = dock(tr("Samples"), QStringLiteral("samplesDock"), samples_);
-    docks.lesson = dock(tr("Lesson"), QStringLiteral("lessonDock"), lesson_);
-    docks.arguments = dock(tr("Arguments"), QStringLiteral("argumentsDock"), arguments_);
-    docks.launch = dock(tr("Launch"), QStringLiteral("launchDock"), launch_, true);
-    auto* problems = dock(tr("Problems"), QStringLiteral("problemsDock"), problems_);
-    auto* output = dock(tr("Output"), QStringLiteral("outputDock"), output_);
-    auto* results = dock(tr("Results"), QStringLiteral("resultsDock"), results_, true);
-    auto* timings = dock(tr("Timings"), QStringLiteral("timingsDock"), timings_, true);
-    auto* sweep = dock(tr("Sweep"), QStringLiteral("sweepDock"), sweep_, true);
-    codeDock_ = dock(tr("Compiled Code"), QStringLiteral("codeDock"), code_, true);
-    docks.bottom = {problems, output, results, timings, sweep, codeDock_};
-    docks.raised = results;
-    for (auto* d : {docks.samples, docks.lesson, docks.arguments, docks.launch, problems, output, results,
-                    timings, sweep, codeDock_})
-        view->addAction(d->toggleViewAction());
-    layout_ = std::make_unique<DockLayout>(this, editor_, std::move(docks));
+    layout_ = DockLayout::build(this, editor_,
+                                {samples_, lesson_, arguments_, launch_, steps_, problems_, output_, results_, timings_,
+                                 sweep_, code_},
+                                view);
+    codeDock_ = layout_->dockOf(code_);
     layout_->arrange(size(), 30);
     view->addAction(tr("Reset La&yout"), this, &MainWindow::resetLayout);
     view->addSeparator();
@@ -307,6 +257,7 @@ bool MainWindow::openFile(const QString& path) {
 
 void MainWindow::showPlayground() {
     const model::Playground& playground = document_->playground();
+    programs_->showOpened(); // before the parse: a program's arguments are its own
     editor_->setDiagnostics({});
     problems_->setDiagnostics({});
     launch_->setLaunch(playground.launch);

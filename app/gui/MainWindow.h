@@ -31,6 +31,8 @@ class KernelEditor;
 class LaunchPanel;
 class LessonView;
 class ProblemsView;
+class ProgramController;
+class ProgramPanel;
 class QAction;
 class QDockWidget;
 class QLabel;
@@ -129,6 +131,8 @@ public:
     ProblemsView* problems() const { return problems_; }
     ArgumentPanel* arguments() const { return arguments_; }
     LaunchPanel* launch() const { return launch_; }
+    ProgramPanel* steps() const { return steps_; }
+    ProgramController* programs() const { return programs_; }
     ResultsView* results() const { return results_; }
     TimingsView* timings() const { return timings_; }
     BackendChooser* backends() const { return backends_; }
@@ -180,7 +184,6 @@ private:
     void createDocks();
     void connectPanels();
     void connectRuns();
-    QDockWidget* dock(const QString& title, const QString& name, QWidget* widget, bool scrolls = false);
     void raiseDock(const char* name);
     void showArraysInLaunch(); // the arguments' arrays, for "auto" and the launch drawing
     void showPlayground();     // the document's, just opened, in the editor and the panels
@@ -194,6 +197,7 @@ private:
     ProblemsView* problems_;
     ArgumentPanel* arguments_;
     LaunchPanel* launch_;
+    ProgramPanel* steps_;
     ResultsView* results_;
     TimingsView* timings_;
     SamplesBrowser* samples_;
@@ -206,6 +210,7 @@ private:
     CompiledCodeView* code_;
     PlaygroundDocument* document_;
     RunController* runs_;
+    ProgramController* programs_;
     PresentationMode* presentation_;
     RunActions* actions_ = nullptr;
     ThemeMenu* theme_ = nullptr;

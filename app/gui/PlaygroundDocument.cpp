@@ -3,6 +3,7 @@
 #include "ArgumentPanel.h"
 #include "KernelEditor.h"
 #include "LaunchPanel.h"
+#include "ProgramPanel.h"
 #include "Settings.h"
 #include "core/io/FileBytes.h"
 #include "core/io/PlaygroundFile.h"
@@ -48,8 +49,8 @@ std::span<const std::byte> bytesOf(const QByteArray& bytes) {
 } // namespace
 
 PlaygroundDocument::PlaygroundDocument(KernelEditor* editor, const ArgumentPanel* arguments,
-                                       const LaunchPanel* launch, QWidget* window)
-    : QObject(window), editor_(editor), arguments_(arguments), launch_(launch), window_(window) {
+                                       const LaunchPanel* launch, const ProgramPanel* program, QWidget* window)
+    : QObject(window), editor_(editor), arguments_(arguments), launch_(launch), program_(program), window_(window) {
     // Every few seconds, if the text changed: a crash or a kill loses at most that much.
     autosave_.setInterval(3000);
     connect(&autosave_, &QTimer::timeout, this, &PlaygroundDocument::autosave);
@@ -62,6 +63,9 @@ model::Playground PlaygroundDocument::current() const {
     playground.source.reset();
     playground.args = arguments_->arguments();
     playground.launch = launch_->launch();
+    playground.variables = program_->variables();
+    playground.buffers = program_->buffers();
+    playground.steps = program_->steps();
     return playground;
 }
 

@@ -18,6 +18,7 @@
 class ArgumentPanel;
 class KernelEditor;
 class LaunchPanel;
+class ProgramPanel;
 
 class PlaygroundDocument : public QObject {
     Q_OBJECT
@@ -27,13 +28,15 @@ public:
     // Where to save, given a suggestion (empty: none); an empty answer cancels. A file dialog by default.
     using SavePathQuestion = std::function<QString(const QString& suggested)>;
 
-    // The editor holds the text; the panels the arguments and the launch. `window` parents the questions.
+    // The editor holds the text; the panels the arguments, the launch and a program's steps. `window`
+    // parents the questions.
     PlaygroundDocument(KernelEditor* editor, const ArgumentPanel* arguments, const LaunchPanel* launch,
-                       QWidget* window);
+                       const ProgramPanel* program, QWidget* window);
 
     // As opened (or new), with what changed outside the panels: the kernel's new name, the sweep.
     const kp::model::Playground& playground() const { return playground_; }
-    // The playground as the panels show it now: the editor's text as its code, their arguments and launch.
+    // The playground as the panels show it now: the editor's text as its code, their arguments and launch,
+    // and a program's variables, buffers and steps.
     kp::model::Playground current() const;
     QString playgroundPath() const {
         return playgroundPath_;
@@ -107,6 +110,7 @@ private:
     KernelEditor* editor_;
     const ArgumentPanel* arguments_;
     const LaunchPanel* launch_;
+    const ProgramPanel* program_;
     QWidget* window_;
     kp::model::Playground playground_;
     QString playgroundPath_;

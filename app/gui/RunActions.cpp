@@ -39,6 +39,7 @@ RunActions::RunActions(QMainWindow* window, BackendChooser* backends, RunControl
         tr("The PTX and SASS the kernel compiles to, with each kernel's registers and spills (F7)"));
     menu->addSeparator();
     bounds_ = menu->addAction(tr("Check &Bounds on the CPU"));
+    bounds_->setObjectName(QStringLiteral("checkBoundsAction"));
     bounds_->setCheckable(true);
     bounds_->setToolTip(tr("The CPU backend checks every array index and names the thread and line of the "
                            "first out-of-bounds access"));

@@ -91,8 +91,8 @@ RunController::Source RunController::source(const model::Playground& playground)
 worker::InspectRequest RunController::compileRequest() const {
     auto playground = document_->current();
     // Only the kernel is compiled: arguments the user is still typing (and what refers to them) do not
-    // matter.
-    playground.args.clear();
+    // matter. A program's do: its steps name its kernels' instances from them.
+    if (!playground.isProgram()) playground.args.clear();
     playground.check.reset();
     playground.reference.reset();
     Source from = source(playground);
@@ -131,9 +131,18 @@ bool RunController::allowUnsandboxed(const QString& why) {
 // ---- compiling as you type
 
 void RunController::parse(const std::vector<model::ArgumentSpec>& arguments) {
-    const std::string text = document_->current().code.value_or(std::string());
+    const auto current = document_->current();
+    const std::string text = current.code.value_or(std::string());
     const auto parsed = model::parseKernels(text, "kernel.cu");
     parseProblems_ = parsed.problems;
+    emit kernelsParsed(parsed.kernels);
+    if (current.isProgram()) {
+        // A program's arguments are its own: the panel edits them as the parameters of its reference.
+        auto playground = current;
+        if (!arguments.empty()) playground.args = arguments;
+        emit kernelFound(model::programSignature(playground), arguments, false);
+        return;
+    }
     const std::string& name = document_->playground().kernel;
     const auto* kernel = chooseKernel(parsed, name);
     if (!kernel) {
@@ -280,6 +289,7 @@ void RunController::runDone(quint64 id, const WorkerResultPtr& result) {
         return;
     }
     const QString message = inStudentWords(fromUtf8(result->message));
+    emit failedBecause(fromUtf8(result->message));
     emit logged(tr("%1. %2").arg(outcomeHeading(result->outcome), message));
     emit stateChanged(tr("Run failed"));
     emit this->message(message.section(QLatin1Char('\n'), 0, 0), 10000);

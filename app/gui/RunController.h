@@ -50,7 +50,8 @@ public:
     // The playground comes from `document`, the backend from `backends`; `window` parents the questions.
     RunController(PlaygroundDocument* document, const BackendChooser* backends, QWidget* window);
 
-    // Parses the text and fits the panels to its kernel, from `arguments` (empty: the panel's own).
+    // Parses the text and fits the panels to its kernel, from `arguments` (empty: the panel's own); a
+    // program's arguments are shown as its own parameter list (model::programSignature).
     void parse(const std::vector<kp::model::ArgumentSpec>& arguments = {});
     // Parses and compiles the text for its problems; the compiled code too, when one is in view.
     void compile(const std::optional<CodeSettings>& code = {});
@@ -76,6 +77,8 @@ signals:
     void kernelFound(const kp::model::KernelSignature& kernel,
                      const std::vector<kp::model::ArgumentSpec>& arguments, bool readsGridDim);
     void kernelMissing(const QString& why);
+    // Every __global__ function of the text, after each parse: a program's launch steps choose among them.
+    void kernelsParsed(const std::vector<kp::model::KernelSignature>& kernels);
     void problemsFound(const std::vector<kp::model::Diagnostic>& problems);
     void limitsKnown(const kp::launch::LaunchLimits& limits);
     void deviceKnown(std::optional<kp::cuda::DeviceProperties> device);
@@ -88,6 +91,8 @@ signals:
     void runningChanged(bool running);
     void ran(const std::shared_ptr<Ran>& run);
     void runFailed(bool compileError);
+    // A failed run's message as the worker gave it (a program's names the step: "steps[2]...").
+    void failedBecause(const QString& message);
     void runFinished(bool ok);
     void sweepStarted(const kp::run::SweepResult& header, std::size_t rows);
     void sweepingChanged(bool sweeping);

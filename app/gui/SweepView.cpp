@@ -1,5 +1,7 @@
 #include "SweepView.h"
 
+#include "PlaygroundDocument.h"
+#include "RunController.h"
 #include "core/Error.h"
 
 #include <QComboBox>
@@ -273,6 +275,25 @@ void SweepView::cutShort(const QString& message) {
     auto partial = result_;
     partial.cancelled = !partial.rows.empty();
     finish(partial, message);
+}
+
+void SweepView::follow(RunController* runs, PlaygroundDocument* document) {
+    const auto store = [this, document] {
+        QString error;
+        const auto settings = spec(&error);
+        if (!settings) return; // said when a sweep is started; the file keeps the last good settings
+        document->storeSweep(*settings, result().rows.empty() ? nullptr : &result());
+    };
+    connect(this, &SweepView::settingsChanged, document, store);
+    connect(runs, &RunController::sweepStarted, this, &SweepView::begin);
+    connect(runs, &RunController::sweepingChanged, this, &SweepView::setRunning);
+    connect(runs, &RunController::sweepRow, this, &SweepView::addRow);
+    connect(runs, &RunController::sweepMeasured, this, [this](const auto& measured) { finish(measured); });
+    connect(runs, &RunController::sweepCutShort, this, &SweepView::cutShort);
+    // The settings and the rows measured are kept with the playground.
+    connect(runs, &RunController::sweepFinished, document, [this, store] {
+        if (!result().rows.empty()) store();
+    });
 }
 
 QString SweepView::showStored(const kp::model::Playground& playground, const QComboBox& chooser) {

@@ -23,6 +23,9 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 
+class PlaygroundDocument;
+class RunController;
+
 class SweepView : public QWidget {
     Q_OBJECT
 public:
@@ -38,6 +41,9 @@ public:
     // toolbar's `chooser` offers, the CPU backend on all cores and on one, and the playground's reference.
     // Returns why the stored sweep did not read (the defaults are shown then), empty when it did.
     QString showStored(const kp::model::Playground& playground, const QComboBox& chooser);
+    // Shows the sweeps `runs` makes as they go, and keeps the settings (and the rows, once measured) in
+    // `document`'s playground.
+    void follow(RunController* runs, PlaygroundDocument* document);
 
     // Shows a spec's settings. Its backends, when it names any, are the ones ticked.
     void setSpec(const kp::run::SweepSpec& spec);

@@ -6,6 +6,7 @@
 #include "PlotExport.h"
 #include "TimingHistoryModel.h"
 #include "core/io/FileBytes.h"
+#include "core/launch/RunResult.h"
 
 #include <QCheckBox>
 #include <QFileInfo>
@@ -101,7 +102,8 @@ QCustomPlot* newPlot(QWidget* parent) {
 } // namespace
 
 TimingsView::TimingsView(QWidget* parent)
-    : QWidget(parent), summary_(new QLabel(this)), bars_(newPlot(this)), historyPlot_(newPlot(this)),
+    : QWidget(parent), summary_(new QLabel(this)), bars_(newPlot(this)), steps_(newPlot(this)),
+      historyPlot_(newPlot(this)),
       table_(new QTableView(this)), logScale_(new QCheckBox(tr("Log scale"), this)),
       clear_(new QPushButton(tr("Clear history"), this)), history_(new TimingHistoryModel(this)) {
     summary_->setWordWrap(true);
@@ -117,6 +119,18 @@ TimingsView::TimingsView(QWidget* parent)
     bars_->yAxis->grid()->setVisible(false);
     bars_->yAxis->setSubTicks(false);
     bars_->yAxis->setTickLength(0, 0);
+
+    steps_->setObjectName(QStringLiteral("stepsPlot"));
+    steps_->plotLayout()->insertRow(0);
+    steps_->plotLayout()->addElement(
+        0, 0, new QCPTextElement(steps_, tr("The program's steps"), QFont(font().family(), 10, QFont::Bold)));
+    steps_->xAxis->setLabel(tr("time in one run of the program (median): a loop is its steps together"));
+    steps_->yAxis->setRangeReversed(true); // the first step on top
+    steps_->yAxis->grid()->setVisible(false);
+    steps_->yAxis->setSubTicks(false);
+    steps_->yAxis->setTickLength(0, 0);
+    steps_->xAxis->setTicker(QSharedPointer<DurationTicker<QCPAxisTicker>>::create());
+    steps_->hide();
 
     historyPlot_->xAxis->setLabel(tr("run"));
     historyPlot_->yAxis->setLabel(tr("kernel time (median)"));
@@ -159,8 +173,9 @@ TimingsView::TimingsView(QWidget* parent)
     historyRow->setSizes({600, 400}); // weights: the split follows the view's width
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(bars_);
+    split->addWidget(steps_);
     split->addWidget(historyRow);
-    split->setSizes({300, 250});
+    split->setSizes({300, 300, 250});
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(summary_);
@@ -184,6 +199,7 @@ bool TimingsView::addRun(const nlohmann::json& report, const QString& label, std
         logScale_->setChecked(spansOrdersOfMagnitude(phasesOf(run.timings)));
     }
     drawBars(run.timings);
+    drawSteps(run.timings);
     drawHistory();
     applyScale();
     showLatest();
@@ -199,6 +215,7 @@ void TimingsView::takeOver(const TimingsView& other) {
     latestFlops_ = other.latestFlops_;
     if (history_->rowCount() == 0) return;
     drawBars(history_->run(history_->rowCount() - 1).timings);
+    drawSteps(history_->run(history_->rowCount() - 1).timings);
     drawHistory();
     applyScale();
     showLatest();
@@ -213,6 +230,7 @@ void TimingsView::clearHistory() {
     history_->clear();
     latestFlops_.reset();
     clearBars();
+    steps_->hide();
     drawHistory();
     applyScale();
     setBanner(summary_, Banner::Plain, 4);
@@ -236,9 +254,13 @@ void TimingsView::showLatest() {
     const auto& run = history_->run(history_->rowCount() - 1);
     const RunTimings& t = run.timings;
     const Spread kernel = t.kernelSpread();
-    const QString name = t.kernel.empty() ? tr("The kernel") : QString::fromStdString(t.kernel);
-    QString head =
-        tr("%1 on %2: kernel %3").arg(name, QString::fromStdString(t.backend), duration(kernel.median));
+    const QString name = !t.steps.empty() ? tr("The program")
+                         : t.kernel.empty() ? tr("The kernel")
+                                            : QString::fromStdString(t.kernel);
+    QString head = t.steps.empty()
+                       ? tr("%1 on %2: kernel %3").arg(name, QString::fromStdString(t.backend), duration(kernel.median))
+                       : tr("%1 on %2: %n launch(es) in %3", nullptr, static_cast<int>(t.launches))
+                             .arg(name, QString::fromStdString(t.backend), duration(kernel.median));
     if (kernel.count > 1)
         head += tr(" (median of %1 repeats, %2 to %3)")
                     .arg(kernel.count)
@@ -312,6 +334,46 @@ void TimingsView::drawBars(const RunTimings& run) {
     bars_->yAxis->setRange(0.4, static_cast<double>(phases.size()) + 0.6);
     const QString kernel = run.kernel.empty() ? tr("kernel") : QString::fromStdString(run.kernel);
     setBarsTitle(tr("%1 on %2").arg(kernel, QString::fromStdString(run.backend)));
+}
+
+void TimingsView::drawSteps(const RunTimings& run) {
+    steps_->clearPlottables();
+    steps_->clearItems();
+    steps_->setVisible(!run.steps.empty());
+    if (run.steps.empty()) return;
+    const double whole = kp::launch::median(run.kernelMs);
+    const QColor launchColour(0x3d, 0x9a, 0x3a), moveColour(0x5b, 0x8d, 0xb8), loopColour(0x9a, 0x9a, 0x9a);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double longest = 0;
+    for (std::size_t i = 0; i < run.steps.size(); ++i) {
+        const auto& step = run.steps[i];
+        const double key = static_cast<double>(i + 1);
+        QString label = QString::fromStdString(step.label);
+        if (label.size() > 38) label = label.left(36) + QStringLiteral("…");
+        ticker->addTick(key, QString(step.depth * 3, QLatin1Char(' ')) + label);
+        auto* bar = new QCPBars(steps_->yAxis, steps_->xAxis);
+        const QColor colour = step.kind == "launch" ? launchColour : step.kind == "repeat" ? loopColour : moveColour;
+        bar->setWidth(0.6);
+        bar->setPen(QPen(colour.darker(140)));
+        bar->setBrush(colour);
+        bar->addData(key, step.ms);
+        longest = std::max(longest, step.ms);
+        auto* text = new QCPItemText(steps_);
+        text->position->setCoords(step.ms, key);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        text->setPadding(QMargins(8, 0, 0, 0));
+        QString words = duration(step.ms);
+        if (whole > 0) words += QStringLiteral(" (%1%)").arg(100 * step.ms / whole, 0, 'f', step.ms / whole < 0.1 ? 1 : 0);
+        if (step.calls != 1)
+            words += step.kind == "repeat" ? tr(", %n pass(es)", nullptr, static_cast<int>(step.calls))
+                                           : tr(", %n time(s)", nullptr, static_cast<int>(step.calls));
+        text->setText(words);
+    }
+    steps_->yAxis->setTicker(ticker);
+    steps_->yAxis->setRange(0.4, static_cast<double>(run.steps.size()) + 0.6);
+    steps_->xAxis->setRange(0, (longest > 0 ? longest : 1) * 1.6); // room for the words past the longest bar
+    steps_->setMinimumHeight(std::max(140, 24 * static_cast<int>(run.steps.size()) + 70));
+    steps_->replot();
 }
 
 void TimingsView::setBarsTitle(const QString& text) {

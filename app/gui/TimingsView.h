@@ -1,6 +1,7 @@
 // The timings of runs: bars for copy in, kernel, copy out and the CPU reference or backend of the latest
-// run, each at its median with the spread of the repeats; its bandwidth and GFLOP/s against the device's
-// peak; and the session's history, so a student sees "my change made it 3x faster". The main window
+// run, each at its median with the spread of the repeats; for a program, a timeline of its steps (a bar
+// each, loops holding their steps' time, and each one's share); its bandwidth and GFLOP/s against the
+// device's peak; and the session's history, so a student sees "my change made it 3x faster". The main window
 // feeds it each finished run's report (RunReport::toJson).
 #pragma once
 
@@ -33,6 +34,8 @@ public:
     int historySize() const;
 
     QCustomPlot* barsPlot() const { return bars_; }
+    // A program's timeline: a bar per step of the latest run, hidden for a single launch.
+    QCustomPlot* stepsPlot() const { return steps_; }
     QCustomPlot* historyPlot() const { return historyPlot_; }
     TimingHistoryModel* history() const { return history_; }
     QCheckBox* logScaleBox() const { return logScale_; }
@@ -52,6 +55,7 @@ private:
     void showRejected(const QString& reason);
     void clearBars();
     void drawBars(const kp::run::RunTimings& run);
+    void drawSteps(const kp::run::RunTimings& run);
     void setBarsTitle(const QString& text);
     void drawHistory();
     void placeHistoryLegend(bool shown);
@@ -59,6 +63,7 @@ private:
 
     QLabel* summary_;
     QCustomPlot* bars_;
+    QCustomPlot* steps_;
     QCustomPlot* historyPlot_;
     QTableView* table_;
     QCheckBox* logScale_;

@@ -500,6 +500,53 @@
     </message>
 </context>
 <context>
+    <name>DockLayout</name>
+    <message>
+        <source>Samples</source>
+        <translation>Ejemplos</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>Lección</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>Argumentos</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>Lanzamiento</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Pasos</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>Problemas</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Salida</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Resultados</translation>
+    </message>
+    <message>
+        <source>Timings</source>
+        <translation>Tiempos</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Barrido</translation>
+    </message>
+    <message>
+        <source>Compiled Code</source>
+        <translation>Código compilado</translation>
+    </message>
+</context>
+<context>
     <name>FileMenu</name>
     <message>
         <source>&amp;File</source>
@@ -878,40 +925,8 @@
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <source>Samples</source>
-        <translation>Ejemplos</translation>
-    </message>
-    <message>
-        <source>Lesson</source>
-        <translation>Lección</translation>
-    </message>
-    <message>
-        <source>Arguments</source>
-        <translation>Argumentos</translation>
-    </message>
-    <message>
-        <source>Launch</source>
-        <translation>Lanzamiento</translation>
-    </message>
-    <message>
         <source>Problems</source>
         <translation>Problemas</translation>
-    </message>
-    <message>
-        <source>Output</source>
-        <translation>Salida</translation>
-    </message>
-    <message>
-        <source>Results</source>
-        <translation>Resultados</translation>
-    </message>
-    <message>
-        <source>Timings</source>
-        <translation>Tiempos</translation>
-    </message>
-    <message>
-        <source>Sweep</source>
-        <translation>Barrido</translation>
     </message>
     <message>
         <source>untitled</source>
@@ -932,10 +947,6 @@
     <message>
         <source>Not swept: %1</source>
         <translation>Sin barrido: %1</translation>
-    </message>
-    <message>
-        <source>Compiled Code</source>
-        <translation>Código compilado</translation>
     </message>
     <message>
         <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
@@ -1178,6 +1189,312 @@
     </message>
 </context>
 <context>
+    <name>ProgramController</name>
+    <message>
+        <source>A program&apos;s launches have their grids and blocks in its steps: see the Steps panel</source>
+        <translation>Los lanzamientos de un programa tienen su grid y su bloque en sus pasos: consulta el panel Pasos</translation>
+    </message>
+</context>
+<context>
+    <name>ProgramPanel</name>
+    <message>
+        <source>Duplicate</source>
+        <translation>Duplicar</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>Subir</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>Bajar</translation>
+    </message>
+    <message>
+        <source>Make it a program</source>
+        <translation>Convertirlo en un programa</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Paso</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Ejecuciones</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Añadir</translation>
+    </message>
+    <message>
+        <source>&amp;Launch a kernel</source>
+        <translation>&amp;Lanzar un kernel</translation>
+    </message>
+    <message>
+        <source>&amp;Copy between buffers</source>
+        <translation>&amp;Copiar entre buffers</translation>
+    </message>
+    <message>
+        <source>&amp;Fill a buffer</source>
+        <translation>Rell&amp;enar un buffer</translation>
+    </message>
+    <message>
+        <source>S&amp;wap two buffers</source>
+        <translation>&amp;Intercambiar dos buffers</translation>
+    </message>
+    <message>
+        <source>Write a __constant__ or __device__ s&amp;ymbol</source>
+        <translation>Escribir un &amp;símbolo __constant__ o __device__</translation>
+    </message>
+    <message>
+        <source>Set &amp;variables</source>
+        <translation>Asignar &amp;variables</translation>
+    </message>
+    <message>
+        <source>&amp;Repeat steps</source>
+        <translation>&amp;Repetir pasos</translation>
+    </message>
+    <message>
+        <source>Scratch &amp;buffer</source>
+        <translation>&amp;Buffer temporal</translation>
+    </message>
+    <message>
+        <source>Vi&amp;ew of a buffer</source>
+        <translation>Vis&amp;ta de un buffer</translation>
+    </message>
+    <message>
+        <source>Move the step up; at the top of a loop it leaves the loop, under a loop it enters it</source>
+        <translation>Subir el paso; si está al principio de un bucle, sale del bucle; si está justo debajo de un bucle, entra en él</translation>
+    </message>
+    <message>
+        <source>Move the step down; at the end of a loop it leaves the loop, above a loop it enters it</source>
+        <translation>Bajar el paso; si está al final de un bucle, sale del bucle; si está justo encima de un bucle, entra en él</translation>
+    </message>
+    <message>
+        <source>This playground launches one kernel once. A program launches kernels in steps, with scratch buffers, copies, loops and constant memory, as a notebook&apos;s host code does around its launches: a reduction in passes, a scan of the partial sums, a stencil repeated over two swapped buffers.</source>
+        <translation>Este banco de pruebas lanza un kernel una sola vez. Un programa lanza kernels en pasos, con buffers temporales, copias, bucles y memoria constante, como hace el código host de un notebook en torno a sus lanzamientos: una reducción en varias pasadas, un scan de las sumas parciales, un stencil repetido sobre dos buffers que se intercambian.</translation>
+    </message>
+    <message>
+        <source>The launch becomes the program&apos;s first step; the arguments stay as they are</source>
+        <translation>El lanzamiento pasa a ser el primer paso del programa; los argumentos se quedan como están</translation>
+    </message>
+    <message>
+        <source>Variables: %1</source>
+        <translation>Variables: %1</translation>
+    </message>
+    <message>
+        <source>Buffers</source>
+        <translation>Buffers</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Pasos</translation>
+    </message>
+    <message>
+        <source>Scratch buffers live where the kernels run, start as zeros and are never copied back; a view is a part of another buffer. Add ▸ Scratch buffer or View.</source>
+        <translation>Los buffers temporales residen donde se ejecutan los kernels, empiezan a cero y nunca se copian de vuelta; una vista es una parte de otro buffer. Añadir ▸ Buffer temporal o Vista de un buffer.</translation>
+    </message>
+    <message>
+        <source>Select a step to edit it. Add puts a new step after the selection, or inside it when it is a loop.</source>
+        <translation>Selecciona un paso para editarlo. Añadir coloca un paso nuevo después del seleccionado, o dentro de él si es un bucle.</translation>
+    </message>
+    <message>
+        <source>Variables</source>
+        <translation>Variables</translation>
+    </message>
+    <message>
+        <source>block = 256; passes = 10</source>
+        <translation>block = 256; passes = 10</translation>
+    </message>
+    <message>
+        <source>Numbers the steps use by name, separated by &apos;;&apos;. A block-size sweep sets &quot;block&quot;.</source>
+        <translation>Números que los pasos usan por su nombre, separados por «;». Un barrido del tamaño de bloque asigna «block».</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>View of</source>
+        <translation>Vista de</translation>
+    </message>
+    <message>
+        <source>From element</source>
+        <translation>Desde el elemento</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>Elementos</translation>
+    </message>
+    <message>
+        <source>to the end</source>
+        <translation>hasta el final</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Forma</translation>
+    </message>
+    <message>
+        <source>1 to 3 dimensions, each a number or an expression: divup(size(a), 512)</source>
+        <translation>De 1 a 3 dimensiones, cada una un número o una expresión: divup(size(a), 512)</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Título</translation>
+    </message>
+    <message>
+        <source>what the step is for (optional)</source>
+        <translation>para qué sirve el paso (opcional)</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Origen</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>Destino</translation>
+    </message>
+    <message>
+        <source>all that fit</source>
+        <translation>todos los que quepan</translation>
+    </message>
+    <message>
+        <source>Buffer</source>
+        <translation>Buffer</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Valor</translation>
+    </message>
+    <message>
+        <source>With</source>
+        <translation>Con</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>Símbolo</translation>
+    </message>
+    <message>
+        <source>From buffer</source>
+        <translation>Desde el buffer</translation>
+    </message>
+    <message>
+        <source>Or values</source>
+        <translation>O valores</translation>
+    </message>
+    <message>
+        <source>0.25, 0.5, 0.25</source>
+        <translation>0.25, 0.5, 0.25</translation>
+    </message>
+    <message>
+        <source>Set</source>
+        <translation>Asignar</translation>
+    </message>
+    <message>
+        <source>name = expression, separated by &apos;;&apos;: every value is worked out first, then every name is set</source>
+        <translation>nombre = expresión, separados por «;»: primero se calculan todos los valores y luego se asignan todos los nombres</translation>
+    </message>
+    <message>
+        <source>Times</source>
+        <translation>Veces</translation>
+    </message>
+    <message>
+        <source>a number of passes, or leave empty and give While</source>
+        <translation>un número de pasadas, o déjalo vacío e indica Mientras</translation>
+    </message>
+    <message>
+        <source>While</source>
+        <translation>Mientras</translation>
+    </message>
+    <message>
+        <source>m &gt; 1</source>
+        <translation>m &gt; 1</translation>
+    </message>
+    <message>
+        <source>Counter</source>
+        <translation>Contador</translation>
+    </message>
+    <message>
+        <source>a variable that counts the passes (optional)</source>
+        <translation>una variable que cuenta las pasadas (opcional)</translation>
+    </message>
+    <message>
+        <source>Counter from</source>
+        <translation>Contador desde</translation>
+    </message>
+    <message>
+        <source>Then</source>
+        <translation>Después</translation>
+    </message>
+    <message>
+        <source>counter + 1</source>
+        <translation>contador + 1</translation>
+    </message>
+    <message>
+        <source>At most</source>
+        <translation>Como máximo</translation>
+    </message>
+    <message>
+        <source>%L1 passes</source>
+        <translation>%L1 pasadas</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Plantilla</translation>
+    </message>
+    <message>
+        <source>float, block (for a template kernel)</source>
+        <translation>float, block (para un kernel con plantilla)</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>auto</translation>
+    </message>
+    <message>
+        <source>Enough blocks to cover the first pointer argument</source>
+        <translation>Bloques suficientes para cubrir el primer argumento de tipo puntero</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>Grid</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>Bloque</translation>
+    </message>
+    <message>
+        <source>Shared bytes</source>
+        <translation>Bytes de memoria compartida</translation>
+    </message>
+    <message>
+        <source>Arguments: a buffer (or buffer + offset) for each pointer, a number or an expression for each value</source>
+        <translation>Argumentos: un buffer (o buffer + desplazamiento) para cada puntero, un número o una expresión para cada valor</translation>
+    </message>
+    <message>
+        <source>Arguments (the source declares no kernel of this name)</source>
+        <translation>Argumentos (el código no declara ningún kernel con este nombre)</translation>
+    </message>
+    <message>
+        <source>argument %1</source>
+        <translation>argumento %1</translation>
+    </message>
+    <message>
+        <source>×%L1</source>
+        <translation>×%L1</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>give 1 to 3 dimensions, like 400 or 64, 64</source>
@@ -1262,6 +1579,14 @@
     <message>
         <source>CPU reference</source>
         <translation>Referencia en CPU</translation>
+    </message>
+    <message>
+        <source>%1: view of %2 from %3%4</source>
+        <translation>%1: vista de %2 desde %3%4</translation>
+    </message>
+    <message>
+        <source>, %1 elements</source>
+        <translation>, %1 elementos</translation>
     </message>
 </context>
 <context>
@@ -2124,6 +2449,39 @@ El historial conserva las ejecuciones anteriores.</translation>
     <message>
         <source>%1  (%2 to %3, %4 repeats)</source>
         <translation>%1  (de %2 a %3, %4 repeticiones)</translation>
+    </message>
+    <message>
+        <source>The program&apos;s steps</source>
+        <translation>Los pasos del programa</translation>
+    </message>
+    <message>
+        <source>time in one run of the program (median): a loop is its steps together</source>
+        <translation>tiempo en una ejecución del programa (mediana): un bucle es la suma de sus pasos</translation>
+    </message>
+    <message>
+        <source>The program</source>
+        <translation>El programa</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2: %n launch(es) in %3</source>
+        <translation>
+            <numerusform>%1 en %2: %n lanzamiento en %3</numerusform>
+            <numerusform>%1 en %2: %n lanzamientos en %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n pass(es)</source>
+        <translation>
+            <numerusform>, %n pasada</numerusform>
+            <numerusform>, %n pasadas</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n time(s)</source>
+        <translation>
+            <numerusform>, %n vez</numerusform>
+            <numerusform>, %n veces</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -498,6 +498,53 @@
     </message>
 </context>
 <context>
+    <name>DockLayout</name>
+    <message>
+        <source>Samples</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>启动配置</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Timings</source>
+        <translation>计时</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Compiled Code</source>
+        <translation>编译后的代码</translation>
+    </message>
+</context>
+<context>
     <name>FileMenu</name>
     <message>
         <source>&amp;File</source>
@@ -876,40 +923,8 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <source>Samples</source>
-        <translation>示例</translation>
-    </message>
-    <message>
-        <source>Lesson</source>
-        <translation>课程</translation>
-    </message>
-    <message>
-        <source>Arguments</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <source>Launch</source>
-        <translation>启动配置</translation>
-    </message>
-    <message>
         <source>Problems</source>
         <translation>问题</translation>
-    </message>
-    <message>
-        <source>Output</source>
-        <translation>输出</translation>
-    </message>
-    <message>
-        <source>Results</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <source>Timings</source>
-        <translation>计时</translation>
-    </message>
-    <message>
-        <source>Sweep</source>
-        <translation>扫描</translation>
     </message>
     <message>
         <source>untitled</source>
@@ -930,10 +945,6 @@
     <message>
         <source>Not swept: %1</source>
         <translation>未扫描：%1</translation>
-    </message>
-    <message>
-        <source>Compiled Code</source>
-        <translation>编译后的代码</translation>
     </message>
     <message>
         <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
@@ -1176,6 +1187,312 @@
     </message>
 </context>
 <context>
+    <name>ProgramController</name>
+    <message>
+        <source>A program&apos;s launches have their grids and blocks in its steps: see the Steps panel</source>
+        <translation>程序中各次启动的网格和线程块在其步骤中设置：请查看“步骤”面板</translation>
+    </message>
+</context>
+<context>
+    <name>ProgramPanel</name>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Make it a program</source>
+        <translation>转换为程序</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行次数</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>&amp;Launch a kernel</source>
+        <translation>启动内核(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy between buffers</source>
+        <translation>在缓冲区之间拷贝(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Fill a buffer</source>
+        <translation>填充缓冲区(&amp;F)</translation>
+    </message>
+    <message>
+        <source>S&amp;wap two buffers</source>
+        <translation>交换两个缓冲区(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Write a __constant__ or __device__ s&amp;ymbol</source>
+        <translation>写入 __constant__ 或 __device__ 符号(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Set &amp;variables</source>
+        <translation>设置变量(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Repeat steps</source>
+        <translation>重复步骤(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Scratch &amp;buffer</source>
+        <translation>临时缓冲区(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Vi&amp;ew of a buffer</source>
+        <translation>缓冲区视图(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Move the step up; at the top of a loop it leaves the loop, under a loop it enters it</source>
+        <translation>将步骤上移；位于循环开头时会移出循环，位于循环正下方时会移入循环</translation>
+    </message>
+    <message>
+        <source>Move the step down; at the end of a loop it leaves the loop, above a loop it enters it</source>
+        <translation>将步骤下移；位于循环末尾时会移出循环，位于循环正上方时会移入循环</translation>
+    </message>
+    <message>
+        <source>This playground launches one kernel once. A program launches kernels in steps, with scratch buffers, copies, loops and constant memory, as a notebook&apos;s host code does around its launches: a reduction in passes, a scan of the partial sums, a stencil repeated over two swapped buffers.</source>
+        <translation>此演练场只启动一个内核一次。程序则分步骤启动内核，并可使用临时缓冲区、拷贝、循环和常量内存，就像 notebook 中围绕内核启动的主机代码那样：分多轮进行的归约、对部分和求前缀和（scan）、在两个互相交换的缓冲区上反复执行的模板计算（stencil）。</translation>
+    </message>
+    <message>
+        <source>The launch becomes the program&apos;s first step; the arguments stay as they are</source>
+        <translation>当前的内核启动成为程序的第一个步骤；参数保持不变</translation>
+    </message>
+    <message>
+        <source>Variables: %1</source>
+        <translation>变量：%1</translation>
+    </message>
+    <message>
+        <source>Buffers</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Scratch buffers live where the kernels run, start as zeros and are never copied back; a view is a part of another buffer. Add ▸ Scratch buffer or View.</source>
+        <translation>临时缓冲区位于内核运行的地方，初始值全为零，且不会被拷回；视图是另一个缓冲区的一部分。添加 ▸ “临时缓冲区”或“缓冲区视图”。</translation>
+    </message>
+    <message>
+        <source>Select a step to edit it. Add puts a new step after the selection, or inside it when it is a loop.</source>
+        <translation>选择一个步骤即可编辑。“添加”会把新步骤放在所选步骤之后；所选步骤是循环时，则放在循环内部。</translation>
+    </message>
+    <message>
+        <source>Variables</source>
+        <translation>变量</translation>
+    </message>
+    <message>
+        <source>block = 256; passes = 10</source>
+        <translation>block = 256; passes = 10</translation>
+    </message>
+    <message>
+        <source>Numbers the steps use by name, separated by &apos;;&apos;. A block-size sweep sets &quot;block&quot;.</source>
+        <translation>步骤中按名称使用的数值，以“;”分隔。线程块大小扫描会设置“block”。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>View of</source>
+        <translation>所在缓冲区</translation>
+    </message>
+    <message>
+        <source>From element</source>
+        <translation>起始元素</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>元素数</translation>
+    </message>
+    <message>
+        <source>to the end</source>
+        <translation>直到末尾</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>1 to 3 dimensions, each a number or an expression: divup(size(a), 512)</source>
+        <translation>1 到 3 个维度，每个维度是一个数字或表达式：divup(size(a), 512)</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>what the step is for (optional)</source>
+        <translation>此步骤的用途（可选）</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>源</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>all that fit</source>
+        <translation>能容纳的全部元素</translation>
+    </message>
+    <message>
+        <source>Buffer</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>With</source>
+        <translation>交换对象</translation>
+    </message>
+    <message>
+        <source>Symbol</source>
+        <translation>符号</translation>
+    </message>
+    <message>
+        <source>From buffer</source>
+        <translation>来自缓冲区</translation>
+    </message>
+    <message>
+        <source>Or values</source>
+        <translation>或直接给出值</translation>
+    </message>
+    <message>
+        <source>0.25, 0.5, 0.25</source>
+        <translation>0.25, 0.5, 0.25</translation>
+    </message>
+    <message>
+        <source>Set</source>
+        <translation>赋值</translation>
+    </message>
+    <message>
+        <source>name = expression, separated by &apos;;&apos;: every value is worked out first, then every name is set</source>
+        <translation>名称 = 表达式，以“;”分隔：先算出所有的值，再给所有名称赋值</translation>
+    </message>
+    <message>
+        <source>Times</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>a number of passes, or leave empty and give While</source>
+        <translation>循环轮数；或留空并填写“循环条件”</translation>
+    </message>
+    <message>
+        <source>While</source>
+        <translation>循环条件</translation>
+    </message>
+    <message>
+        <source>m &gt; 1</source>
+        <translation>m &gt; 1</translation>
+    </message>
+    <message>
+        <source>Counter</source>
+        <translation>计数器</translation>
+    </message>
+    <message>
+        <source>a variable that counts the passes (optional)</source>
+        <translation>记录循环轮数的变量（可选）</translation>
+    </message>
+    <message>
+        <source>Counter from</source>
+        <translation>计数器初值</translation>
+    </message>
+    <message>
+        <source>Then</source>
+        <translation>每轮之后</translation>
+    </message>
+    <message>
+        <source>counter + 1</source>
+        <translation>计数器 + 1</translation>
+    </message>
+    <message>
+        <source>At most</source>
+        <translation>最多</translation>
+    </message>
+    <message>
+        <source>%L1 passes</source>
+        <translation>%L1 轮</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>模板参数</translation>
+    </message>
+    <message>
+        <source>float, block (for a template kernel)</source>
+        <translation>float, block（用于模板内核）</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Enough blocks to cover the first pointer argument</source>
+        <translation>足以覆盖第一个指针参数的线程块数</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>线程块</translation>
+    </message>
+    <message>
+        <source>Shared bytes</source>
+        <translation>共享内存字节数</translation>
+    </message>
+    <message>
+        <source>Arguments: a buffer (or buffer + offset) for each pointer, a number or an expression for each value</source>
+        <translation>参数：每个指针对应一个缓冲区（或缓冲区 + 偏移量），每个值对应一个数字或表达式</translation>
+    </message>
+    <message>
+        <source>Arguments (the source declares no kernel of this name)</source>
+        <translation>参数（源代码中没有声明这个名称的内核）</translation>
+    </message>
+    <message>
+        <source>argument %1</source>
+        <translation>参数 %1</translation>
+    </message>
+    <message>
+        <source>×%L1</source>
+        <translation>×%L1</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>give 1 to 3 dimensions, like 400 or 64, 64</source>
@@ -1260,6 +1577,14 @@
     <message>
         <source>CPU reference</source>
         <translation>CPU 参考实现</translation>
+    </message>
+    <message>
+        <source>%1: view of %2 from %3%4</source>
+        <translation>%1：%2 的视图，从 %3 开始%4</translation>
+    </message>
+    <message>
+        <source>, %1 elements</source>
+        <translation>，共 %1 个元素</translation>
     </message>
 </context>
 <context>
@@ -2117,6 +2442,36 @@ The history keeps the earlier runs.</source>
     <message>
         <source>%1  (%2 to %3, %4 repeats)</source>
         <translation>%1（%2 至 %3，%4 次重复）</translation>
+    </message>
+    <message>
+        <source>The program&apos;s steps</source>
+        <translation>程序的各个步骤</translation>
+    </message>
+    <message>
+        <source>time in one run of the program (median): a loop is its steps together</source>
+        <translation>程序单次运行中的时间（中位数）：循环的时间为其各步骤之和</translation>
+    </message>
+    <message>
+        <source>The program</source>
+        <translation>程序</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2: %n launch(es) in %3</source>
+        <translation>
+            <numerusform>%1 在 %2 上：%n 次启动，用时 %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n pass(es)</source>
+        <translation>
+            <numerusform>，%n 轮</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n time(s)</source>
+        <translation>
+            <numerusform>，%n 次</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -173,7 +173,7 @@ private slots:
                                 << "RunActions"
                                 << "&Run" << -1 << "E&jecutar";
         QTest::newRow("es Arguments") << "es"
-                                      << "MainWindow"
+                                      << "DockLayout"
                                       << "Arguments" << -1 << "Argumentos";
         QTest::newRow("es one error") << "es"
                                       << "RunController"
@@ -191,7 +191,7 @@ private slots:
                                 << "RunActions"
                                 << "&Run" << -1 << "运行(&R)";
         QTest::newRow("zh Arguments") << "zh_CN"
-                                      << "MainWindow"
+                                      << "DockLayout"
                                       << "Arguments" << -1 << "参数";
         QTest::newRow("zh errors") << "zh_CN"
                                    << "RunController"
