@@ -3,9 +3,9 @@
 //   2. scan_blocks again, as one block, scans those totals: tile t's offset is the sum of tiles before it;
 //   3. add_offsets adds each tile's offset to every element of the tile.
 // The scan inside a tile is the work-efficient one (Blelloch): an up-sweep builds a tree of sums in place,
-// a down-sweep turns it into the exclusive scan, 2 * BLOCK - 1 additions each way.
-#define BLOCK 512
-
+// a down-sweep turns it into the exclusive scan, 2 * BLOCK - 1 additions each way. BLOCK, the threads of
+// a block, is a template argument: the playground's variable "block" sets it and the launches' size.
+template <int BLOCK>
 __global__ void scan_blocks(const int* in, int* out, int* tile_totals, int n)
 {
     __shared__ int tile[2 * BLOCK];
@@ -52,6 +52,7 @@ __global__ void scan_blocks(const int* in, int* out, int* tile_totals, int n)
     if (first + t + BLOCK < n) out[first + t + BLOCK] = tile[t + BLOCK];
 }
 
+template <int BLOCK>
 __global__ void add_offsets(int* out, const int* tile_offsets, int n)
 {
     const int i = blockIdx.x * 2 * BLOCK + threadIdx.x;
