@@ -71,6 +71,13 @@ std::unique_ptr<DockLayout> DockLayout::build(QMainWindow* window, KernelEditor*
     return std::make_unique<DockLayout>(window, editor, std::move(docks));
 }
 
+void DockLayout::showSteps(bool program) {
+    (program ? docks_.steps : docks_.launch)->raise();
+    if (!program || docks_.arguments->isHidden() || docks_.steps->isHidden()) return;
+    const int column = docks_.arguments->height() + docks_.steps->height();
+    window_->resizeDocks({docks_.arguments, docks_.steps}, {column * 2 / 5, column * 3 / 5}, Qt::Vertical);
+}
+
 QWidget* DockLayout::column(QWidget* parent, std::initializer_list<QWidget*> widgets) {
     auto* column = new QWidget(parent);
     auto* layout = new QVBoxLayout(column);

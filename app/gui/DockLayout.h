@@ -64,6 +64,9 @@ public:
     void arrange(QSize room, int lines);
     // Whether `room` gives the samples and the lesson a column of their own.
     bool wide(QSize room) const;
+    // A program's steps in front of the launch, with the larger share of the column below the arguments
+    // (its tree and its form need the room); a single launch's launch panel in front.
+    void showSteps(bool program);
     // The dock that holds `panel`, or nullptr.
     QDockWidget* dockOf(const QWidget* panel) const;
 

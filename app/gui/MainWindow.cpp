@@ -103,9 +103,7 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::connectPanels() {
     connect(document_, &PlaygroundDocument::opened, this, &MainWindow::showPlayground);
-    connect(programs_, &ProgramController::becameProgram, this, [this](bool program) {
-        if (program) raiseDock("stepsDock");
-    });
+    connect(programs_, &ProgramController::becameProgram, this, [this](bool program) { layout_->showSteps(program); });
     connect(document_, &PlaygroundDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &PlaygroundDocument::message, statusBar(), &QStatusBar::showMessage);
     connect(document_, &PlaygroundDocument::logged, output_, &OutputLog::log);

@@ -4,6 +4,7 @@
 #include "core/model/DType.h"
 #include "core/model/SignatureParser.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -199,8 +200,24 @@ void ProgramPanel::setPlayground(const Playground& playground) {
     rebuild(steps_.empty() ? std::nullopt : std::optional<StepPath>(StepPath{0}));
 }
 
+QString ProgramPanel::variablesText() const {
+    return variables_.empty() ? tr("Variables (none)") : tr("Variables: %1").arg(fromUtf8(assignmentsText(variables_)));
+}
+
 void ProgramPanel::setKernels(std::vector<KernelSignature> kernels) {
+    if (kernels == kernels_) return;
     kernels_ = std::move(kernels);
+    // A launch's form names its kernel's parameters: shown again, unless the student is typing in it.
+    const auto* item = tree_->currentItem();
+    const bool launch = item && item->data(0, kSectionRole).toInt() == static_cast<int>(Section::Step) &&
+                        kernelOf(pathOf(item->data(0, kIndexRole)));
+    if (launch && !form_->isAncestorOf(QApplication::focusWidget())) showSelected();
+}
+
+// The launch step at `path`, or nullptr.
+const LaunchStep* ProgramPanel::kernelOf(const StepPath& path) const {
+    const Step* step = stepAt(steps_, path);
+    return step ? std::get_if<LaunchStep>(&step->action) : nullptr;
 }
 
 const KernelSignature* ProgramPanel::kernelNamed(const std::string& name) const {
@@ -226,7 +243,7 @@ void ProgramPanel::rebuild(const std::optional<StepPath>& select) {
     pages_->setCurrentIndex(steps_.empty() ? 0 : 1);
     const QSignalBlocker quiet(tree_);
     tree_->clear();
-    auto* variables = new QTreeWidgetItem(tree_, {tr("Variables: %1").arg(fromUtf8(assignmentsText(variables_))), QString()});
+    auto* variables = new QTreeWidgetItem(tree_, {variablesText(), QString()});
     variables->setData(0, kSectionRole, static_cast<int>(Section::Variables));
     auto* buffers = new QTreeWidgetItem(tree_, {tr("Buffers"), QString()});
     buffers->setData(0, kSectionRole, static_cast<int>(Section::Buffers));
@@ -287,8 +304,7 @@ void ProgramPanel::edited() {
             if (const Step* step = stepAt(steps_, pathOf(item->data(0, kIndexRole)))) item->setText(0, stepText(*step));
         if (section == Section::Buffer)
             item->setText(0, bufferText(buffers_[static_cast<std::size_t>(item->data(0, kIndexRole).toULongLong())]));
-        if (section == Section::Variables)
-            item->setText(0, tr("Variables: %1").arg(fromUtf8(assignmentsText(variables_))));
+        if (section == Section::Variables) item->setText(0, variablesText());
     }
     emit programChanged();
 }
@@ -610,7 +626,7 @@ void ProgramPanel::markProblems() {
             const auto calls = depthFirst < calls_.size() ? calls_[depthFirst] : std::uint64_t{0};
             const bool loop = item->childCount() > 0;
             item->setText(1, depthFirst < calls_.size()
-                                 ? (loop ? tr("%L1 passes").arg(static_cast<qulonglong>(calls))
+                                 ? (loop ? (calls == 1 ? tr("1 pass") : tr("%L1 passes").arg(static_cast<qulonglong>(calls)))
                                          : tr("×%L1").arg(static_cast<qulonglong>(calls)))
                                  : QString());
             ++depthFirst;

@@ -80,7 +80,9 @@ private:
     std::optional<kp::model::StepPath> selectedPath() const;
     QTreeWidgetItem* itemFor(const kp::model::StepPath& path) const;
     void markProblems();
+    QString variablesText() const; // "Variables: block = 256", the tree's first line
     void addBuffer(bool view);
+    const kp::model::LaunchStep* kernelOf(const kp::model::StepPath& path) const;
     // The source's kernel `name` (a template instance's too: "reduce<256>" is reduce), or nullptr.
     const kp::model::KernelSignature* kernelNamed(const std::string& name) const;
 

@@ -50,7 +50,10 @@ std::vector<Phase> phasesOf(const RunTimings& run) {
         if (!samples.empty()) phases.push_back({name, kp::run::spreadOf(samples), colour});
     };
     add(onCpu ? QObject::tr("copy in") : QObject::tr("host → device"), run.h2dMs, transfer);
-    add(onCpu ? QObject::tr("kernel (CPU)") : QObject::tr("kernel"), run.kernelMs, kernel);
+    const bool program = !run.steps.empty(); // its "kernel" time is every step's
+    add(program ? (onCpu ? QObject::tr("program (CPU)") : QObject::tr("program"))
+                : (onCpu ? QObject::tr("kernel (CPU)") : QObject::tr("kernel")),
+        run.kernelMs, kernel);
     add(onCpu ? QObject::tr("copy out") : QObject::tr("device → host"), run.d2hMs, transfer);
     if (run.cpuBackendMs) add(QObject::tr("CPU backend"), {*run.cpuBackendMs}, cpu);
     if (run.referenceMs) add(QObject::tr("CPU reference"), {*run.referenceMs}, cpu.darker(130));
@@ -193,7 +196,11 @@ bool TimingsView::addRun(const nlohmann::json& report, const QString& label, std
         return false;
     }
     latestFlops_ = flops;
-    const auto& run = history_->add(std::move(timings), label);
+    // A program's launches have their own grids: its label says how many it made.
+    const QString programLabel = timings.launches == 1 ? tr("a program of 1 launch")
+                                                       : tr("a program of %L1 launches").arg(static_cast<qulonglong>(timings.launches));
+    const bool program = !timings.steps.empty();
+    const auto& run = history_->add(std::move(timings), program ? programLabel : label);
     if (!userChoseScale_) {
         const QSignalBlocker quiet(logScale_);
         logScale_->setChecked(spansOrdersOfMagnitude(phasesOf(run.timings)));
@@ -257,10 +264,10 @@ void TimingsView::showLatest() {
     const QString name = !t.steps.empty() ? tr("The program")
                          : t.kernel.empty() ? tr("The kernel")
                                             : QString::fromStdString(t.kernel);
+    const QString launches = t.launches == 1 ? tr("1 launch") : tr("%L1 launches").arg(static_cast<qulonglong>(t.launches));
     QString head = t.steps.empty()
                        ? tr("%1 on %2: kernel %3").arg(name, QString::fromStdString(t.backend), duration(kernel.median))
-                       : tr("%1 on %2: %n launch(es) in %3", nullptr, static_cast<int>(t.launches))
-                             .arg(name, QString::fromStdString(t.backend), duration(kernel.median));
+                       : tr("%1 on %2: %3 in %4").arg(name, QString::fromStdString(t.backend), launches, duration(kernel.median));
     if (kernel.count > 1)
         head += tr(" (median of %1 repeats, %2 to %3)")
                     .arg(kernel.count)
@@ -332,7 +339,9 @@ void TimingsView::drawBars(const RunTimings& run) {
     }
     bars_->yAxis->setTicker(ticker);
     bars_->yAxis->setRange(0.4, static_cast<double>(phases.size()) + 0.6);
-    const QString kernel = run.kernel.empty() ? tr("kernel") : QString::fromStdString(run.kernel);
+    const QString kernel = !run.steps.empty() ? tr("The program")
+                           : run.kernel.empty() ? tr("kernel")
+                                                : QString::fromStdString(run.kernel);
     setBarsTitle(tr("%1 on %2").arg(kernel, QString::fromStdString(run.backend)));
 }
 
@@ -365,8 +374,8 @@ void TimingsView::drawSteps(const RunTimings& run) {
         QString words = duration(step.ms);
         if (whole > 0) words += QStringLiteral(" (%1%)").arg(100 * step.ms / whole, 0, 'f', step.ms / whole < 0.1 ? 1 : 0);
         if (step.calls != 1)
-            words += step.kind == "repeat" ? tr(", %n pass(es)", nullptr, static_cast<int>(step.calls))
-                                           : tr(", %n time(s)", nullptr, static_cast<int>(step.calls));
+            words += step.kind == "repeat" ? tr(", %L1 passes").arg(static_cast<qulonglong>(step.calls))
+                                           : tr(", ×%L1").arg(static_cast<qulonglong>(step.calls));
         text->setText(words);
     }
     steps_->yAxis->setTicker(ticker);

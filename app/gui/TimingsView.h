@@ -23,7 +23,8 @@ class TimingsView : public QWidget {
 public:
     explicit TimingsView(QWidget* parent = nullptr);
 
-    // Shows the run's bars and appends it to the history. A malformed report (no kernel_ms, a time that
+    // Shows the run's bars and appends it to the history (a program's under a label of its own: `label`
+    // says what a student changes in a single launch). A malformed report (no kernel_ms, a time that
     // is text) is not added: the view says what is wrong instead, and returns false.
     bool addRun(const nlohmann::json& report, const QString& label = {}, std::optional<double> flops = {});
     // The device the runs are on; 0 = unknown. CPU runs are never compared with it.

@@ -1493,6 +1493,14 @@
         <source>×%L1</source>
         <translation>×%L1</translation>
     </message>
+    <message>
+        <source>Variables (none)</source>
+        <translation>Variables (ninguna)</translation>
+    </message>
+    <message>
+        <source>1 pass</source>
+        <translation>1 pasada</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1587,6 +1595,14 @@
     <message>
         <source>, %1 elements</source>
         <translation>, %1 elementos</translation>
+    </message>
+    <message>
+        <source>program (CPU)</source>
+        <translation>programa (CPU)</translation>
+    </message>
+    <message>
+        <source>program</source>
+        <translation>programa</translation>
     </message>
 </context>
 <context>
@@ -2462,26 +2478,33 @@ El historial conserva las ejecuciones anteriores.</translation>
         <source>The program</source>
         <translation>El programa</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 on %2: %n launch(es) in %3</source>
-        <translation>
-            <numerusform>%1 en %2: %n lanzamiento en %3</numerusform>
-            <numerusform>%1 en %2: %n lanzamientos en %3</numerusform>
-        </translation>
+    <message>
+        <source>a program of 1 launch</source>
+        <translation>un programa de 1 lanzamiento</translation>
     </message>
-    <message numerus="yes">
-        <source>, %n pass(es)</source>
-        <translation>
-            <numerusform>, %n pasada</numerusform>
-            <numerusform>, %n pasadas</numerusform>
-        </translation>
+    <message>
+        <source>a program of %L1 launches</source>
+        <translation>un programa de %L1 lanzamientos</translation>
     </message>
-    <message numerus="yes">
-        <source>, %n time(s)</source>
-        <translation>
-            <numerusform>, %n vez</numerusform>
-            <numerusform>, %n veces</numerusform>
-        </translation>
+    <message>
+        <source>1 launch</source>
+        <translation>1 lanzamiento</translation>
+    </message>
+    <message>
+        <source>%L1 launches</source>
+        <translation>%L1 lanzamientos</translation>
+    </message>
+    <message>
+        <source>%1 on %2: %3 in %4</source>
+        <translation>%1 en %2: %3 en %4</translation>
+    </message>
+    <message>
+        <source>, %L1 passes</source>
+        <translation>, %L1 pasadas</translation>
+    </message>
+    <message>
+        <source>, ×%L1</source>
+        <translation>, ×%L1</translation>
     </message>
 </context>
 </TS>

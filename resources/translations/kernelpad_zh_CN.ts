@@ -1491,6 +1491,14 @@
         <source>×%L1</source>
         <translation>×%L1</translation>
     </message>
+    <message>
+        <source>Variables (none)</source>
+        <translation>变量（无）</translation>
+    </message>
+    <message>
+        <source>1 pass</source>
+        <translation>1 轮</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -1585,6 +1593,14 @@
     <message>
         <source>, %1 elements</source>
         <translation>，共 %1 个元素</translation>
+    </message>
+    <message>
+        <source>program (CPU)</source>
+        <translation>程序（CPU）</translation>
+    </message>
+    <message>
+        <source>program</source>
+        <translation>程序</translation>
     </message>
 </context>
 <context>
@@ -2455,23 +2471,33 @@ The history keeps the earlier runs.</source>
         <source>The program</source>
         <translation>程序</translation>
     </message>
-    <message numerus="yes">
-        <source>%1 on %2: %n launch(es) in %3</source>
-        <translation>
-            <numerusform>%1 在 %2 上：%n 次启动，用时 %3</numerusform>
-        </translation>
+    <message>
+        <source>a program of 1 launch</source>
+        <translation>含 1 次启动的程序</translation>
     </message>
-    <message numerus="yes">
-        <source>, %n pass(es)</source>
-        <translation>
-            <numerusform>，%n 轮</numerusform>
-        </translation>
+    <message>
+        <source>a program of %L1 launches</source>
+        <translation>含 %L1 次启动的程序</translation>
     </message>
-    <message numerus="yes">
-        <source>, %n time(s)</source>
-        <translation>
-            <numerusform>，%n 次</numerusform>
-        </translation>
+    <message>
+        <source>1 launch</source>
+        <translation>1 次启动</translation>
+    </message>
+    <message>
+        <source>%L1 launches</source>
+        <translation>%L1 次启动</translation>
+    </message>
+    <message>
+        <source>%1 on %2: %3 in %4</source>
+        <translation>%1 在 %2 上：%3，用时 %4</translation>
+    </message>
+    <message>
+        <source>, %L1 passes</source>
+        <translation>，%L1 轮</translation>
+    </message>
+    <message>
+        <source>, ×%L1</source>
+        <translation>，×%L1</translation>
     </message>
 </context>
 </TS>
