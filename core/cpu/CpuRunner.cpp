@@ -10,6 +10,7 @@
 #include "core/Stopwatch.h"
 #include "core/launch/CompileError.h"
 #include "core/launch/KernelFault.h"
+#include "core/launch/ProgramPlan.h"
 #include "core/launch/Repeats.h"
 #include "core/sandbox/ChildSharedAllocator.h"
 #include "core/sandbox/Contained.h"
@@ -294,10 +295,10 @@ std::string checkedCasts(const std::string& source) {
 // For the bounds-checking mode: each array parameter of the launched kernels' definitions becomes
 // ::kernelpad::Checked<T> with the same name, on the same lines (newlines kept), so diagnostics and
 // reported lines stay the user's.
-std::string checkedParameters(const launch::RunSetup& setup) {
+std::string checkedParameters(const launch::RunSetup& setup, const launch::Program& program) {
     std::string text = setup.source;
-    for (const std::size_t k : definitionsFromLast(setup.program)) {
-        const auto& signature = setup.program.kernels[k].signature;
+    for (const std::size_t k : definitionsFromLast(program)) {
+        const auto& signature = program.kernels[k].signature;
         const std::vector<ParameterSpan> spans = parameterSpans(text, signature.line, signature.column);
         if (spans.size() != signature.parameters.size())
             throw launch::SetupError({"kernel: cannot match the parameters of " + signature.name + " to check bounds"});
@@ -432,7 +433,8 @@ std::string CpuRunner::hostSource(const launch::RunSetup& setup, bool checkBound
 CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, bool checkBounds,
                                               bool trySplit) {
     static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&+-]*>)?)");
-    const auto& kernels = setup.program.kernels;
+    const launch::Program ran = launch::programOf(setup);
+    const auto& kernels = ran.kernels;
     for (const auto& kernel : kernels)
         if (!std::regex_match(kernel.name, nameExpression))
             throw launch::SetupError(
@@ -452,9 +454,9 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
         text += "#define " + name + " " + value + "\n";
     }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
-    std::string user = withoutBuiltInIncludes(checkBounds ? checkedParameters(setup) : setup.source);
+    std::string user = withoutBuiltInIncludes(checkBounds ? checkedParameters(setup, ran) : setup.source);
     if (trySplit)
-        for (const std::size_t k : definitionsFromLast(setup.program)) {
+        for (const std::size_t k : definitionsFromLast(ran)) {
             const auto& signature = kernels[k].signature;
             auto split = splitAtBarriers(user, signature.line, signature.column, {setup.sourceName, checkBounds});
             if (split.split()) user = std::move(split.source);
@@ -463,7 +465,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                     program.kernels[i] = {split.reason, split.barriers};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
-    text += "\n" + entryPoints(setup.program);
+    text += "\n" + entryPoints(ran);
     if (checkBounds)
         text += "extern \"C\" void kernelpad_install_bounds(void (*report)(const char*, long long, unsigned "
                 "long long, "
@@ -500,7 +502,7 @@ CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
         options.includeDirs = {setup.folder.string()}; // "common.cuh" beside the source
     // Each kernel split at its barriers where it allows it; otherwise, or when the host compiler rejects
     // the split kernels, the source as written (whose diagnostics are then the user's).
-    const auto& kernels = setup.program.kernels;
+    const auto kernels = launch::programOf(setup).kernels;
     const bool fibers = needsFibers(setup.source);
     out.fibers = fibers;
     out.split.assign(kernels.size(), false);
@@ -536,12 +538,12 @@ namespace {
 
 // What a run may allocate beyond the address space it has at fork: its working arrays and the
 // threads' stacks and malloc arenas, with room to spare; a kernel that allocates far more is stopped.
-std::uint64_t memoryBudget(const launch::RunSetup& setup, unsigned workers, bool fibers) {
+std::uint64_t memoryBudget(const launch::Program& program, unsigned workers, bool fibers) {
     std::uint64_t arrays = 0;
-    for (const auto& buffer : setup.program.buffers)
+    for (const auto& buffer : program.buffers)
         arrays += buffer.bytes();
     std::uint64_t threads = 0;
-    for (const auto& [kernel, geometry] : setup.program.distinctLaunches())
+    for (const auto& [kernel, geometry] : program.distinctLaunches())
         threads = std::max(threads, geometry.threadsPerBlock());
     const std::uint64_t perWorker = (std::uint64_t{8} << 20) + (std::uint64_t{128} << 20) +
                                     (fibers ? threads * std::uint64_t{ThreadFibers::reservedPerThread()} : 0);
@@ -582,7 +584,7 @@ std::string inStep(const launch::Program& program, const launch::Operation& oper
 launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::RunOptions& options) const {
     launch::RunResult result;
     result.backend = backendName();
-    const auto& program = setup.program;
+    const launch::Program program = launch::programOf(setup);
     if (auto problems = launch::checkLaunches(program, limits()); !problems.empty())
         throw launch::SetupError(problems);
     const int gridLine = source::gridGroupLine(setup.source);
@@ -621,13 +623,13 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
     const cpu::ContainedCode code{program.single ? "the kernel " + setup.signature.name : "the program",
                                   compiled.library,
                                   compiler_.cacheDirectory(),
-                                  memoryBudget(setup, workers, fibers),
+                                  memoryBudget(program, workers, fibers),
                                   options.cancel,
                                   program.single ? std::function<std::string()>() : whereNow};
     // A lambda may not name a structured binding (clang).
     const Loaded loaded{compiled.library, split, fibers, gridLine > 0, flushesDenormals(setup.compile.options), at};
     const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
-        return runLoaded(setup, options, loaded, inputs, result.outputs, cancel);
+        return runLoaded(setup, program, options, loaded, inputs, result.outputs, cancel);
     });
     if (answer.value("cancelled", false)) result.cancelled = true;
     result.h2dMs = answer.value("h2d", std::vector<double>{});
@@ -661,10 +663,10 @@ std::byte* at(const Replay& replay, const launch::Program& program, const launch
 
 } // namespace
 
-nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch::RunOptions& options,
-                                    const Loaded& loaded, const ChildInputs& inputs,
-                                    launch::NamedArrays& outputs, const std::atomic<bool>& cancel) const {
-    const auto& program = setup.program;
+nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch::Program& program,
+                                    const launch::RunOptions& options, const Loaded& loaded,
+                                    const ChildInputs& inputs, launch::NamedArrays& outputs,
+                                    const std::atomic<bool>& cancel) const {
     const auto library = loadCompiled(loaded.library);
     Replay replay;
     for (std::size_t k = 0; k < program.kernels.size(); ++k) {

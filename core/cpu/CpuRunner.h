@@ -87,9 +87,9 @@ private:
     };
     // In the contained child: loads the kernel and runs the repeats, writing the results into `outputs`
     // (memory shared with the parent). The answer holds the timings.
-    nlohmann::json runLoaded(const launch::RunSetup& setup, const launch::RunOptions& options,
-                             const Loaded& loaded, const ChildInputs& inputs, launch::NamedArrays& outputs,
-                             const std::atomic<bool>& cancel) const;
+    nlohmann::json runLoaded(const launch::RunSetup& setup, const launch::Program& program,
+                             const launch::RunOptions& options, const Loaded& loaded, const ChildInputs& inputs,
+                             launch::NamedArrays& outputs, const std::atomic<bool>& cancel) const;
 
     HostCompiler compiler_;
     unsigned workers_;

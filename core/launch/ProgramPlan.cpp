@@ -719,6 +719,10 @@ Program planProgram(const model::Playground& playground, const std::string& sour
     return Planner(playground, source, sourceName, parsed).plan();
 }
 
+Program programOf(const RunSetup& setup) {
+    return setup.program.single ? singleLaunch(setup) : setup.program;
+}
+
 Program singleLaunch(const RunSetup& setup) {
     Program program;
     program.single = true;

@@ -21,4 +21,8 @@ Program planProgram(const model::Playground& playground, const std::string& sour
 // The program of a single-launch playground: its kernel, launched once with its arguments.
 Program singleLaunch(const RunSetup& setup);
 
+// What the backends run: a program's operations as planned, or a single launch as `setup` holds it now
+// (its kernel, launch and arguments, which a caller may change after prepare()).
+Program programOf(const RunSetup& setup);
+
 } // namespace kp::launch

@@ -340,8 +340,7 @@ RunSetup prepare(const model::Playground& playground,
         setup.launch.grid = playground.launch.grid;
     }
     checkOutputs(setup);
-    setup.program = singleLaunch(setup);
-    return setup;
+    return setup; // its program is its launch as it stands when it runs: programOf()
 }
 
 } // namespace kp::launch

@@ -53,9 +53,10 @@ struct RunSetup {
     std::optional<model::ReferenceSpec> reference;
     model::CheckSpec check;
     std::filesystem::path folder; // the playground's
-    // What the backends run: the program's buffers and operations, or the single launch as a program of
-    // one. A program's `signature` is its arguments' (model::programSignature), its `kernelName` and
-    // `launch` those of its first launch.
+    // A program's buffers, kernels and operations as planned; for a single launch, `single` and its kernel
+    // only: what runs is launch::programOf(), built from the launch and arguments as they are then. A
+    // program's `signature` is its arguments' (model::programSignature), its `kernelName` and `launch`
+    // those of its first launch.
     Program program;
 
     const RunArgument* find(std::string_view name) const;

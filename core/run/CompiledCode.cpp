@@ -4,6 +4,7 @@
 #include "core/Stopwatch.h"
 #include "core/cuda/Compiler.h"
 #include "core/cuda/CudaError.h"
+#include "core/launch/ProgramPlan.h"
 #include "core/cuda/Disassembler.h"
 #include "core/cuda/Driver.h"
 #include "core/cuda/Nvrtc.h"
@@ -97,7 +98,7 @@ cuda::CompileOptions compileOptions(const launch::RunSetup& setup, const std::st
     for (const auto& [name, value] : setup.compile.defines)
         options.defines[name] = value;
     // A template kernel exists in the code only once named (as the runners name it).
-    for (const auto& kernel : setup.program.kernels)
+    for (const auto& kernel : launch::programOf(setup).kernels)
         if (!kernel.signature.externC) options.nameExpressions.push_back(kernel.name);
     return options;
 }

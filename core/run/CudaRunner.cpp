@@ -11,6 +11,7 @@
 #include "core/cuda/Stream.h"
 #include "core/launch/CompileError.h"
 #include "core/launch/KernelFault.h"
+#include "core/launch/ProgramPlan.h"
 #include "core/launch/Repeats.h"
 #include "core/source/SynchronisingCall.h"
 
@@ -37,9 +38,10 @@ cuda::CompileOptions compileOptions(const launch::RunSetup& setup, const cuda::D
         options.defines[name] = value;
     // A C++ kernel's symbol is mangled, and a template is only instantiated when named: ask NVRTC. A
     // variable a program writes is named the same way, as its address.
-    for (const auto& kernel : setup.program.kernels)
+    const launch::Program program = launch::programOf(setup);
+    for (const auto& kernel : program.kernels)
         if (!kernel.signature.externC) options.nameExpressions.push_back(kernel.name);
-    for (const auto& symbol : setup.program.symbols)
+    for (const auto& symbol : program.symbols)
         options.nameExpressions.push_back("&" + symbol.name);
     return options;
 }
@@ -146,13 +148,14 @@ CudaRunner::Inspected CudaRunner::inspect(const launch::RunSetup& setup) const {
     Inspected inspected{compile(setup), {}};
     if (setup.program.kernels.empty()) return inspected; // a program whose steps did not plan: its source alone
     const cuda::Module module = loadModule(inspected.compiled);
-    inspected.attributes = module.kernel(symbolName(setup.program.kernels.front(), inspected.compiled)).attributes();
+    inspected.attributes =
+        module.kernel(symbolName(launch::programOf(setup).kernels.front(), inspected.compiled)).attributes();
     return inspected;
 }
 
 launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::RunOptions& options) const {
     context_->makeCurrent();
-    const launch::Program& program = setup.program;
+    const launch::Program program = launch::programOf(setup);
     launch::RunResult result;
     result.backend = backendName();
     const auto compiled = compile(setup);
