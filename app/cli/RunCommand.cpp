@@ -70,8 +70,8 @@ private:
 void printSummary(const launch::RunSetup& setup, const run::RunReport& report) {
     const auto& result = *report.result;
     if (setup.program.single)
-        std::cout << setup.signature.name << " on " << result.backend << ", " << launch::toString(setup.launch)
-                  << "\n";
+        std::cout << setup.signature.name << " on " << result.backend << ", "
+                  << launch::toString(setup.launch) << "\n";
     else
         std::cout << setup.signature.name << " on " << result.backend << ", a program of "
                   << setup.program.steps.size() << " steps, " << setup.program.launchCount() << " launches\n";
@@ -95,11 +95,13 @@ void printSummary(const launch::RunSetup& setup, const run::RunReport& report) {
         const double ms = launch::median(step.ms);
         std::cout << "    " << std::string(static_cast<std::size_t>(step.depth) * 2, ' ') << step.path << " "
                   << step.label << ": " << ms << " ms";
-        if (whole > 0) std::cout << " (" << std::setprecision(1) << 100 * ms / whole << "%)" << std::setprecision(4);
+        if (whole > 0)
+            std::cout << " (" << std::setprecision(1) << 100 * ms / whole << "%)" << std::setprecision(4);
         std::cout << (step.calls == 1 ? std::string() : ", " + std::to_string(step.calls) + " times") << "\n";
     }
     if (result.untimedOperations > 0)
-        std::cout << "    (the last " << result.untimedOperations << " operations are timed only as part of the whole)\n";
+        std::cout << "    (the last " << result.untimedOperations
+                  << " operations are timed only as part of the whole)\n";
     if (report.reference)
         std::cout << "  reference  " << report.reference->milliseconds
                   << (report.referenceIsCpuBackend ? " ms (the CPU backend)\n" : " ms (CPU reference)\n");

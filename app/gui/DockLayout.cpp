@@ -121,7 +121,8 @@ void DockLayout::arrange(QSize room, int lines) {
     window_->setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     window_->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 
-    std::vector<QDockWidget*> all = {docks_.samples, docks_.lesson, docks_.arguments, docks_.launch, docks_.steps};
+    std::vector<QDockWidget*> all = {docks_.samples, docks_.lesson, docks_.arguments, docks_.launch,
+                                     docks_.steps};
     all.insert(all.end(), docks_.bottom.begin(), docks_.bottom.end());
     std::vector<bool> closed;
     for (QDockWidget* dock : all) {

@@ -15,9 +15,9 @@
 #include "LessonView.h"
 #include "OutputLog.h"
 #include "PresentationMode.h"
+#include "ProblemsView.h"
 #include "ProgramController.h"
 #include "ProgramPanel.h"
-#include "ProblemsView.h"
 #include "ResultsView.h"
 #include "RunActions.h"
 #include "SamplesBrowser.h"
@@ -49,11 +49,10 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), editor_(new KernelEditor(this)), compileNotice_(new CompileNotice(this)),
       findBar_(new FindBar(editor_, this)), problems_(new ProblemsView(this)),
       arguments_(new ArgumentPanel(this)), launch_(new LaunchPanel(this)), steps_(new ProgramPanel(this)),
-      results_(new ResultsView(this)),
-      timings_(new TimingsView(this)), samples_(new SamplesBrowser(this)), lesson_(new LessonView(this)),
-      sweep_(new SweepView(this)), output_(new OutputLog(editor_->lexer()->defaultFont(0), this)),
-      backends_(new BackendChooser(this)), state_(new QLabel(this)), busy_(new QProgressBar(this)),
-      code_(new CompiledCodeView(this)),
+      results_(new ResultsView(this)), timings_(new TimingsView(this)), samples_(new SamplesBrowser(this)),
+      lesson_(new LessonView(this)), sweep_(new SweepView(this)),
+      output_(new OutputLog(editor_->lexer()->defaultFont(0), this)), backends_(new BackendChooser(this)),
+      state_(new QLabel(this)), busy_(new QProgressBar(this)), code_(new CompiledCodeView(this)),
       document_(new PlaygroundDocument(editor_, arguments_, launch_, steps_, this)),
       runs_(new RunController(document_, backends_, this)),
       programs_(new ProgramController(steps_, document_, runs_, launch_, this)),
@@ -103,7 +102,8 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::connectPanels() {
     connect(document_, &PlaygroundDocument::opened, this, &MainWindow::showPlayground);
-    connect(programs_, &ProgramController::becameProgram, this, [this](bool program) { layout_->showSteps(program); });
+    connect(programs_, &ProgramController::becameProgram, this,
+            [this](bool program) { layout_->showSteps(program); });
     connect(document_, &PlaygroundDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &PlaygroundDocument::message, statusBar(), &QStatusBar::showMessage);
     connect(document_, &PlaygroundDocument::logged, output_, &OutputLog::log);
@@ -217,8 +217,8 @@ void MainWindow::createActions() {
 void MainWindow::createDocks() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     layout_ = DockLayout::build(this, editor_,
-                                {samples_, lesson_, arguments_, launch_, steps_, problems_, output_, results_, timings_,
-                                 sweep_, code_},
+                                {samples_, lesson_, arguments_, launch_, steps_, problems_, output_, results_,
+                                 timings_, sweep_, code_},
                                 view);
     codeDock_ = layout_->dockOf(code_);
     layout_->arrange(size(), 30);

@@ -49,8 +49,10 @@ std::span<const std::byte> bytesOf(const QByteArray& bytes) {
 } // namespace
 
 PlaygroundDocument::PlaygroundDocument(KernelEditor* editor, const ArgumentPanel* arguments,
-                                       const LaunchPanel* launch, const ProgramPanel* program, QWidget* window)
-    : QObject(window), editor_(editor), arguments_(arguments), launch_(launch), program_(program), window_(window) {
+                                       const LaunchPanel* launch, const ProgramPanel* program,
+                                       QWidget* window)
+    : QObject(window), editor_(editor), arguments_(arguments), launch_(launch), program_(program),
+      window_(window) {
     // Every few seconds, if the text changed: a crash or a kill loses at most that much.
     autosave_.setInterval(3000);
     connect(&autosave_, &QTimer::timeout, this, &PlaygroundDocument::autosave);

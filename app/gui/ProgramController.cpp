@@ -21,10 +21,11 @@ ProgramController::ProgramController(ProgramPanel* panel, PlaygroundDocument* do
         plan();
     });
     connect(panel_, &ProgramPanel::makeProgramRequested, this, &ProgramController::makeProgram);
-    connect(runs_, &RunController::kernelsParsed, this, [this](const std::vector<model::KernelSignature>& kernels) {
-        panel_->setKernels(kernels);
-        if (panel_->isProgram()) plan();
-    });
+    connect(runs_, &RunController::kernelsParsed, this,
+            [this](const std::vector<model::KernelSignature>& kernels) {
+                panel_->setKernels(kernels);
+                if (panel_->isProgram()) plan();
+            });
     connect(runs_, &RunController::kernelFound, this,
             [this](const auto&, const std::vector<model::ArgumentSpec>& arguments) {
                 panel_->setArguments(arguments.empty() ? document_->current().args : arguments);
@@ -37,9 +38,10 @@ ProgramController::ProgramController(ProgramPanel* panel, PlaygroundDocument* do
 void ProgramController::showOpened() {
     panel_->setPlayground(document_->playground());
     launch_->setEnabled(!panel_->isProgram());
-    launch_->setToolTip(panel_->isProgram() ? tr("A program's launches have their grids and blocks in its steps: "
-                                                 "see the Steps panel")
-                                            : QString());
+    launch_->setToolTip(panel_->isProgram()
+                            ? tr("A program's launches have their grids and blocks in its steps: "
+                                 "see the Steps panel")
+                            : QString());
     emit becameProgram(panel_->isProgram());
 }
 

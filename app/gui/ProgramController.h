@@ -17,8 +17,8 @@ class RunController;
 class ProgramController : public QObject {
     Q_OBJECT
 public:
-    ProgramController(ProgramPanel* panel, PlaygroundDocument* document, RunController* runs, LaunchPanel* launch,
-                      QObject* parent);
+    ProgramController(ProgramPanel* panel, PlaygroundDocument* document, RunController* runs,
+                      LaunchPanel* launch, QObject* parent);
 
     // The panels for the document just opened: its program, or the offer to make one.
     void showOpened();

@@ -58,7 +58,8 @@ std::vector<std::pair<std::string, std::string>> assignmentsOf(const std::string
         if (equals != std::string::npos) {
             const auto name = splitList(part.substr(0, equals));
             const auto value = splitList(part.substr(equals + 1));
-            if (!name.empty()) out.emplace_back(name.front(), value.empty() ? std::string() : joinList(value));
+            if (!name.empty())
+                out.emplace_back(name.front(), value.empty() ? std::string() : joinList(value));
         }
         start = end + 1;
     }
@@ -76,9 +77,11 @@ QString bufferText(const BufferSpec& buffer) {
     if (buffer.isView())
         return QObject::tr("%1: view of %2 from %3%4")
             .arg(fromUtf8(buffer.name), fromUtf8(buffer.of), fromUtf8(buffer.offset),
-                 buffer.length.empty() ? QString() : QObject::tr(", %1 elements").arg(fromUtf8(buffer.length)));
-    return QStringLiteral("%1: %2[%3]").arg(fromUtf8(buffer.name), QString::fromUtf8(name(buffer.dtype).data()),
-                                            fromUtf8(joinList(buffer.shape)));
+                 buffer.length.empty() ? QString()
+                                       : QObject::tr(", %1 elements").arg(fromUtf8(buffer.length)));
+    return QStringLiteral("%1: %2[%3]")
+        .arg(fromUtf8(buffer.name), QString::fromUtf8(name(buffer.dtype).data()),
+             fromUtf8(joinList(buffer.shape)));
 }
 
 QString stepText(const Step& step) {
@@ -104,9 +107,9 @@ StepPath pathOf(const QVariant& value) {
 ProgramPanel::ProgramPanel(QWidget* parent)
     : QWidget(parent), tree_(new QTreeWidget(this)), add_(new QToolButton(this)),
       duplicate_(new QPushButton(tr("Duplicate"), this)), remove_(new QPushButton(tr("Delete"), this)),
-      up_(new QPushButton(tr("Up"), this)), down_(new QPushButton(tr("Down"), this)), problems_(new QLabel(this)),
-      offer_(new QWidget(this)), makeProgram_(new QPushButton(tr("Make it a program"), this)),
-      pages_(new QStackedWidget(this)) {
+      up_(new QPushButton(tr("Up"), this)), down_(new QPushButton(tr("Down"), this)),
+      problems_(new QLabel(this)), offer_(new QWidget(this)),
+      makeProgram_(new QPushButton(tr("Make it a program"), this)), pages_(new QStackedWidget(this)) {
     tree_->setObjectName(QStringLiteral("stepTree"));
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Step"), tr("Runs")});
@@ -133,8 +136,10 @@ ProgramPanel::ProgramPanel(QWidget* parent)
     menu->addAction(tr("Scratch &buffer"), this, [this] { addBuffer(false); });
     menu->addAction(tr("Vi&ew of a buffer"), this, [this] { addBuffer(true); });
     add_->setMenu(menu);
-    up_->setToolTip(tr("Move the step up; at the top of a loop it leaves the loop, under a loop it enters it"));
-    down_->setToolTip(tr("Move the step down; at the end of a loop it leaves the loop, above a loop it enters it"));
+    up_->setToolTip(
+        tr("Move the step up; at the top of a loop it leaves the loop, under a loop it enters it"));
+    down_->setToolTip(
+        tr("Move the step down; at the end of a loop it leaves the loop, above a loop it enters it"));
     connect(duplicate_, &QPushButton::clicked, this, &ProgramPanel::duplicateSelected);
     connect(remove_, &QPushButton::clicked, this, &ProgramPanel::removeSelected);
     connect(up_, &QPushButton::clicked, this, [this] { moveSelected(true); });
@@ -169,17 +174,20 @@ ProgramPanel::ProgramPanel(QWidget* parent)
     programLayout->addWidget(split, 1);
     programLayout->addWidget(problems_);
 
-    auto* offerText = new QLabel(
-        tr("This playground launches one kernel once. A program launches kernels in steps, with scratch buffers, "
-           "copies, loops and constant memory, as a notebook's host code does around its launches: a reduction "
-           "in passes, a scan of the partial sums, a stencil repeated over two swapped buffers."),
-        offer_);
+    auto* offerText =
+        new QLabel(tr("This playground launches one kernel once. A program launches kernels in steps, with "
+                      "scratch buffers, "
+                      "copies, loops and constant memory, as a notebook's host code does around its "
+                      "launches: a reduction "
+                      "in passes, a scan of the partial sums, a stencil repeated over two swapped buffers."),
+                   offer_);
     offerText->setWordWrap(true);
     auto* offerLayout = new QVBoxLayout(offer_);
     offerLayout->addWidget(offerText);
     offerLayout->addWidget(makeProgram_, 0, Qt::AlignLeft);
     offerLayout->addStretch();
-    makeProgram_->setToolTip(tr("The launch becomes the program's first step; the arguments stay as they are"));
+    makeProgram_->setToolTip(
+        tr("The launch becomes the program's first step; the arguments stay as they are"));
     connect(makeProgram_, &QPushButton::clicked, this, &ProgramPanel::makeProgramRequested);
 
     pages_->addWidget(offer_);
@@ -201,7 +209,8 @@ void ProgramPanel::setPlayground(const Playground& playground) {
 }
 
 QString ProgramPanel::variablesText() const {
-    return variables_.empty() ? tr("Variables (none)") : tr("Variables: %1").arg(fromUtf8(assignmentsText(variables_)));
+    return variables_.empty() ? tr("Variables (none)")
+                              : tr("Variables: %1").arg(fromUtf8(assignmentsText(variables_)));
 }
 
 void ProgramPanel::setKernels(std::vector<KernelSignature> kernels) {
@@ -301,9 +310,11 @@ void ProgramPanel::edited() {
     if (auto* item = tree_->currentItem()) {
         const auto section = static_cast<Section>(item->data(0, kSectionRole).toInt());
         if (section == Section::Step)
-            if (const Step* step = stepAt(steps_, pathOf(item->data(0, kIndexRole)))) item->setText(0, stepText(*step));
+            if (const Step* step = stepAt(steps_, pathOf(item->data(0, kIndexRole))))
+                item->setText(0, stepText(*step));
         if (section == Section::Buffer)
-            item->setText(0, bufferText(buffers_[static_cast<std::size_t>(item->data(0, kIndexRole).toULongLong())]));
+            item->setText(
+                0, bufferText(buffers_[static_cast<std::size_t>(item->data(0, kIndexRole).toULongLong())]));
         if (section == Section::Variables) item->setText(0, variablesText());
     }
     emit programChanged();
@@ -332,12 +343,13 @@ void ProgramPanel::showSelected() {
         showVariablesForm();
         return;
     }
-    auto* hint = new QLabel(section == Section::Buffers
-                                ? tr("Scratch buffers live where the kernels run, start as zeros and are never copied "
-                                     "back; a view is a part of another buffer. Add ▸ Scratch buffer or View.")
-                                : tr("Select a step to edit it. Add puts a new step after the selection, or inside "
-                                     "it when it is a loop."),
-                            form_);
+    auto* hint =
+        new QLabel(section == Section::Buffers
+                       ? tr("Scratch buffers live where the kernels run, start as zeros and are never copied "
+                            "back; a view is a part of another buffer. Add ▸ Scratch buffer or View.")
+                       : tr("Select a step to edit it. Add puts a new step after the selection, or inside "
+                            "it when it is a loop."),
+                   form_);
     hint->setWordWrap(true);
     formLayout_->addRow(hint);
 }
@@ -346,21 +358,23 @@ void ProgramPanel::showVariablesForm() {
     auto* edit = addField(tr("Variables"), QStringLiteral("variables"), assignmentsText(variables_),
                           [this](const std::string& text) { variables_ = assignmentsOf(text); });
     edit->setPlaceholderText(tr("block = 256; passes = 10"));
-    auto* hint = new QLabel(tr("Numbers the steps use by name, separated by ';'. A block-size sweep sets \"block\"."),
-                            form_);
+    auto* hint = new QLabel(
+        tr("Numbers the steps use by name, separated by ';'. A block-size sweep sets \"block\"."), form_);
     hint->setWordWrap(true);
     formLayout_->addRow(hint);
 }
 
 void ProgramPanel::showBufferForm(BufferSpec& buffer) {
-    addField(tr("Name"), QStringLiteral("name"), buffer.name, [&buffer](const std::string& t) { buffer.name = t; });
+    addField(tr("Name"), QStringLiteral("name"), buffer.name,
+             [&buffer](const std::string& t) { buffer.name = t; });
     if (buffer.isView()) {
-        addField(tr("View of"), QStringLiteral("of"), buffer.of, [&buffer](const std::string& t) { buffer.of = t; });
+        addField(tr("View of"), QStringLiteral("of"), buffer.of,
+                 [&buffer](const std::string& t) { buffer.of = t; });
         addField(tr("From element"), QStringLiteral("offset"), buffer.offset,
                  [&buffer](const std::string& t) { buffer.offset = t; });
-        addField(tr("Elements"), QStringLiteral("length"), buffer.length,
-                 [&buffer](const std::string& t) { buffer.length = t; })
-            ->setPlaceholderText(tr("to the end"));
+        addField(tr("Elements"), QStringLiteral("length"), buffer.length, [&buffer](const std::string& t) {
+            buffer.length = t;
+        })->setPlaceholderText(tr("to the end"));
         return;
     }
     auto* dtype = new QComboBox(form_);
@@ -373,43 +387,54 @@ void ProgramPanel::showBufferForm(BufferSpec& buffer) {
         edited();
     });
     formLayout_->addRow(tr("Type"), dtype);
-    addField(tr("Shape"), QStringLiteral("shape"), joinList(buffer.shape),
-             [&buffer](const std::string& t) { buffer.shape = splitList(t); })
-        ->setToolTip(tr("1 to 3 dimensions, each a number or an expression: divup(size(a), 512)"));
+    addField(tr("Shape"), QStringLiteral("shape"), joinList(buffer.shape), [&buffer](const std::string& t) {
+        buffer.shape = splitList(t);
+    })->setToolTip(tr("1 to 3 dimensions, each a number or an expression: divup(size(a), 512)"));
 }
 
 void ProgramPanel::showStepForm(Step& step) {
-    addField(tr("Title"), QStringLiteral("title"), step.title, [&step](const std::string& t) { step.title = t; })
-        ->setPlaceholderText(tr("what the step is for (optional)"));
+    addField(tr("Title"), QStringLiteral("title"), step.title, [&step](const std::string& t) {
+        step.title = t;
+    })->setPlaceholderText(tr("what the step is for (optional)"));
     std::visit(
         [&](auto& s) {
             using T = std::decay_t<decltype(s)>;
             if constexpr (std::is_same_v<T, LaunchStep>) {
                 showLaunchForm(s);
             } else if constexpr (std::is_same_v<T, CopyStep>) {
-                addField(tr("From"), QStringLiteral("from"), s.from, [&s](const std::string& t) { s.from = t; });
+                addField(tr("From"), QStringLiteral("from"), s.from,
+                         [&s](const std::string& t) { s.from = t; });
                 addField(tr("To"), QStringLiteral("to"), s.to, [&s](const std::string& t) { s.to = t; });
-                addField(tr("Elements"), QStringLiteral("count"), s.count, [&s](const std::string& t) { s.count = t; })
-                    ->setPlaceholderText(tr("all that fit"));
+                addField(tr("Elements"), QStringLiteral("count"), s.count, [&s](const std::string& t) {
+                    s.count = t;
+                })->setPlaceholderText(tr("all that fit"));
             } else if constexpr (std::is_same_v<T, FillStep>) {
-                addField(tr("Buffer"), QStringLiteral("buffer"), s.buffer, [&s](const std::string& t) { s.buffer = t; });
-                addField(tr("Value"), QStringLiteral("value"), s.value, [&s](const std::string& t) { s.value = t; });
-                addField(tr("Elements"), QStringLiteral("count"), s.count, [&s](const std::string& t) { s.count = t; })
-                    ->setPlaceholderText(tr("to the end"));
+                addField(tr("Buffer"), QStringLiteral("buffer"), s.buffer,
+                         [&s](const std::string& t) { s.buffer = t; });
+                addField(tr("Value"), QStringLiteral("value"), s.value,
+                         [&s](const std::string& t) { s.value = t; });
+                addField(tr("Elements"), QStringLiteral("count"), s.count, [&s](const std::string& t) {
+                    s.count = t;
+                })->setPlaceholderText(tr("to the end"));
             } else if constexpr (std::is_same_v<T, SwapStep>) {
-                addField(tr("Buffer"), QStringLiteral("first"), s.first, [&s](const std::string& t) { s.first = t; });
-                addField(tr("With"), QStringLiteral("second"), s.second, [&s](const std::string& t) { s.second = t; });
+                addField(tr("Buffer"), QStringLiteral("first"), s.first,
+                         [&s](const std::string& t) { s.first = t; });
+                addField(tr("With"), QStringLiteral("second"), s.second,
+                         [&s](const std::string& t) { s.second = t; });
             } else if constexpr (std::is_same_v<T, SymbolStep>) {
-                addField(tr("Symbol"), QStringLiteral("symbol"), s.symbol, [&s](const std::string& t) { s.symbol = t; });
-                addField(tr("From buffer"), QStringLiteral("from"), s.from, [&s](const std::string& t) { s.from = t; });
+                addField(tr("Symbol"), QStringLiteral("symbol"), s.symbol,
+                         [&s](const std::string& t) { s.symbol = t; });
+                addField(tr("From buffer"), QStringLiteral("from"), s.from,
+                         [&s](const std::string& t) { s.from = t; });
                 addField(tr("Or values"), QStringLiteral("values"), joinList(s.values),
                          [&s](const std::string& t) { s.values = splitList(t); })
                     ->setPlaceholderText(tr("0.25, 0.5, 0.25"));
             } else if constexpr (std::is_same_v<T, SetStep>) {
                 addField(tr("Set"), QStringLiteral("set"), assignmentsText(s.variables),
                          [&s](const std::string& t) { s.variables = assignmentsOf(t); })
-                    ->setToolTip(tr("name = expression, separated by ';': every value is worked out first, then "
-                                    "every name is set"));
+                    ->setToolTip(
+                        tr("name = expression, separated by ';': every value is worked out first, then "
+                           "every name is set"));
             } else {
                 showRepeatForm(s);
             }
@@ -418,15 +443,19 @@ void ProgramPanel::showStepForm(Step& step) {
 }
 
 void ProgramPanel::showRepeatForm(RepeatStep& s) {
-    addField(tr("Times"), QStringLiteral("times"), s.times, [&s](const std::string& t) { s.times = t; })
-        ->setPlaceholderText(tr("a number of passes, or leave empty and give While"));
-    addField(tr("While"), QStringLiteral("while"), s.condition, [&s](const std::string& t) { s.condition = t; })
-        ->setPlaceholderText(tr("m > 1"));
-    addField(tr("Counter"), QStringLiteral("counter"), s.counter, [&s](const std::string& t) { s.counter = t; })
-        ->setPlaceholderText(tr("a variable that counts the passes (optional)"));
+    addField(tr("Times"), QStringLiteral("times"), s.times, [&s](const std::string& t) {
+        s.times = t;
+    })->setPlaceholderText(tr("a number of passes, or leave empty and give While"));
+    addField(tr("While"), QStringLiteral("while"), s.condition, [&s](const std::string& t) {
+        s.condition = t;
+    })->setPlaceholderText(tr("m > 1"));
+    addField(tr("Counter"), QStringLiteral("counter"), s.counter, [&s](const std::string& t) {
+        s.counter = t;
+    })->setPlaceholderText(tr("a variable that counts the passes (optional)"));
     addField(tr("Counter from"), QStringLiteral("from"), s.from, [&s](const std::string& t) { s.from = t; });
-    addField(tr("Then"), QStringLiteral("next"), s.next, [&s](const std::string& t) { s.next = t; })
-        ->setPlaceholderText(tr("counter + 1"));
+    addField(tr("Then"), QStringLiteral("next"), s.next, [&s](const std::string& t) {
+        s.next = t;
+    })->setPlaceholderText(tr("counter + 1"));
     addField(tr("At most"), QStringLiteral("limit"), s.limit ? std::to_string(s.limit) : std::string(),
              [&s](const std::string& t) {
                  try {
@@ -462,7 +491,8 @@ void ProgramPanel::showLaunchForm(LaunchStep& s) {
              [&s](const std::string& t) { s.templateArgs = splitList(t); })
         ->setPlaceholderText(tr("float, block (for a template kernel)"));
 
-    const auto axes = [&](const QString& label, const QString& name, std::vector<std::string>& dims, bool autoAllowed) {
+    const auto axes = [&](const QString& label, const QString& name, std::vector<std::string>& dims,
+                          bool autoAllowed) {
         auto* row = new QWidget(form_);
         auto* layout = new QHBoxLayout(row);
         layout->setContentsMargins(0, 0, 0, 0);
@@ -478,8 +508,9 @@ void ProgramPanel::showLaunchForm(LaunchStep& s) {
         for (int axis = 0; axis < 3; ++axis) {
             auto* edit = new QLineEdit(row);
             edit->setObjectName(name + QStringLiteral(".") + QChar(u"xyz"[axis]));
-            edit->setText(axis < static_cast<int>(dims.size()) ? fromUtf8(dims[std::size_t(axis)])
-                                                                : (autoAllowed && dims.empty() ? QString() : QStringLiteral("1")));
+            edit->setText(axis < static_cast<int>(dims.size())
+                              ? fromUtf8(dims[std::size_t(axis)])
+                              : (autoAllowed && dims.empty() ? QString() : QStringLiteral("1")));
             edit->setEnabled(!automatic || !automatic->isChecked());
             layout->addWidget(edit, axis == 0 ? 3 : 1);
             edits.push_back(edit);
@@ -501,7 +532,8 @@ void ProgramPanel::showLaunchForm(LaunchStep& s) {
             connect(e, &QLineEdit::textEdited, this, apply);
         if (automatic) {
             connect(automatic, &QCheckBox::toggled, this, [edits, automatic] {
-                if (!automatic->isChecked() && edits[0]->text().isEmpty()) edits[0]->setText(QStringLiteral("1"));
+                if (!automatic->isChecked() && edits[0]->text().isEmpty())
+                    edits[0]->setText(QStringLiteral("1"));
             });
             connect(automatic, &QCheckBox::toggled, this, apply);
         }
@@ -515,16 +547,19 @@ void ProgramPanel::showLaunchForm(LaunchStep& s) {
     const auto* signature = kernelNamed(s.kernel);
     const std::size_t count = signature ? signature->parameters.size() : s.args.size();
     if (s.args.size() < count) s.args.resize(count);
-    auto* heading = new QLabel(signature ? tr("Arguments: a buffer (or buffer + offset) for each pointer, a number or "
-                                              "an expression for each value")
-                                         : tr("Arguments (the source declares no kernel of this name)"),
-                               form_);
+    auto* heading =
+        new QLabel(signature ? tr("Arguments: a buffer (or buffer + offset) for each pointer, a number or "
+                                  "an expression for each value")
+                             : tr("Arguments (the source declares no kernel of this name)"),
+                   form_);
     heading->setWordWrap(true);
     formLayout_->addRow(heading);
     for (std::size_t i = 0; i < count; ++i) {
-        const QString label = signature ? fromUtf8(signature->parameters[i].typeText + " " + signature->parameters[i].name)
-                                         : tr("argument %1").arg(i);
-        addField(label, QStringLiteral("args[%1]").arg(i), s.args[i], [&s, i](const std::string& t) { s.args[i] = t; });
+        const QString label =
+            signature ? fromUtf8(signature->parameters[i].typeText + " " + signature->parameters[i].name)
+                      : tr("argument %1").arg(i);
+        addField(label, QStringLiteral("args[%1]").arg(i), s.args[i],
+                 [&s, i](const std::string& t) { s.args[i] = t; });
     }
 }
 
@@ -580,7 +615,8 @@ void ProgramPanel::duplicateSelected() {
 void ProgramPanel::removeSelected() {
     const auto* item = tree_->currentItem();
     if (item && item->data(0, kSectionRole).toInt() == static_cast<int>(Section::Buffer)) {
-        buffers_.erase(buffers_.begin() + static_cast<std::ptrdiff_t>(item->data(0, kIndexRole).toULongLong()));
+        buffers_.erase(buffers_.begin() +
+                       static_cast<std::ptrdiff_t>(item->data(0, kIndexRole).toULongLong()));
         rebuild();
         emit programChanged();
         return;
@@ -626,7 +662,8 @@ void ProgramPanel::markProblems() {
             const auto calls = depthFirst < calls_.size() ? calls_[depthFirst] : std::uint64_t{0};
             const bool loop = item->childCount() > 0;
             item->setText(1, depthFirst < calls_.size()
-                                 ? (loop ? (calls == 1 ? tr("1 pass") : tr("%L1 passes").arg(static_cast<qulonglong>(calls)))
+                                 ? (loop ? (calls == 1 ? tr("1 pass")
+                                                       : tr("%L1 passes").arg(static_cast<qulonglong>(calls)))
                                          : tr("×%L1").arg(static_cast<qulonglong>(calls)))
                                  : QString());
             ++depthFirst;
@@ -637,10 +674,11 @@ void ProgramPanel::markProblems() {
         }
         QStringList mine;
         for (const auto& p : problemList_)
-            if (!prefix.isEmpty() && (p.startsWith(prefix + QLatin1Char('.')) || p.startsWith(prefix + QLatin1Char(':')) ||
-                                      p.contains(QStringLiteral(" ") + prefix + QLatin1Char('.')) ||
-                                      p.contains(QStringLiteral(" ") + prefix + QLatin1Char(':')) ||
-                                      p.contains(QStringLiteral("at ") + prefix + QLatin1Char(' '))))
+            if (!prefix.isEmpty() &&
+                (p.startsWith(prefix + QLatin1Char('.')) || p.startsWith(prefix + QLatin1Char(':')) ||
+                 p.contains(QStringLiteral(" ") + prefix + QLatin1Char('.')) ||
+                 p.contains(QStringLiteral(" ") + prefix + QLatin1Char(':')) ||
+                 p.contains(QStringLiteral("at ") + prefix + QLatin1Char(' '))))
                 mine << p;
         item->setIcon(0, mine.isEmpty() ? QIcon() : warning);
         if (!mine.isEmpty()) item->setToolTip(0, mine.join(QLatin1Char('\n')));

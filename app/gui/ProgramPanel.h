@@ -66,7 +66,8 @@ signals:
 private:
     enum class Section { Variables, Buffers, Buffer, Steps, Step };
     void rebuild(const std::optional<kp::model::StepPath>& select = {});
-    void addSteps(QTreeWidgetItem* parent, const std::vector<kp::model::Step>& steps, kp::model::StepPath path);
+    void addSteps(QTreeWidgetItem* parent, const std::vector<kp::model::Step>& steps,
+                  kp::model::StepPath path);
     void showSelected();
     void showStepForm(kp::model::Step& step);
     void showLaunchForm(kp::model::LaunchStep& launch);

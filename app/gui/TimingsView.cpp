@@ -106,9 +106,9 @@ QCustomPlot* newPlot(QWidget* parent) {
 
 TimingsView::TimingsView(QWidget* parent)
     : QWidget(parent), summary_(new QLabel(this)), bars_(newPlot(this)), steps_(newPlot(this)),
-      historyPlot_(newPlot(this)),
-      table_(new QTableView(this)), logScale_(new QCheckBox(tr("Log scale"), this)),
-      clear_(new QPushButton(tr("Clear history"), this)), history_(new TimingHistoryModel(this)) {
+      historyPlot_(newPlot(this)), table_(new QTableView(this)),
+      logScale_(new QCheckBox(tr("Log scale"), this)), clear_(new QPushButton(tr("Clear history"), this)),
+      history_(new TimingHistoryModel(this)) {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setText(tr("No runs yet: the timings of each run appear here."));
@@ -197,8 +197,10 @@ bool TimingsView::addRun(const nlohmann::json& report, const QString& label, std
     }
     latestFlops_ = flops;
     // A program's launches have their own grids: its label says how many it made.
-    const QString programLabel = timings.launches == 1 ? tr("a program of 1 launch")
-                                                       : tr("a program of %L1 launches").arg(static_cast<qulonglong>(timings.launches));
+    const QString programLabel =
+        timings.launches == 1
+            ? tr("a program of 1 launch")
+            : tr("a program of %L1 launches").arg(static_cast<qulonglong>(timings.launches));
     const bool program = !timings.steps.empty();
     const auto& run = history_->add(std::move(timings), program ? programLabel : label);
     if (!userChoseScale_) {
@@ -261,13 +263,16 @@ void TimingsView::showLatest() {
     const auto& run = history_->run(history_->rowCount() - 1);
     const RunTimings& t = run.timings;
     const Spread kernel = t.kernelSpread();
-    const QString name = !t.steps.empty() ? tr("The program")
+    const QString name = !t.steps.empty()   ? tr("The program")
                          : t.kernel.empty() ? tr("The kernel")
                                             : QString::fromStdString(t.kernel);
-    const QString launches = t.launches == 1 ? tr("1 launch") : tr("%L1 launches").arg(static_cast<qulonglong>(t.launches));
-    QString head = t.steps.empty()
-                       ? tr("%1 on %2: kernel %3").arg(name, QString::fromStdString(t.backend), duration(kernel.median))
-                       : tr("%1 on %2: %3 in %4").arg(name, QString::fromStdString(t.backend), launches, duration(kernel.median));
+    const QString launches =
+        t.launches == 1 ? tr("1 launch") : tr("%L1 launches").arg(static_cast<qulonglong>(t.launches));
+    QString head =
+        t.steps.empty()
+            ? tr("%1 on %2: kernel %3").arg(name, QString::fromStdString(t.backend), duration(kernel.median))
+            : tr("%1 on %2: %3 in %4")
+                  .arg(name, QString::fromStdString(t.backend), launches, duration(kernel.median));
     if (kernel.count > 1)
         head += tr(" (median of %1 repeats, %2 to %3)")
                     .arg(kernel.count)
@@ -339,7 +344,7 @@ void TimingsView::drawBars(const RunTimings& run) {
     }
     bars_->yAxis->setTicker(ticker);
     bars_->yAxis->setRange(0.4, static_cast<double>(phases.size()) + 0.6);
-    const QString kernel = !run.steps.empty() ? tr("The program")
+    const QString kernel = !run.steps.empty()   ? tr("The program")
                            : run.kernel.empty() ? tr("kernel")
                                                 : QString::fromStdString(run.kernel);
     setBarsTitle(tr("%1 on %2").arg(kernel, QString::fromStdString(run.backend)));
@@ -361,7 +366,9 @@ void TimingsView::drawSteps(const RunTimings& run) {
         if (label.size() > 38) label = label.left(36) + QStringLiteral("…");
         ticker->addTick(key, QString(step.depth * 3, QLatin1Char(' ')) + label);
         auto* bar = new QCPBars(steps_->yAxis, steps_->xAxis);
-        const QColor colour = step.kind == "launch" ? launchColour : step.kind == "repeat" ? loopColour : moveColour;
+        const QColor colour = step.kind == "launch"   ? launchColour
+                              : step.kind == "repeat" ? loopColour
+                                                      : moveColour;
         bar->setWidth(0.6);
         bar->setPen(QPen(colour.darker(140)));
         bar->setBrush(colour);
@@ -372,7 +379,9 @@ void TimingsView::drawSteps(const RunTimings& run) {
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         text->setPadding(QMargins(8, 0, 0, 0));
         QString words = duration(step.ms);
-        if (whole > 0) words += QStringLiteral(" (%1%)").arg(100 * step.ms / whole, 0, 'f', step.ms / whole < 0.1 ? 1 : 0);
+        if (whole > 0)
+            words +=
+                QStringLiteral(" (%1%)").arg(100 * step.ms / whole, 0, 'f', step.ms / whole < 0.1 ? 1 : 0);
         if (step.calls != 1)
             words += step.kind == "repeat" ? tr(", %L1 passes").arg(static_cast<qulonglong>(step.calls))
                                            : tr(", ×%L1").arg(static_cast<qulonglong>(step.calls));

@@ -39,9 +39,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-template <class... F> struct Overloaded : F... {
-    using F::operator()...;
-};
+template <class... F> struct Overloaded : F... { using F::operator()...; };
 
 // CUDA's uint3 as the generated code passes it (three unsigned ints, by value).
 struct uint3Like {
@@ -204,9 +202,11 @@ extern "C" void kernelpad_install(void (*meet)(::kernelpad::Meeting&)) { ::kerne
     for (std::size_t k = 0; k < program.kernels.size(); ++k) {
         const std::string& kernel = program.kernels[k].name;
         const std::string n = std::to_string(k);
-        text += "extern \"C\" int kernelpad_arity_" + n + "() { return kernelpad_entry::arity(&" + kernel + "); }\n";
-        text += "extern \"C\" void kernelpad_run_block_" + n + "(void* const* args) {\n    kernelpad_entry::runBlock<&" +
-                kernel + ">(&" + kernel + ", args);\n}\n";
+        text += "extern \"C\" int kernelpad_arity_" + n + "() { return kernelpad_entry::arity(&" + kernel +
+                "); }\n";
+        text += "extern \"C\" void kernelpad_run_block_" + n +
+                "(void* const* args) {\n    kernelpad_entry::runBlock<&" + kernel + ">(&" + kernel +
+                ", args);\n}\n";
         text += "extern \"C\" void kernelpad_run_thread_" + n +
                 "(void* const* args, unsigned x, unsigned y, unsigned z) {\n"
                 "    kernelpad_block_state.threadIndex = uint3{x, y, z};\n    kernelpad_entry::runThread<&" +
@@ -215,8 +215,8 @@ extern "C" void kernelpad_install(void (*meet)(::kernelpad::Meeting&)) { ::kerne
     for (std::size_t s = 0; s < program.symbols.size(); ++s) {
         const std::string& symbol = program.symbols[s].name;
         text += "extern \"C\" void* kernelpad_symbol_" + std::to_string(s) +
-                "(unsigned long long* bytes) {\n    *bytes = sizeof(" + symbol + ");\n    return (void*)&" + symbol +
-                ";\n}\n";
+                "(unsigned long long* bytes) {\n    *bytes = sizeof(" + symbol + ");\n    return (void*)&" +
+                symbol + ";\n}\n";
     }
     return text;
 }
@@ -301,7 +301,8 @@ std::string checkedParameters(const launch::RunSetup& setup, const launch::Progr
         const auto& signature = program.kernels[k].signature;
         const std::vector<ParameterSpan> spans = parameterSpans(text, signature.line, signature.column);
         if (spans.size() != signature.parameters.size())
-            throw launch::SetupError({"kernel: cannot match the parameters of " + signature.name + " to check bounds"});
+            throw launch::SetupError(
+                {"kernel: cannot match the parameters of " + signature.name + " to check bounds"});
         // Right to left, so earlier offsets stay valid.
         for (std::size_t i = spans.size(); i-- > 0;) {
             const auto& parameter = signature.parameters[i];
@@ -458,10 +459,12 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
     if (trySplit)
         for (const std::size_t k : definitionsFromLast(ran)) {
             const auto& signature = kernels[k].signature;
-            auto split = splitAtBarriers(user, signature.line, signature.column, {setup.sourceName, checkBounds});
+            auto split =
+                splitAtBarriers(user, signature.line, signature.column, {setup.sourceName, checkBounds});
             if (split.split()) user = std::move(split.source);
             for (std::size_t i = 0; i < kernels.size(); ++i) // every instance of the same definition
-                if (kernels[i].signature.line == signature.line && kernels[i].signature.column == signature.column)
+                if (kernels[i].signature.line == signature.line &&
+                    kernels[i].signature.column == signature.column)
                     program.kernels[i] = {split.reason, split.barriers};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
@@ -484,7 +487,8 @@ std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool spl
                                     : "threads of a block run as loops between its " +
                                           std::to_string(split->barriers) + " barriers";
     if (split->notSplitBecause.empty())
-        return "threads of a block run as fibers (the host compiler rejected the kernel split at its barriers)";
+        return "threads of a block run as fibers (the host compiler rejected the kernel split at its "
+               "barriers)";
     return fibers ? "threads of a block run as fibers: the kernel was not split at its barriers because of " +
                         split->notSplitBecause
                   : "threads of a block run in a loop";
@@ -618,7 +622,8 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
     auto* at = operation.as<std::uint64_t>().data();
     *at = program.operations.size();
     const auto whereNow = [&program, at]() -> std::string {
-        return *at < program.operations.size() ? "at " + launch::whereIs(program, program.operations[*at]) : "";
+        return *at < program.operations.size() ? "at " + launch::whereIs(program, program.operations[*at])
+                                               : "";
     };
     const cpu::ContainedCode code{program.single ? "the kernel " + setup.signature.name : "the program",
                                   compiled.library,
@@ -627,7 +632,8 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
                                   options.cancel,
                                   program.single ? std::function<std::string()>() : whereNow};
     // A lambda may not name a structured binding (clang).
-    const Loaded loaded{compiled.library, split, fibers, gridLine > 0, flushesDenormals(setup.compile.options), at};
+    const Loaded loaded{
+        compiled.library, split, fibers, gridLine > 0, flushesDenormals(setup.compile.options), at};
     const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
         return runLoaded(setup, program, options, loaded, inputs, result.outputs, cancel);
     });
@@ -673,8 +679,8 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         const std::string n = std::to_string(k);
         const Entry entry{symbol<int (*)()>(*library, "kernelpad_arity_" + n),
                           symbol<void (*)(void* const*)>(*library, "kernelpad_run_block_" + n),
-                          symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(*library,
-                                                                                      "kernelpad_run_thread_" + n)};
+                          symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(
+                              *library, "kernelpad_run_thread_" + n)};
         const auto& signature = program.kernels[k].signature;
         if (static_cast<std::size_t>(entry.arity()) != signature.parameters.size())
             throw launch::SetupError({(program.single ? std::string("args") : program.kernels[k].name) +
@@ -691,15 +697,17 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
     }
     for (std::size_t s = 0; s < program.symbols.size(); ++s) {
         unsigned long long bytes = 0;
-        auto* address = symbol<void* (*)(unsigned long long*)>(*library, "kernelpad_symbol_" + std::to_string(s))(&bytes);
+        auto* address =
+            symbol<void* (*)(unsigned long long*)>(*library, "kernelpad_symbol_" + std::to_string(s))(&bytes);
         replay.symbols.emplace_back(static_cast<std::byte*>(address), bytes);
     }
     // Nothing runs before every write into a symbol is known to fit it.
     for (const auto& operation : program.operations)
         if (const auto* write = std::get_if<launch::SymbolOperation>(&operation.what);
             write && write->bytes > replay.symbols[write->symbol].second)
-            throw launch::SetupError({program.steps[operation.step].path + ".symbol: " + std::to_string(write->bytes) +
-                                      " bytes do not fit " + program.symbols[write->symbol].name + ", which holds " +
+            throw launch::SetupError({program.steps[operation.step].path +
+                                      ".symbol: " + std::to_string(write->bytes) + " bytes do not fit " +
+                                      program.symbols[write->symbol].name + ", which holds " +
                                       std::to_string(replay.symbols[write->symbol].second)});
 
     // What the kernels read and write, refilled from the inputs before every repeat. Out and inout arrays
@@ -718,7 +726,8 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         if (!buffer.scratch() && direct && setup.args[argument].copiedOut()) {
             replay.memory[b] = outputs[outputOf[argument]].second.data();
         } else {
-            owned[b] = model::Array(buffer.dtype, buffer.shape, model::heapAllocator(), model::Array::Uninitialized{});
+            owned[b] = model::Array(buffer.dtype, buffer.shape, model::heapAllocator(),
+                                    model::Array::Uninitialized{});
             replay.memory[b] = owned[b].data();
         }
         if (!buffer.scratch()) working[argument] = replay.memory[b];
@@ -749,8 +758,10 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         const bool fibers = loaded.fibers && !split;
         const std::uint64_t blocks = g.blocks();
         const bool wholeGrid = loaded.wholeGrid && fibers;
-        const unsigned workers = wholeGrid ? static_cast<unsigned>(blocks)
-                                           : static_cast<unsigned>(std::min<std::uint64_t>(pool ? pool->size() : workers_, blocks));
+        const unsigned workers =
+            wholeGrid
+                ? static_cast<unsigned>(blocks)
+                : static_cast<unsigned>(std::min<std::uint64_t>(pool ? pool->size() : workers_, blocks));
         if (fiberSets.size() < workers) fiberSets.resize(workers);
         if (sharedMemory.size() < workers) sharedMemory.resize(workers);
         std::atomic<std::uint64_t> next{0};
@@ -766,7 +777,8 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         const auto worker = [&](unsigned w) {
             if (w >= workers) return; // the pool is larger than this launch's grid
             std::vector<unsigned char>& shared = sharedMemory[w];
-            if (shared.size() < std::max<std::size_t>(g.sharedBytes, 1)) shared.resize(std::max<std::size_t>(g.sharedBytes, 1));
+            if (shared.size() < std::max<std::size_t>(g.sharedBytes, 1))
+                shared.resize(std::max<std::size_t>(g.sharedBytes, 1));
             if (fibers && !fiberSets[w]) fiberSets[w] = std::make_unique<ThreadFibers>();
             ThreadFibers* threadFibers = fibers ? fiberSets[w].get() : nullptr;
             const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
@@ -916,7 +928,8 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
                        [&](const launch::FillOperation& op) {
                            std::byte* to = at(replay, program, op.to);
                            const std::size_t size = op.value.size();
-                           if (std::all_of(op.value.begin(), op.value.end(), [](std::byte b) { return b == std::byte{0}; })) {
+                           if (std::all_of(op.value.begin(), op.value.end(),
+                                           [](std::byte b) { return b == std::byte{0}; })) {
                                std::memset(to, 0, op.elements * size);
                                return;
                            }
@@ -954,15 +967,16 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
             launch::chargeStep(program, operation.step, millisecondsSince(before), roundSteps);
         }
         if (!program.single)
-            std::atomic_ref<std::uint64_t>(*loaded.operation).store(program.operations.size(), std::memory_order_relaxed);
+            std::atomic_ref<std::uint64_t>(*loaded.operation)
+                .store(program.operations.size(), std::memory_order_relaxed);
         const double kernel = millisecondsSince(start);
         // Outputs a swap moved are copied where the results are kept; the others were written there.
         t = Clock::now();
         if (!direct)
             for (std::size_t i = 0; i < setup.args.size(); ++i)
                 if (setup.args[i].copiedOut())
-                    std::memcpy(outputs[outputOf[i]].second.data(), at(replay, program, program.finalPlace[i]),
-                                setup.args[i].array.bytes());
+                    std::memcpy(outputs[outputOf[i]].second.data(),
+                                at(replay, program, program.finalPlace[i]), setup.args[i].array.bytes());
         const double copyOut = direct ? 0.0 : millisecondsSince(t);
         if (round++ >= options.warmup)
             for (std::size_t i = 0; i < stepMs.size(); ++i)

@@ -57,7 +57,7 @@ public:
             compiled;            // ok, the library compiled (not loaded) and any warnings in the user's lines
         std::string execution;   // how its threads will run, in words
         std::vector<bool> split; // per kernel instance: split at its barriers, one call runs a whole block
-        bool fibers = false;     // the source synchronises: a kernel not split runs a block's threads as fibers
+        bool fibers = false; // the source synchronises: a kernel not split runs a block's threads as fibers
     };
     // Compiles the setup's kernels as run() would (split at their barriers where they can), without loading
     // or running them: the editor's diagnostics for the CPU backend, safe on a file just opened. Needs only
@@ -88,8 +88,9 @@ private:
     // In the contained child: loads the kernel and runs the repeats, writing the results into `outputs`
     // (memory shared with the parent). The answer holds the timings.
     nlohmann::json runLoaded(const launch::RunSetup& setup, const launch::Program& program,
-                             const launch::RunOptions& options, const Loaded& loaded, const ChildInputs& inputs,
-                             launch::NamedArrays& outputs, const std::atomic<bool>& cancel) const;
+                             const launch::RunOptions& options, const Loaded& loaded,
+                             const ChildInputs& inputs, launch::NamedArrays& outputs,
+                             const std::atomic<bool>& cancel) const;
 
     HostCompiler compiler_;
     unsigned workers_;

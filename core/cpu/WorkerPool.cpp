@@ -21,8 +21,8 @@ WorkerPool::WorkerPool(unsigned workers, const std::function<void()>& prepare) {
         for (auto& t : threads_)
             t.join();
         threads_.clear();
-        throw Error("could not start " + std::to_string(workers) + " worker threads (" + std::to_string(started) +
-                    " started): " + e.what());
+        throw Error("could not start " + std::to_string(workers) + " worker threads (" +
+                    std::to_string(started) + " started): " + e.what());
     }
 }
 
@@ -51,11 +51,13 @@ void WorkerPool::loop(unsigned worker, const std::function<void()>& prepare) {
     for (;;) {
         // A launch follows the last one within microseconds in a program: wait a moment before sleeping.
         const auto spinUntil = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-        while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < spinUntil)
+        while (generation_.load(std::memory_order_acquire) == seen &&
+               std::chrono::steady_clock::now() < spinUntil)
             std::this_thread::yield();
         {
             std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || generation_.load(std::memory_order_acquire) != seen; });
+            wake_.wait(lock,
+                       [&] { return stopping_ || generation_.load(std::memory_order_acquire) != seen; });
             if (stopping_) return;
             seen = generation_.load(std::memory_order_acquire);
         }

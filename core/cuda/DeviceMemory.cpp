@@ -54,9 +54,11 @@ void fillAsync(CUdeviceptr to, std::size_t elements, std::span<const std::byte> 
     for (std::size_t w = 0; w < size / word; ++w) {
         const CUdeviceptr column = to + w * word;
         if (word == 4)
-            KP_CU(cuMemsetD2D32Async, column, size, wordAt<std::uint32_t>(value, w), 1, elements, stream.handle());
+            KP_CU(cuMemsetD2D32Async, column, size, wordAt<std::uint32_t>(value, w), 1, elements,
+                  stream.handle());
         else if (word == 2)
-            KP_CU(cuMemsetD2D16Async, column, size, wordAt<std::uint16_t>(value, w), 1, elements, stream.handle());
+            KP_CU(cuMemsetD2D16Async, column, size, wordAt<std::uint16_t>(value, w), 1, elements,
+                  stream.handle());
         else
             KP_CU(cuMemsetD2D8Async, column, size, std::to_integer<unsigned char>(value[w]), 1, elements,
                   stream.handle());

@@ -96,14 +96,16 @@ std::optional<std::string> JsonFields::identifier(const json& value, const std::
     return name;
 }
 
-std::optional<double> JsonFields::number(const json& value, const std::string& path, const std::string& expected) {
+std::optional<double> JsonFields::number(const json& value, const std::string& path,
+                                         const std::string& expected) {
     if (value.is_number() && std::isfinite(value.get<double>())) return value.get<double>();
     problem(path, "expected " + expected + ", found " + describe(value));
     return std::nullopt;
 }
 
-std::optional<std::uint64_t> JsonFields::integer(const json& value, const std::string& path, std::uint64_t lowest,
-                                                 std::uint64_t highest, const std::string& expected) {
+std::optional<std::uint64_t> JsonFields::integer(const json& value, const std::string& path,
+                                                 std::uint64_t lowest, std::uint64_t highest,
+                                                 const std::string& expected) {
     std::optional<std::uint64_t> result;
     if (value.is_number_unsigned()) {
         result = value.get<std::uint64_t>();
@@ -134,7 +136,8 @@ std::optional<model::DType> JsonFields::dtype(const json& object, const std::str
 }
 
 std::optional<std::string> JsonFields::expression(const json& value, const std::string& path) {
-    if (value.is_number() && std::isfinite(value.get<double>())) return numberJson(value.get<double>()).dump();
+    if (value.is_number() && std::isfinite(value.get<double>()))
+        return numberJson(value.get<double>()).dump();
     if (value.is_string() && value.get<std::string>().find_first_not_of(" \t") != std::string::npos)
         return value.get<std::string>();
     problem(path, "expected a number or an expression (\"divup(size(a), 256)\"), found " + describe(value));

@@ -45,11 +45,14 @@ class JsonFields {
 public:
     std::vector<std::string> problems;
 
-    void problem(const std::string& path, const std::string& message) { problems.push_back(path + ": " + message); }
+    void problem(const std::string& path, const std::string& message) {
+        problems.push_back(path + ": " + message);
+    }
 
     bool isObject(const json& value, const std::string& path, const std::string& expected);
     std::optional<std::string> text(const json& value, const std::string& path, const std::string& expected);
-    std::optional<std::string> identifier(const json& value, const std::string& path, const std::string& what);
+    std::optional<std::string> identifier(const json& value, const std::string& path,
+                                          const std::string& what);
     std::optional<double> number(const json& value, const std::string& path, const std::string& expected);
     std::optional<std::uint64_t> integer(const json& value, const std::string& path, std::uint64_t lowest,
                                          std::uint64_t highest, const std::string& expected);

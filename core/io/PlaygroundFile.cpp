@@ -84,8 +84,8 @@ Playground Reader::read(const json& root) {
     Playground playground;
     playground.folder = folder_;
     playground.extra =
-        unknownMembers(root, {"format", "title", "lesson", "source", "code", "kernel", "compile", "launch", "args",
-                              "variables", "buffers", "steps", "reference", "check"});
+        unknownMembers(root, {"format", "title", "lesson", "source", "code", "kernel", "compile", "launch",
+                              "args", "variables", "buffers", "steps", "reference", "check"});
     const bool program = root.contains("steps");
     if (const json* title = find(root, "title"))
         playground.title = text(*title, "title", "a string").value_or("");
@@ -95,8 +95,9 @@ Playground Reader::read(const json& root) {
         // A program's launch steps name their kernels and launches.
         for (const char* key : {"kernel", "launch"})
             if (root.contains(key))
-                problem(key, "a playground with steps launches its kernels in its \"launch\" steps; remove \"" +
-                                 std::string(key) + "\"");
+                problem(key,
+                        "a playground with steps launches its kernels in its \"launch\" steps; remove \"" +
+                            std::string(key) + "\"");
     } else if (const json* kernel = find(root, "kernel")) {
         playground.kernel =
             text(*kernel, "kernel", "the name of the __global__ function to launch").value_or("");
@@ -111,7 +112,8 @@ Playground Reader::read(const json& root) {
                 problem(key, "belongs to a program: add \"steps\" that use it, or remove it");
     if (const json* compile = find(root, "compile"); compile && isObject(*compile, "compile", "an object"))
         playground.compile = readCompile(*compile);
-    if (const json* launch = find(root, "launch"); !program && launch && isObject(*launch, "launch", "an object"))
+    if (const json* launch = find(root, "launch");
+        !program && launch && isObject(*launch, "launch", "an object"))
         playground.launch = readLaunch(*launch);
 
     std::vector<bool> typed;

@@ -6,11 +6,10 @@ namespace kp::io {
 
 namespace {
 
-template <class... F> struct Overloaded : F... {
-    using F::operator()...;
-};
+template <class... F> struct Overloaded : F... { using F::operator()...; };
 
-constexpr std::string_view kStepKinds = "\"launch\", \"copy\", \"fill\", \"swap\", \"symbol\", \"set\" or \"repeat\"";
+constexpr std::string_view kStepKinds =
+    "\"launch\", \"copy\", \"fill\", \"swap\", \"symbol\", \"set\" or \"repeat\"";
 
 class ProgramReader {
 public:
@@ -37,8 +36,8 @@ private:
     JsonFields& fields_;
 };
 
-std::vector<std::string> ProgramReader::expressions(const json& value, const std::string& path, std::size_t most,
-                                                    const std::string& what) {
+std::vector<std::string> ProgramReader::expressions(const json& value, const std::string& path,
+                                                    std::size_t most, const std::string& what) {
     if (!value.is_array() || value.empty() || value.size() > most) {
         fields_.problem(path, "expected " + what + ", found " + describe(value) +
                                   (value.is_array() ? " of " + std::to_string(value.size()) : ""));
@@ -61,42 +60,49 @@ std::string ProgramReader::place(const json& object, std::string_view key, const
                                  bool required) {
     const json* value = find(object, key);
     if (!value) {
-        if (required) fields_.problem(member(path, key), "missing; expected a buffer's name, or name + offset");
+        if (required)
+            fields_.problem(member(path, key), "missing; expected a buffer's name, or name + offset");
         return {};
     }
-    return fields_.text(*value, member(path, key), "a buffer's name, or name + offset (\"data + 256\")").value_or("");
+    return fields_.text(*value, member(path, key), "a buffer's name, or name + offset (\"data + 256\")")
+        .value_or("");
 }
 
 model::LaunchStep ProgramReader::launch(const json& object, const std::string& path) {
     model::LaunchStep s;
     s.extra = unknownMembers(object, {"kernel", "template", "grid", "block", "shared_bytes", "args"});
     if (const json* kernel = find(object, "kernel"))
-        s.kernel = fields_.text(*kernel, member(path, "kernel"), "the name of a __global__ function").value_or("");
+        s.kernel =
+            fields_.text(*kernel, member(path, "kernel"), "the name of a __global__ function").value_or("");
     else
-        fields_.problem(member(path, "kernel"), "missing; expected the name of the __global__ function to launch");
+        fields_.problem(member(path, "kernel"),
+                        "missing; expected the name of the __global__ function to launch");
     if (const json* templateArgs = find(object, "template")) {
         if (!templateArgs->is_array())
-            fields_.problem(member(path, "template"), "expected an array of template arguments, found " +
-                                                          describe(*templateArgs));
+            fields_.problem(member(path, "template"),
+                            "expected an array of template arguments, found " + describe(*templateArgs));
         for (std::size_t i = 0; templateArgs->is_array() && i < templateArgs->size(); ++i)
             s.templateArgs.push_back(
                 fields_.expression((*templateArgs)[i], element(member(path, "template"), i)).value_or("0"));
     }
     const json* grid = find(object, "grid");
     if (grid && !(grid->is_string() && grid->get<std::string>() == "auto"))
-        s.grid = expressions(*grid, member(path, "grid"), 3, "\"auto\" or [x, y, z]: 1 to 3 numbers or expressions");
+        s.grid = expressions(*grid, member(path, "grid"), 3,
+                             "\"auto\" or [x, y, z]: 1 to 3 numbers or expressions");
     if (const json* block = find(object, "block"))
         s.block = expressions(*block, member(path, "block"), 3, "[x, y, z]: 1 to 3 numbers or expressions");
     s.sharedBytes = expressionOr(object, "shared_bytes", path, "0");
     if (const json* args = find(object, "args")) {
         if (!args->is_array())
-            fields_.problem(member(path, "args"), "expected an array with one entry per kernel parameter, found " +
-                                                      describe(*args));
+            fields_.problem(member(path, "args"),
+                            "expected an array with one entry per kernel parameter, found " +
+                                describe(*args));
         for (std::size_t i = 0; args->is_array() && i < args->size(); ++i)
             s.args.push_back(fields_.expression((*args)[i], element(member(path, "args"), i)).value_or(""));
     } else {
-        fields_.problem(member(path, "args"), "missing; expected one entry per kernel parameter: a buffer's name "
-                                              "for a pointer, a number or an expression for a value");
+        fields_.problem(member(path, "args"),
+                        "missing; expected one entry per kernel parameter: a buffer's name "
+                        "for a pointer, a number or an expression for a value");
     }
     return s;
 }
@@ -134,38 +140,47 @@ model::SymbolStep ProgramReader::symbol(const json& object, const std::string& p
     model::SymbolStep s;
     s.extra = unknownMembers(object, {"name", "from", "values"});
     if (const json* name = find(object, "name"))
-        s.symbol = fields_.identifier(*name, member(path, "name"), "the name of a __constant__ or __device__ variable")
-                       .value_or("");
+        s.symbol =
+            fields_
+                .identifier(*name, member(path, "name"), "the name of a __constant__ or __device__ variable")
+                .value_or("");
     else
-        fields_.problem(member(path, "name"), "missing; expected the __constant__ or __device__ variable to set");
+        fields_.problem(member(path, "name"),
+                        "missing; expected the __constant__ or __device__ variable to set");
     s.from = place(object, "from", path, false);
     if (const json* values = find(object, "values")) {
         if (!values->is_array() || values->empty())
-            fields_.problem(member(path, "values"), "expected an array of numbers, found " + describe(*values));
+            fields_.problem(member(path, "values"),
+                            "expected an array of numbers, found " + describe(*values));
         for (std::size_t i = 0; values->is_array() && i < values->size(); ++i)
-            s.values.push_back(fields_.expression((*values)[i], element(member(path, "values"), i)).value_or("0"));
+            s.values.push_back(
+                fields_.expression((*values)[i], element(member(path, "values"), i)).value_or("0"));
     }
     if (s.from.empty() == s.values.empty())
         fields_.problem(path, "give either \"from\" (a buffer to copy) or \"values\" (numbers), one of them");
     return s;
 }
 
-model::RepeatStep ProgramReader::repeat(const json& object, const json& step, const std::string& path, int depth) {
+model::RepeatStep ProgramReader::repeat(const json& object, const json& step, const std::string& path,
+                                        int depth) {
     model::RepeatStep s;
     const std::string where = member(path, "repeat");
     s.extra = unknownMembers(object, {"times", "while", "counter", "from", "next", "limit"});
     s.times = expressionOr(object, "times", where, "");
     if (const json* condition = find(object, "while"))
-        s.condition = fields_.text(*condition, member(where, "while"), "a condition (\"m > 1\")").value_or("");
+        s.condition =
+            fields_.text(*condition, member(where, "while"), "a condition (\"m > 1\")").value_or("");
     if (const json* counter = find(object, "counter"))
         s.counter = fields_.identifier(*counter, member(where, "counter"), "a variable's name").value_or("");
     s.from = expressionOr(object, "from", where, "0");
     s.next = expressionOr(object, "next", where, "");
     if (const json* limit = find(object, "limit"))
-        s.limit = fields_.integer(*limit, member(where, "limit"), 1, 100000000, "a number of passes from 1 to 10^8")
-                      .value_or(0);
+        s.limit =
+            fields_.integer(*limit, member(where, "limit"), 1, 100000000, "a number of passes from 1 to 10^8")
+                .value_or(0);
     if (s.times.empty() && s.condition.empty())
-        fields_.problem(where, "needs \"times\" (a number of passes) or \"while\" (a condition), or it never ends");
+        fields_.problem(where,
+                        "needs \"times\" (a number of passes) or \"while\" (a condition), or it never ends");
     if (const json* steps = find(step, "steps"))
         s.steps = this->steps(*steps, member(path, "steps"), depth + 1);
     else
@@ -174,8 +189,10 @@ model::RepeatStep ProgramReader::repeat(const json& object, const json& step, co
 }
 
 std::optional<model::Step> ProgramReader::step(const json& value, const std::string& path, int depth) {
-    if (!fields_.isObject(value, path, "a step: an object with one of " + std::string(kStepKinds))) return std::nullopt;
-    static constexpr std::array<std::string_view, 7> kinds{"launch", "copy", "fill", "swap", "symbol", "set", "repeat"};
+    if (!fields_.isObject(value, path, "a step: an object with one of " + std::string(kStepKinds)))
+        return std::nullopt;
+    static constexpr std::array<std::string_view, 7> kinds{"launch", "copy", "fill",  "swap",
+                                                           "symbol", "set",  "repeat"};
     std::vector<std::string_view> given;
     for (const auto kind : kinds)
         if (value.contains(std::string(kind))) given.push_back(kind);
@@ -188,7 +205,8 @@ std::optional<model::Step> ProgramReader::step(const json& value, const std::str
     const std::string_view kind = given.front();
     model::Step step;
     step.extra = unknownMembers(value, {kind, "title", "steps"});
-    if (const json* title = find(value, "title")) step.title = fields_.text(*title, member(path, "title"), "a string").value_or("");
+    if (const json* title = find(value, "title"))
+        step.title = fields_.text(*title, member(path, "title"), "a string").value_or("");
     if (kind != "repeat" && value.contains("steps"))
         fields_.problem(member(path, "steps"), "only a repeat holds steps");
     const json& body = value.at(std::string(kind));
@@ -217,8 +235,10 @@ std::vector<std::pair<std::string, std::string>> ProgramReader::assignments(cons
     if (value.empty()) fields_.problem(path, "is empty; expected NAME: value");
     for (const auto& [name, text] : value.items()) {
         if (!isIdentifier(name))
-            fields_.problem(member(path, name), "a variable's name is letters, digits and _, not starting with a digit");
-        if (auto expression = fields_.expression(text, member(path, name))) out.emplace_back(name, *expression);
+            fields_.problem(member(path, name),
+                            "a variable's name is letters, digits and _, not starting with a digit");
+        if (auto expression = fields_.expression(text, member(path, name)))
+            out.emplace_back(name, *expression);
     }
     return out;
 }
@@ -243,7 +263,8 @@ std::vector<model::BufferSpec> ProgramReader::buffers(const json& value) {
     }
     for (std::size_t i = 0; i < value.size(); ++i) {
         const std::string path = element("buffers", i);
-        if (!fields_.isObject(value[i], path, "a buffer {\"name\": ..., \"array\" or \"view\": ...}")) continue;
+        if (!fields_.isObject(value[i], path, "a buffer {\"name\": ..., \"array\" or \"view\": ...}"))
+            continue;
         model::BufferSpec buffer;
         buffer.extra = unknownMembers(value[i], {"name", "array", "view"});
         if (const json* name = find(value[i], "name"))
@@ -253,16 +274,19 @@ std::vector<model::BufferSpec> ProgramReader::buffers(const json& value) {
         const json* array = find(value[i], "array");
         const json* view = find(value[i], "view");
         if ((array != nullptr) == (view != nullptr)) {
-            fields_.problem(path, "needs one of \"array\": {\"dtype\": ..., \"shape\": [...]} (scratch memory) or "
-                                  "\"view\": {\"of\": ..., \"offset\": ..., \"length\": ...} (a part of another buffer)");
-        } else if (array && fields_.isObject(*array, member(path, "array"), "an object {\"dtype\": ..., \"shape\": [...]}")) {
+            fields_.problem(
+                path, "needs one of \"array\": {\"dtype\": ..., \"shape\": [...]} (scratch memory) or "
+                      "\"view\": {\"of\": ..., \"offset\": ..., \"length\": ...} (a part of another buffer)");
+        } else if (array && fields_.isObject(*array, member(path, "array"),
+                                             "an object {\"dtype\": ..., \"shape\": [...]}")) {
             buffer.dtype = fields_.dtype(*array, member(path, "array")).value_or(model::DType::Float32);
             if (const json* shape = find(*array, "shape"))
                 buffer.shape = expressions(*shape, member(path, "array.shape"), 3,
                                            "1 to 3 dimensions, numbers or expressions");
             else
                 fields_.problem(member(path, "array.shape"), "missing; expected 1 to 3 dimensions");
-        } else if (view && fields_.isObject(*view, member(path, "view"), "an object {\"of\": ..., \"offset\": ...}")) {
+        } else if (view && fields_.isObject(*view, member(path, "view"),
+                                            "an object {\"of\": ..., \"offset\": ...}")) {
             if (const json* of = find(*view, "of"))
                 buffer.of = fields_.identifier(*of, member(path, "view.of"), "a buffer's name").value_or("");
             else
@@ -319,7 +343,9 @@ ordered stepJson(const model::Step& step) {
                        appendExtra(fill, s.extra);
                        out["fill"] = fill;
                    },
-                   [&](const model::SwapStep& s) { out["swap"] = ordered::array({s.first, s.second}); },
+                   [&](const model::SwapStep& s) {
+                       out["swap"] = ordered::array({s.first, s.second});
+                   },
                    [&](const model::SymbolStep& s) {
                        ordered symbol = {{"name", s.symbol}};
                        if (!s.from.empty()) symbol["from"] = s.from;
@@ -357,7 +383,8 @@ ordered stepJson(const model::Step& step) {
 
 void readProgram(JsonFields& fields, const json& root, model::Playground& playground) {
     ProgramReader reader(fields);
-    if (const json* variables = find(root, "variables")) playground.variables = reader.assignments(*variables, "variables");
+    if (const json* variables = find(root, "variables"))
+        playground.variables = reader.assignments(*variables, "variables");
     if (const json* buffers = find(root, "buffers")) playground.buffers = reader.buffers(*buffers);
     if (const json* steps = find(root, "steps")) playground.steps = reader.steps(*steps, "steps", 0);
 }

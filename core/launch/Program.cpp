@@ -5,9 +5,9 @@
 namespace kp::launch {
 
 std::uint64_t Program::launchCount() const {
-    return static_cast<std::uint64_t>(std::count_if(operations.begin(), operations.end(), [](const Operation& o) {
-        return std::holds_alternative<LaunchOperation>(o.what);
-    }));
+    return static_cast<std::uint64_t>(
+        std::count_if(operations.begin(), operations.end(),
+                      [](const Operation& o) { return std::holds_alternative<LaunchOperation>(o.what); }));
 }
 
 std::vector<std::pair<std::uint32_t, LaunchGeometry>> Program::distinctLaunches() const {
@@ -43,11 +43,13 @@ std::vector<std::string> checkLaunches(const Program& program, const LaunchLimit
     std::vector<std::string> problems;
     for (const auto& [k, geometry] : program.distinctLaunches()) {
         const KernelLimits own = kernel ? kernel(k) : KernelLimits{};
-        auto found = validate(geometry, limits, own.staticSharedBytes, own.maxThreadsPerBlock, own.registersPerThread);
+        auto found =
+            validate(geometry, limits, own.staticSharedBytes, own.maxThreadsPerBlock, own.registersPerThread);
         const std::string path = launchPath(program, k, geometry);
         for (auto& p : found) {
             if (p.starts_with("launch")) p = path + p.substr(6);
-            if (std::find(problems.begin(), problems.end(), p) == problems.end()) problems.push_back(std::move(p));
+            if (std::find(problems.begin(), problems.end(), p) == problems.end())
+                problems.push_back(std::move(p));
         }
     }
     return problems;

@@ -46,18 +46,18 @@ struct ProgramBuffer {
 
 // A kernel as it is launched: a template kernel once per set of template arguments.
 struct KernelInstance {
-    std::string name;                  // what NVRTC and the host compiler are asked for: "reduce<float, 256>"
-    model::KernelSignature signature;  // its parameters, with template type parameters bound where known
+    std::string name;                 // what NVRTC and the host compiler are asked for: "reduce<float, 256>"
+    model::KernelSignature signature; // its parameters, with template type parameters bound where known
 };
 
 // One parameter's value in a launch.
 struct LaunchArgument {
     bool pointer = false;
-    BufferPlace place;            // pointer: where it points
-    std::uint64_t elements = 0;   // pointer: how many elements from there to the end of the buffer
-    std::string name;             // pointer: what the step called it ("data + 256"), for bounds messages
+    BufferPlace place;          // pointer: where it points
+    std::uint64_t elements = 0; // pointer: how many elements from there to the end of the buffer
+    std::string name;           // pointer: what the step called it ("data + 256"), for bounds messages
     model::DType scalarType = model::DType::Int32; // scalar
-    std::vector<std::byte> bytes; // scalar: as the parameter buffer holds it
+    std::vector<std::byte> bytes;                  // scalar: as the parameter buffer holds it
 };
 
 struct LaunchOperation {
@@ -75,25 +75,26 @@ struct FillOperation {
     std::vector<std::byte> value; // one element's bytes
 };
 struct SymbolOperation {
-    std::uint32_t symbol = 0;               // into Program::symbols
-    std::optional<BufferPlace> from;        // a buffer's elements, or:
-    std::vector<std::byte> values;          // the step's numbers, as the symbol's element type
-    std::uint64_t bytes = 0;                // how many bytes are written
+    std::uint32_t symbol = 0;        // into Program::symbols
+    std::optional<BufferPlace> from; // a buffer's elements, or:
+    std::vector<std::byte> values;   // the step's numbers, as the symbol's element type
+    std::uint64_t bytes = 0;         // how many bytes are written
 };
 
 struct Operation {
-    std::uint32_t step = 0;  // into Program::steps
-    std::uint64_t pass = 0;  // the pass of the innermost loop around it (0-based), 0 outside loops
+    std::uint32_t step = 0; // into Program::steps
+    std::uint64_t pass = 0; // the pass of the innermost loop around it (0-based), 0 outside loops
     std::variant<LaunchOperation, CopyOperation, FillOperation, SymbolOperation> what;
 };
 
 // A step of the file, for the step list and the timeline: where it is, what it does, how often it ran.
 struct ProgramStep {
-    std::string path;  // "steps[2].steps[0]"
-    std::string kind;  // "launch", "copy", ...
-    std::string label; // the step's title, else what it does: "reduce<<<divup(m, 512), 256>>>(in, partial, m)"
-    int depth = 0;     // 0 for a top-level step, 1 inside one loop, ...
-    int parent = -1;   // the loop it is in, as an index into Program::steps; -1 at the top
+    std::string path; // "steps[2].steps[0]"
+    std::string kind; // "launch", "copy", ...
+    std::string
+        label;       // the step's title, else what it does: "reduce<<<divup(m, 512), 256>>>(in, partial, m)"
+    int depth = 0;   // 0 for a top-level step, 1 inside one loop, ...
+    int parent = -1; // the loop it is in, as an index into Program::steps; -1 at the top
     std::uint64_t calls = 0; // times it ran in one run of the program (a loop: its passes)
 };
 

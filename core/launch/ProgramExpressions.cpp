@@ -130,12 +130,14 @@ std::string ProgramExpressions::unknownName(const std::string& text, const std::
     for (const auto& [name, value] : values_)
         names.push_back(name);
     return "\"" + token + "\" is not a variable here" +
-           (names.empty() ? std::string(" (the program has none)") : " (the variables are: " + joined(names) + ")") +
+           (names.empty() ? std::string(" (the program has none)")
+                          : " (the variables are: " + joined(names) + ")") +
            "; functions of buffers are size(x), rows(x), cols(x), depth(x)";
 }
 
 std::optional<std::string> ProgramExpressions::problem(const std::string& text) {
-    if (text.find_first_not_of(" \t") == std::string::npos) return "is empty; expected a number or an expression";
+    if (text.find_first_not_of(" \t") == std::string::npos)
+        return "is empty; expected a number or an expression";
     try {
         mu::Parser& parser = parserFor(text);
         // Parses, but takes a name it does not know for a variable (with no storage): those are errors here.
@@ -147,7 +149,8 @@ std::optional<std::string> ProgramExpressions::problem(const std::string& text) 
         return std::nullopt;
     } catch (const mu::Parser::exception_type& error) {
         parsers_.erase(text);
-        if (error.GetCode() == mu::ecUNASSIGNABLE_TOKEN) return "\"" + text + "\": " + unknownName(text, error.GetToken());
+        if (error.GetCode() == mu::ecUNASSIGNABLE_TOKEN)
+            return "\"" + text + "\": " + unknownName(text, error.GetToken());
         return "\"" + text + "\" is not an expression: " + error.GetMsg();
     }
 }
@@ -172,8 +175,9 @@ double ProgramExpressions::evaluate(const std::string& text, const std::string& 
     return result;
 }
 
-std::uint64_t ProgramExpressions::whole(const std::string& text, const std::string& where, std::uint64_t lowest,
-                                        std::uint64_t highest, const std::string& what) {
+std::uint64_t ProgramExpressions::whole(const std::string& text, const std::string& where,
+                                        std::uint64_t lowest, std::uint64_t highest,
+                                        const std::string& what) {
     const double value = evaluate(text, where);
     if (value != std::trunc(value))
         throw InputError(where + ": \"" + text + "\" is " + number(value) + ", not a whole number; " + what +

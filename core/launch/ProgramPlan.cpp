@@ -15,9 +15,7 @@ namespace kp::launch {
 
 namespace {
 
-template <class... F> struct Overloaded : F... {
-    using F::operator()...;
-};
+template <class... F> struct Overloaded : F... { using F::operator()...; };
 
 constexpr std::uint64_t kUint32Max = std::numeric_limits<std::uint32_t>::max();
 // A scratch buffer, like an argument, is at most 64 GiB: a shared file must not reserve the machine.
@@ -64,14 +62,15 @@ struct PlaceText {
 
 std::optional<PlaceText> splitPlace(const std::string& text) {
     const auto plus = text.find('+');
-    PlaceText place{trimmed(text.substr(0, plus)), plus == std::string::npos ? "" : trimmed(text.substr(plus + 1))};
+    PlaceText place{trimmed(text.substr(0, plus)),
+                    plus == std::string::npos ? "" : trimmed(text.substr(plus + 1))};
     if (!isIdentifier(place.name) || (plus != std::string::npos && place.offset.empty())) return std::nullopt;
     return place;
 }
 
 // Every name a step sets (variables and counters), depth first.
-void collectVariables(const std::vector<model::Step>& steps, std::vector<std::pair<std::string, std::string>>& out,
-                      const std::string& path) {
+void collectVariables(const std::vector<model::Step>& steps,
+                      std::vector<std::pair<std::string, std::string>>& out, const std::string& path) {
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const std::string where = element(path, i);
         if (const auto* set = std::get_if<model::SetStep>(&steps[i].action))
@@ -110,8 +109,10 @@ private:
     void runStep(const model::Step& step, std::uint64_t pass);
     void runLaunch(const model::LaunchStep& step, const std::string& path, std::uint32_t index,
                    std::uint64_t pass);
-    void runCopy(const model::CopyStep& step, const std::string& path, std::uint32_t index, std::uint64_t pass);
-    void runFill(const model::FillStep& step, const std::string& path, std::uint32_t index, std::uint64_t pass);
+    void runCopy(const model::CopyStep& step, const std::string& path, std::uint32_t index,
+                 std::uint64_t pass);
+    void runFill(const model::FillStep& step, const std::string& path, std::uint32_t index,
+                 std::uint64_t pass);
     void runSwap(const model::SwapStep& step, const std::string& path);
     void runSymbol(const model::SymbolStep& step, const std::string& path, std::uint32_t index,
                    std::uint64_t pass);
@@ -122,7 +123,8 @@ private:
     // The place `text` names and how many elements it has up to its buffer's end.
     std::pair<BufferPlace, Binding> place(const std::string& text, const std::string& where);
     std::uint32_t instance(const model::LaunchStep& step, const std::string& path);
-    std::string templateArgument(const std::string& text, const std::string& declared, const std::string& where);
+    std::string templateArgument(const std::string& text, const std::string& declared,
+                                 const std::string& where);
     const model::KernelSignature* kernel(const std::string& name) const;
 
     const model::Playground& playground_;
@@ -151,7 +153,8 @@ void Planner::declareNames() {
         const auto& buffer = playground_.buffers[i];
         const std::string where = element("buffers", i) + ".name";
         if (!isIdentifier(buffer.name))
-            problem(where + ": \"" + buffer.name + "\" is not a name (letters, digits and _, not starting with a digit)");
+            problem(where + ": \"" + buffer.name +
+                    "\" is not a name (letters, digits and _, not starting with a digit)");
         else if (!buffers.insert(buffer.name).second)
             problem(where + ": \"" + buffer.name + "\" is already the name of an argument or another buffer");
     }
@@ -159,14 +162,16 @@ void Planner::declareNames() {
 
     std::vector<std::pair<std::string, std::string>> declared; // name, where
     for (std::size_t i = 0; i < playground_.args.size(); ++i)
-        if (!playground_.args[i].isArray()) declared.emplace_back(playground_.args[i].name, element("args", i));
+        if (!playground_.args[i].isArray())
+            declared.emplace_back(playground_.args[i].name, element("args", i));
     for (std::size_t i = 0; i < playground_.variables.size(); ++i)
         declared.emplace_back(playground_.variables[i].first, "variables." + playground_.variables[i].first);
     collectVariables(playground_.steps, declared, "steps");
     std::set<std::string> variables;
     for (const auto& [name, where] : declared) {
         if (!isIdentifier(name)) {
-            problem(where + ": \"" + name + "\" is not a name (letters, digits and _, not starting with a digit)");
+            problem(where + ": \"" + name +
+                    "\" is not a name (letters, digits and _, not starting with a digit)");
             continue;
         }
         if (buffers.contains(name)) {
@@ -185,7 +190,8 @@ void Planner::bindArguments() {
         const auto& arg = playground_.args[i];
         if (!arg.isArray()) {
             try {
-                if (!arg.value) throw InputError(element("args", i) + ".value: missing; a scalar needs a value");
+                if (!arg.value)
+                    throw InputError(element("args", i) + ".value: missing; a scalar needs a value");
                 expressions_->set(arg.name, model::evaluate(arg, playground_));
             } catch (const InputError& e) {
                 problem(e.what());
@@ -239,18 +245,19 @@ void Planner::planBuffers() {
                     throw InputError(where + ".of: there is no buffer or array argument \"" + spec.of +
                                      "\" before this one (there are: " + joined(bufferNames_) + ")");
                 const Binding base = it->second;
-                const std::uint64_t offset =
-                    expressions_->whole(spec.offset, where + ".offset", 0, base.length, "an offset into " + spec.of);
+                const std::uint64_t offset = expressions_->whole(spec.offset, where + ".offset", 0,
+                                                                 base.length, "an offset into " + spec.of);
                 const std::uint64_t length =
                     spec.length.empty() ? base.length - offset
                                         : expressions_->whole(spec.length, where + ".length", 1, base.length,
                                                               "a length within " + spec.of);
                 if (length == 0)
-                    throw InputError(where + ".offset: the view starts at the end of " + spec.of + " and holds nothing");
+                    throw InputError(where + ".offset: the view starts at the end of " + spec.of +
+                                     " and holds nothing");
                 if (offset + length > base.length)
                     throw InputError(where + ": elements " + std::to_string(offset) + " to " +
-                                     std::to_string(offset + length - 1) + " are outside " + spec.of + ", which has " +
-                                     std::to_string(base.length) + " elements");
+                                     std::to_string(offset + length - 1) + " are outside " + spec.of +
+                                     ", which has " + std::to_string(base.length) + " elements");
                 names_[spec.name] = {base.buffer, base.offset + offset, length, base.dtype, {length}};
                 expressions_->setShape(spec.name, {length});
                 continue;
@@ -275,7 +282,8 @@ void Planner::planBuffers() {
     }
 }
 
-void Planner::registerSteps(const std::vector<model::Step>& steps, const std::string& path, int depth, int parent) {
+void Planner::registerSteps(const std::vector<model::Step>& steps, const std::string& path, int depth,
+                            int parent) {
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const auto& step = steps[i];
         const std::string where = element(path, i);
@@ -295,8 +303,8 @@ void Planner::checkName(const std::string& name, const std::string& where, const
         problem(where + ": \"" + name + "\" is a number, not a buffer; " + what);
         return;
     }
-    problem(where + ": there is no buffer or array argument \"" + name + "\" (there are: " + joined(bufferNames_) +
-            "); " + what);
+    problem(where + ": there is no buffer or array argument \"" + name +
+            "\" (there are: " + joined(bufferNames_) + "); " + what);
 }
 
 void Planner::checkExpression(const std::string& text, const std::string& where) {
@@ -306,7 +314,8 @@ void Planner::checkExpression(const std::string& text, const std::string& where)
 void Planner::checkPlace(const std::string& text, const std::string& where) {
     const auto place = splitPlace(text);
     if (!place) {
-        problem(where + ": \"" + text + "\" is not a place in a buffer; write a buffer's name, or name + offset "
+        problem(where + ": \"" + text +
+                "\" is not a place in a buffer; write a buffer's name, or name + offset "
                 "(\"data + 256\")");
         return;
     }
@@ -335,9 +344,9 @@ void Planner::checkLaunch(const model::LaunchStep& step, const std::string& path
         std::string list;
         for (const auto& p : parameters)
             list += (list.empty() ? "" : ", ") + p.typeText + " " + p.name;
-        problem(path + ".args: the kernel " + base + "(" + list + ") takes " + std::to_string(parameters.size()) +
-                " argument" + (parameters.size() == 1 ? "" : "s") + " but the step gives " +
-                std::to_string(step.args.size()));
+        problem(path + ".args: the kernel " + base + "(" + list + ") takes " +
+                std::to_string(parameters.size()) + " argument" + (parameters.size() == 1 ? "" : "s") +
+                " but the step gives " + std::to_string(step.args.size()));
         return;
     }
     for (std::size_t i = 0; i < parameters.size(); ++i) {
@@ -346,8 +355,8 @@ void Planner::checkLaunch(const model::LaunchStep& step, const std::string& path
             checkPlace(step.args[i], where);
         else if (names_.contains(trimmed(step.args[i])))
             problem(where + ": the kernel's parameter " + parameters[i].name + " is the scalar \"" +
-                    parameters[i].typeText + "\", so it needs a number, not the buffer \"" + trimmed(step.args[i]) +
-                    "\"");
+                    parameters[i].typeText + "\", so it needs a number, not the buffer \"" +
+                    trimmed(step.args[i]) + "\"");
         else
             checkExpression(step.args[i], where);
     }
@@ -386,8 +395,10 @@ void Planner::checkStep(const model::Step& step, const std::string& path) {
                     std::vector<std::string> known;
                     for (const auto& v : deviceVariables_)
                         known.push_back(v.name);
-                    problem(path + ".symbol.name: " + sourceName_ + " declares no __constant__ or __device__ "
-                            "variable \"" + s.symbol + "\" (it declares: " + joined(known) + ")");
+                    problem(path + ".symbol.name: " + sourceName_ +
+                            " declares no __constant__ or __device__ "
+                            "variable \"" +
+                            s.symbol + "\" (it declares: " + joined(known) + ")");
                 }
                 if (s.from.empty() == s.values.empty())
                     problem(path + ".symbol: give either \"from\" (a buffer) or \"values\" (numbers)");
@@ -407,7 +418,8 @@ void Planner::checkStep(const model::Step& step, const std::string& path) {
                 if (!s.counter.empty()) checkExpression(s.from, path + ".repeat.from");
                 if (!s.next.empty()) checkExpression(s.next, path + ".repeat.next");
                 if (!s.next.empty() && s.counter.empty())
-                    problem(path + ".repeat.next: there is no counter to give the next value to; add \"counter\"");
+                    problem(path +
+                            ".repeat.next: there is no counter to give the next value to; add \"counter\"");
                 if (s.steps.empty()) problem(path + ".steps: the loop has no steps");
             },
         },
@@ -424,10 +436,10 @@ std::pair<BufferPlace, Binding> Planner::place(const std::string& text, const st
     const auto spelled = splitPlace(text);
     if (!spelled) throw InputError(where + ": \"" + text + "\" is not a place in a buffer");
     Binding binding = bound(spelled->name, where);
-    const std::uint64_t offset =
-        spelled->offset.empty()
-            ? 0
-            : expressions_->whole(spelled->offset, where, 0, binding.length, "an offset into " + spelled->name);
+    const std::uint64_t offset = spelled->offset.empty()
+                                     ? 0
+                                     : expressions_->whole(spelled->offset, where, 0, binding.length,
+                                                           "an offset into " + spelled->name);
     binding.offset += offset;
     binding.length -= offset;
     if (offset > 0) binding.shape = {binding.length};
@@ -448,15 +460,16 @@ std::string Planner::templateArgument(const std::string& text, const std::string
     if (head.starts_with("typename") || head.starts_with("class") || head.empty()) {
         // A type, as written: letters, digits, _, ::, <, >, *, commas and blanks.
         const bool typeLike = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_:<>*, ").find(c) != std::string_view::npos;
+            return std::isalnum(static_cast<unsigned char>(c)) ||
+                   std::string_view("_:<>*, ").find(c) != std::string_view::npos;
         });
         if (!typeLike) throw InputError(where + ": \"" + text + "\" is not a type for \"" + declared + "\"");
         return trimmed(text);
     }
     const double value = expressions_->evaluate(text, where);
     if (value != std::trunc(value))
-        throw InputError(where + ": \"" + text + "\" is " + std::to_string(value) + ", not a whole number, for \"" +
-                         declared + "\"");
+        throw InputError(where + ": \"" + text + "\" is " + std::to_string(value) +
+                         ", not a whole number, for \"" + declared + "\"");
     if (head.starts_with("bool")) return value != 0 ? "true" : "false";
     return std::to_string(static_cast<long long>(value));
 }
@@ -469,10 +482,12 @@ std::uint32_t Planner::instance(const model::LaunchStep& step, const std::string
         const auto& declared = signature->templateParameters;
         if (step.templateArgs.size() > declared.size())
             throw InputError(path + ".template: " + base + " has " + std::to_string(declared.size()) +
-                             " template parameters but the step gives " + std::to_string(step.templateArgs.size()));
+                             " template parameters but the step gives " +
+                             std::to_string(step.templateArgs.size()));
         name = base + "<";
         for (std::size_t i = 0; i < step.templateArgs.size(); ++i)
-            name += (i ? ", " : "") + templateArgument(step.templateArgs[i], declared[i], element(path + ".template", i));
+            name += (i ? ", " : "") +
+                    templateArgument(step.templateArgs[i], declared[i], element(path + ".template", i));
         name += ">";
     }
     if (const auto it = instances_.find(name); it != instances_.end()) return it->second;
@@ -500,9 +515,9 @@ void Planner::runLaunch(const model::LaunchStep& step, const std::string& path, 
         if (parameter.pointer) {
             const auto [at, binding] = place(step.args[i], where);
             if (parameter.dtype && *parameter.dtype != binding.dtype)
-                throw InputError(where + ": the kernel's parameter " + std::to_string(i) + " is \"" + declared +
-                                 "\" (" + std::string(model::name(*parameter.dtype)) + ") but \"" + step.args[i] +
-                                 "\" holds " + std::string(model::name(binding.dtype)) +
+                throw InputError(where + ": the kernel's parameter " + std::to_string(i) + " is \"" +
+                                 declared + "\" (" + std::string(model::name(*parameter.dtype)) + ") but \"" +
+                                 step.args[i] + "\" holds " + std::string(model::name(binding.dtype)) +
                                  " (buffers are never converted silently)");
             arg.place = at;
             arg.elements = binding.length;
@@ -510,29 +525,32 @@ void Planner::runLaunch(const model::LaunchStep& step, const std::string& path, 
             if (!firstArray) firstArray = binding.shape;
         } else {
             if (!parameter.unresolvedType.empty() || !parameter.dtype)
-                throw InputError(where + ": the kernel's parameter " + std::to_string(i) + " is \"" + declared +
-                                 "\", and Kernelpad cannot tell which dtype it is; declare it with a built-in type "
-                                 "such as float or int");
+                throw InputError(
+                    where + ": the kernel's parameter " + std::to_string(i) + " is \"" + declared +
+                    "\", and Kernelpad cannot tell which dtype it is; declare it with a built-in type "
+                    "such as float or int");
             arg.scalarType = *parameter.dtype;
-            arg.bytes = model::scalarBytes(arg.scalarType, expressions_->evaluate(step.args[i], where), where);
+            arg.bytes =
+                model::scalarBytes(arg.scalarType, expressions_->evaluate(step.args[i], where), where);
         }
         launch.args.push_back(std::move(arg));
     }
     auto& g = launch.geometry;
     for (std::size_t d = 0; d < step.block.size() && d < 3; ++d)
-        g.block[d] = static_cast<std::uint32_t>(
-            expressions_->whole(step.block[d], element(path + ".launch.block", d), 1, kUint32Max, "a block dimension"));
+        g.block[d] = static_cast<std::uint32_t>(expressions_->whole(
+            step.block[d], element(path + ".launch.block", d), 1, kUint32Max, "a block dimension"));
     if (step.grid.empty()) {
         if (!firstArray)
-            throw InputError(path + ".launch.grid: \"auto\" covers the first pointer argument, and the kernel takes "
+            throw InputError(path +
+                             ".launch.grid: \"auto\" covers the first pointer argument, and the kernel takes "
                              "none; give the grid");
         g.grid = autoGrid(*firstArray, g.block);
     }
     for (std::size_t d = 0; d < step.grid.size() && d < 3; ++d)
-        g.grid[d] = static_cast<std::uint32_t>(
-            expressions_->whole(step.grid[d], element(path + ".launch.grid", d), 1, kUint32Max, "a grid dimension"));
-    g.sharedBytes = static_cast<std::uint32_t>(
-        expressions_->whole(step.sharedBytes, path + ".launch.shared_bytes", 0, kUint32Max, "a number of bytes"));
+        g.grid[d] = static_cast<std::uint32_t>(expressions_->whole(
+            step.grid[d], element(path + ".launch.grid", d), 1, kUint32Max, "a grid dimension"));
+    g.sharedBytes = static_cast<std::uint32_t>(expressions_->whole(
+        step.sharedBytes, path + ".launch.shared_bytes", 0, kUint32Max, "a number of bytes"));
     // CUDA's own limits, which every device and the CPU backend share; the runners check the device's.
     LaunchLimits limits;
     limits.maxSharedBytesPerBlock = std::numeric_limits<std::uint64_t>::max();
@@ -549,16 +567,17 @@ void Planner::runCopy(const model::CopyStep& step, const std::string& path, std:
     const auto [from, source] = place(step.from, path + ".copy.from");
     const auto [to, target] = place(step.to, path + ".copy.to");
     if (source.dtype != target.dtype)
-        throw InputError(path + ".copy: \"" + step.from + "\" holds " + std::string(model::name(source.dtype)) +
-                         " and \"" + step.to + "\" " + std::string(model::name(target.dtype)) +
+        throw InputError(path + ".copy: \"" + step.from + "\" holds " +
+                         std::string(model::name(source.dtype)) + " and \"" + step.to + "\" " +
+                         std::string(model::name(target.dtype)) +
                          "; a copy moves elements of one type (copy through a kernel to convert)");
     const std::uint64_t count =
-        step.count.empty() ? std::min(source.length, target.length)
-                           : expressions_->whole(step.count, path + ".copy.count", 1,
-                                                 std::min(source.length, target.length),
-                                                 "a count that fits both \"" + step.from + "\" (" +
-                                                     std::to_string(source.length) + " elements) and \"" + step.to +
-                                                     "\" (" + std::to_string(target.length) + ")");
+        step.count.empty()
+            ? std::min(source.length, target.length)
+            : expressions_->whole(step.count, path + ".copy.count", 1, std::min(source.length, target.length),
+                                  "a count that fits both \"" + step.from + "\" (" +
+                                      std::to_string(source.length) + " elements) and \"" + step.to + "\" (" +
+                                      std::to_string(target.length) + ")");
     if (from.buffer == to.buffer && from.offset < to.offset + count && to.offset < from.offset + count)
         throw InputError(path + ".copy: \"" + step.from + "\" and \"" + step.to +
                          "\" overlap in one buffer; copy through a scratch buffer");
@@ -568,12 +587,13 @@ void Planner::runCopy(const model::CopyStep& step, const std::string& path, std:
 void Planner::runFill(const model::FillStep& step, const std::string& path, std::uint32_t index,
                       std::uint64_t pass) {
     const auto [to, target] = place(step.buffer, path + ".fill.buffer");
-    const std::uint64_t count =
-        step.count.empty() ? target.length
-                           : expressions_->whole(step.count, path + ".fill.count", 1, target.length,
-                                                 "a count within \"" + step.buffer + "\"");
+    const std::uint64_t count = step.count.empty()
+                                    ? target.length
+                                    : expressions_->whole(step.count, path + ".fill.count", 1, target.length,
+                                                          "a count within \"" + step.buffer + "\"");
     const double value = expressions_->evaluate(step.value, path + ".fill.value");
-    add({index, pass, FillOperation{to, count, model::scalarBytes(target.dtype, value, path + ".fill.value")}});
+    add({index, pass,
+         FillOperation{to, count, model::scalarBytes(target.dtype, value, path + ".fill.value")}});
 }
 
 void Planner::runSwap(const model::SwapStep& step, const std::string& path) {
@@ -603,18 +623,20 @@ void Planner::runSymbol(const model::SymbolStep& step, const std::string& path, 
     if (!step.from.empty()) {
         const auto [from, source] = place(step.from, path + ".symbol.from");
         if (known->dtype && *known->dtype != source.dtype)
-            throw InputError(path + ".symbol.from: " + step.symbol + " is declared \"" + declared->type + "\" (" +
-                             std::string(model::name(*known->dtype)) + ") but \"" + step.from + "\" holds " +
-                             std::string(model::name(source.dtype)));
+            throw InputError(path + ".symbol.from: " + step.symbol + " is declared \"" + declared->type +
+                             "\" (" + std::string(model::name(*known->dtype)) + ") but \"" + step.from +
+                             "\" holds " + std::string(model::name(source.dtype)));
         write.from = from;
         write.bytes = source.length * model::byteSize(source.dtype);
     } else {
         if (!known->dtype)
-            throw InputError(path + ".symbol.values: " + step.symbol + " is declared \"" + declared->type +
-                             "\", a type Kernelpad cannot write numbers into; fill a buffer and give it as \"from\"");
+            throw InputError(
+                path + ".symbol.values: " + step.symbol + " is declared \"" + declared->type +
+                "\", a type Kernelpad cannot write numbers into; fill a buffer and give it as \"from\"");
         for (std::size_t i = 0; i < step.values.size(); ++i) {
             const std::string where = element(path + ".symbol.values", i);
-            const auto bytes = model::scalarBytes(*known->dtype, expressions_->evaluate(step.values[i], where), where);
+            const auto bytes =
+                model::scalarBytes(*known->dtype, expressions_->evaluate(step.values[i], where), where);
             write.values.insert(write.values.end(), bytes.begin(), bytes.end());
         }
         write.bytes = write.values.size();
@@ -626,10 +648,12 @@ void Planner::runRepeat(const model::RepeatStep& step, const std::string& path, 
     const std::string where = path + ".repeat";
     const std::uint64_t limit = step.limit ? step.limit : kDefaultLoopLimit;
     const bool counted = !step.times.empty();
-    const std::uint64_t times =
-        counted ? expressions_->whole(step.times, where + ".times", 0, limit, "a number of passes (\"limit\" raises the most)")
-                : 0;
-    if (!step.counter.empty()) expressions_->set(step.counter, expressions_->evaluate(step.from, where + ".from"));
+    const std::uint64_t times = counted
+                                    ? expressions_->whole(step.times, where + ".times", 0, limit,
+                                                          "a number of passes (\"limit\" raises the most)")
+                                    : 0;
+    if (!step.counter.empty())
+        expressions_->set(step.counter, expressions_->evaluate(step.from, where + ".from"));
     for (std::uint64_t pass = 0;; ++pass) {
         if (counted && pass >= times) break;
         if (!step.condition.empty() && expressions_->evaluate(step.condition, where + ".while") == 0) break;
@@ -656,22 +680,23 @@ void Planner::runStep(const model::Step& step, std::uint64_t pass) {
     const std::uint32_t index = stepIndex_.at(&step);
     const std::string& path = program_.steps[index].path;
     if (!std::holds_alternative<model::RepeatStep>(step.action)) ++program_.steps[index].calls;
-    std::visit(Overloaded{
-                   [&](const model::LaunchStep& s) { runLaunch(s, path, index, pass); },
-                   [&](const model::CopyStep& s) { runCopy(s, path, index, pass); },
-                   [&](const model::FillStep& s) { runFill(s, path, index, pass); },
-                   [&](const model::SwapStep& s) { runSwap(s, path); },
-                   [&](const model::SymbolStep& s) { runSymbol(s, path, index, pass); },
-                   [&](const model::SetStep& s) { // every value first, then every name: {"a": "b", "b": "a"} swaps
-                       std::vector<double> values;
-                       for (const auto& [name, value] : s.variables)
-                           values.push_back(expressions_->evaluate(value, path + ".set." + name));
-                       for (std::size_t i = 0; i < values.size(); ++i)
-                           expressions_->set(s.variables[i].first, values[i]);
-                   },
-                   [&](const model::RepeatStep& s) { runRepeat(s, path, index); },
-               },
-               step.action);
+    std::visit(
+        Overloaded{
+            [&](const model::LaunchStep& s) { runLaunch(s, path, index, pass); },
+            [&](const model::CopyStep& s) { runCopy(s, path, index, pass); },
+            [&](const model::FillStep& s) { runFill(s, path, index, pass); },
+            [&](const model::SwapStep& s) { runSwap(s, path); },
+            [&](const model::SymbolStep& s) { runSymbol(s, path, index, pass); },
+            [&](const model::SetStep& s) { // every value first, then every name: {"a": "b", "b": "a"} swaps
+                std::vector<double> values;
+                for (const auto& [name, value] : s.variables)
+                    values.push_back(expressions_->evaluate(value, path + ".set." + name));
+                for (std::size_t i = 0; i < values.size(); ++i)
+                    expressions_->set(s.variables[i].first, values[i]);
+            },
+            [&](const model::RepeatStep& s) { runRepeat(s, path, index); },
+        },
+        step.action);
 }
 
 void Planner::run(const std::vector<model::Step>& steps, std::uint64_t pass) {
@@ -714,8 +739,8 @@ Program Planner::plan() {
 
 } // namespace
 
-Program planProgram(const model::Playground& playground, const std::string& source, const std::string& sourceName,
-                    const model::ParseResult& parsed) {
+Program planProgram(const model::Playground& playground, const std::string& source,
+                    const std::string& sourceName, const model::ParseResult& parsed) {
     return Planner(playground, source, sourceName, parsed).plan();
 }
 

@@ -11,12 +11,13 @@
 namespace kp::launch {
 
 // The arguments are the playground's own (their shapes and values; no array is made), `sourceName` names
-// the source in messages and `parsed` holds its kernels, `source` its text. Throws SetupError listing every problem with its JSON path ("steps[2].launch.args[1]:
+// the source in messages and `parsed` holds its kernels, `source` its text. Throws SetupError listing every
+// problem with its JSON path ("steps[2].launch.args[1]:
 // ..."): names that are neither an argument nor a buffer, kernels the source lacks, a wrong number of
 // arguments, a dtype that differs from the parameter's, a view or offset outside its buffer, a symbol the
 // source does not declare, an expression that does not evaluate, a loop that runs past its limit.
-Program planProgram(const model::Playground& playground, const std::string& source, const std::string& sourceName,
-                    const model::ParseResult& parsed);
+Program planProgram(const model::Playground& playground, const std::string& source,
+                    const std::string& sourceName, const model::ParseResult& parsed);
 
 // The program of a single-launch playground: its kernel, launched once with its arguments.
 Program singleLaunch(const RunSetup& setup);

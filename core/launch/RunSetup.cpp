@@ -1,7 +1,6 @@
 #include "RunSetup.h"
 
 #include "ProgramPlan.h"
-
 #include "core/Bytes.h"
 #include "core/io/FileBytes.h"
 #include "core/io/InitialArray.h"
@@ -250,7 +249,8 @@ RunSetup prepareKernel(const model::Playground& playground) {
 
 namespace {
 
-RunArgument makeArgument(const model::Playground& playground, std::size_t i, const model::Parameter& parameter,
+RunArgument makeArgument(const model::Playground& playground, std::size_t i,
+                         const model::Parameter& parameter,
                          const std::shared_ptr<model::HostAllocator>& allocator) {
     const auto& spec = playground.args[i];
     RunArgument arg;
@@ -284,14 +284,16 @@ void checkOutputs(const RunSetup& setup) {
 
 // A program's arguments are its own, not a kernel's: their files give their types, and the launch steps
 // were matched parameter by parameter when the program was planned (prepareKernel).
-RunSetup prepareProgram(const model::Playground& playground, const std::shared_ptr<model::HostAllocator>& allocator) {
+RunSetup prepareProgram(const model::Playground& playground,
+                        const std::shared_ptr<model::HostAllocator>& allocator) {
     RunSetup setup = prepareKernel(playground);
     const auto& parameters = setup.signature.parameters;
     checkHostMemory(playground, parameters, availableMemoryBytes());
     for (std::size_t i = 0; i < parameters.size(); ++i)
         setup.args.push_back(makeArgument(playground, i, parameters[i], allocator));
-    const auto first = std::find_if(setup.program.operations.begin(), setup.program.operations.end(),
-                                    [](const Operation& o) { return std::holds_alternative<LaunchOperation>(o.what); });
+    const auto first =
+        std::find_if(setup.program.operations.begin(), setup.program.operations.end(),
+                     [](const Operation& o) { return std::holds_alternative<LaunchOperation>(o.what); });
     setup.launch = std::get<LaunchOperation>(first->what).geometry; // planProgram found a launch
     checkOutputs(setup);
     return setup;

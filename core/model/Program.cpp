@@ -4,9 +4,7 @@ namespace kp::model {
 
 namespace {
 
-template <class... F> struct Overloaded : F... {
-    using F::operator()...;
-};
+template <class... F> struct Overloaded : F... { using F::operator()...; };
 
 std::string joined(const std::vector<std::string>& items) {
     std::string text;
@@ -77,29 +75,30 @@ std::string_view kindName(const Step& step) {
 }
 
 std::string describe(const Step& step) {
-    return std::visit(
-        Overloaded{
-            [](const LaunchStep& s) { return describeLaunch(s); },
-            [](const CopyStep& s) {
-                return "copy " + (s.count.empty() ? std::string() : s.count + " of ") + s.from + " to " + s.to;
-            },
-            [](const FillStep& s) {
-                return "fill " + (s.count.empty() ? std::string() : s.count + " of ") + s.buffer + " with " +
-                       s.value;
-            },
-            [](const SwapStep& s) { return "swap " + s.first + " and " + s.second; },
-            [](const SymbolStep& s) {
-                return "set " + s.symbol + " from " + (s.from.empty() ? "{" + joined(s.values) + "}" : s.from);
-            },
-            [](const SetStep& s) {
-                std::string text;
-                for (const auto& [name, value] : s.variables)
-                    text += (text.empty() ? "" : ", ") + name + " = " + value;
-                return text;
-            },
-            [](const RepeatStep& s) { return describeRepeat(s); },
-        },
-        step.action);
+    return std::visit(Overloaded{
+                          [](const LaunchStep& s) { return describeLaunch(s); },
+                          [](const CopyStep& s) {
+                              return "copy " + (s.count.empty() ? std::string() : s.count + " of ") + s.from +
+                                     " to " + s.to;
+                          },
+                          [](const FillStep& s) {
+                              return "fill " + (s.count.empty() ? std::string() : s.count + " of ") +
+                                     s.buffer + " with " + s.value;
+                          },
+                          [](const SwapStep& s) { return "swap " + s.first + " and " + s.second; },
+                          [](const SymbolStep& s) {
+                              return "set " + s.symbol + " from " +
+                                     (s.from.empty() ? "{" + joined(s.values) + "}" : s.from);
+                          },
+                          [](const SetStep& s) {
+                              std::string text;
+                              for (const auto& [name, value] : s.variables)
+                                  text += (text.empty() ? "" : ", ") + name + " = " + value;
+                              return text;
+                          },
+                          [](const RepeatStep& s) { return describeRepeat(s); },
+                      },
+                      step.action);
 }
 
 } // namespace kp::model

@@ -4,11 +4,11 @@
 #include "core/Stopwatch.h"
 #include "core/cuda/Compiler.h"
 #include "core/cuda/CudaError.h"
-#include "core/launch/ProgramPlan.h"
 #include "core/cuda/Disassembler.h"
 #include "core/cuda/Driver.h"
 #include "core/cuda/Nvrtc.h"
 #include "core/launch/CompileError.h"
+#include "core/launch/ProgramPlan.h"
 #include "core/launch/RunSetup.h"
 
 #include <algorithm>

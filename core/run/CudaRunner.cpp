@@ -22,9 +22,7 @@ namespace kp::run {
 
 namespace {
 
-template <class... F> struct Overloaded : F... {
-    using F::operator()...;
-};
+template <class... F> struct Overloaded : F... { using F::operator()...; };
 
 // A program times each operation with an event after it, up to this many; the rest are timed together.
 constexpr std::size_t kTimedOperations = 8192;
@@ -73,7 +71,8 @@ cuda::LaunchConfig launchConfig(const launch::LaunchGeometry& g) {
 // A kernel that syncs its grid runs with a cooperative launch, which needs every block resident on the
 // GPU at once: more blocks than the device holds is refused before anything runs, saying how many fit.
 void checkCooperative(const launch::LaunchGeometry& g, const std::string& path, int line,
-                      const std::string& sourceName, const cuda::Kernel& kernel, const cuda::DeviceProperties& device) {
+                      const std::string& sourceName, const cuda::Kernel& kernel,
+                      const cuda::DeviceProperties& device) {
     const std::uint64_t blocks = g.blocks();
     const int threads = static_cast<int>(g.threadsPerBlock());
     const int perSm = kernel.occupancy(threads, g.sharedBytes).activeBlocksPerMultiprocessor;
@@ -98,7 +97,8 @@ public:
         for (const auto& arg : args) {
             if (arg.pointer) {
                 const CUdeviceptr address =
-                    base[arg.place.buffer] + arg.place.offset * model::byteSize(program.buffers[arg.place.buffer].dtype);
+                    base[arg.place.buffer] +
+                    arg.place.offset * model::byteSize(program.buffers[arg.place.buffer].dtype);
                 append(&address, sizeof address, alignof(CUdeviceptr));
             } else {
                 append(arg.bytes.data(), arg.bytes.size(), model::alignment(arg.scalarType));
@@ -146,7 +146,8 @@ cuda::CompileResult CudaRunner::compile(const launch::RunSetup& setup) const {
 CudaRunner::Inspected CudaRunner::inspect(const launch::RunSetup& setup) const {
     context_->makeCurrent();
     Inspected inspected{compile(setup), {}};
-    if (setup.program.kernels.empty()) return inspected; // a program whose steps did not plan: its source alone
+    if (setup.program.kernels.empty())
+        return inspected; // a program whose steps did not plan: its source alone
     const cuda::Module module = loadModule(inspected.compiled);
     inspected.attributes =
         module.kernel(symbolName(launch::programOf(setup).kernels.front(), inspected.compiled)).attributes();
@@ -170,13 +171,13 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
         kernels.push_back(module.kernel(symbolName(kernel, compiled)));
         attributes.push_back(kernels.back().attributes());
     }
-    if (auto problems = launch::checkLaunches(program, limits(),
-                                              [&](std::uint32_t k) {
-                                                  return launch::KernelLimits{
-                                                      static_cast<std::uint64_t>(attributes[k].staticSharedBytes),
-                                                      static_cast<std::uint32_t>(attributes[k].maxThreadsPerBlock),
-                                                      attributes[k].registersPerThread};
-                                              });
+    if (auto problems = launch::checkLaunches(
+            program, limits(),
+            [&](std::uint32_t k) {
+                return launch::KernelLimits{static_cast<std::uint64_t>(attributes[k].staticSharedBytes),
+                                            static_cast<std::uint32_t>(attributes[k].maxThreadsPerBlock),
+                                            attributes[k].registersPerThread};
+            });
         !problems.empty())
         throw launch::SetupError(problems);
     const int gridLine = source::gridGroupLine(setup.source);
@@ -184,8 +185,8 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
     for (const auto& [k, geometry] : program.distinctLaunches()) {
         mostShared[k] = std::max(mostShared[k], geometry.sharedBytes);
         if (gridLine > 0)
-            checkCooperative(geometry, launch::launchPath(program, k, geometry), gridLine, setup.sourceName, kernels[k],
-                             properties_);
+            checkCooperative(geometry, launch::launchPath(program, k, geometry), gridLine, setup.sourceName,
+                             kernels[k], properties_);
     }
     // Past 48 KiB of static and dynamic together, a block needs the opt-in (its default dynamic limit is 48
     // KiB - static).
@@ -200,8 +201,9 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
     for (const auto& operation : program.operations)
         if (const auto* write = std::get_if<launch::SymbolOperation>(&operation.what);
             write && write->bytes > globals[write->symbol].bytes)
-            throw launch::SetupError({program.steps[operation.step].path + ".symbol: " + std::to_string(write->bytes) +
-                                      " bytes do not fit " + program.symbols[write->symbol].name + ", which holds " +
+            throw launch::SetupError({program.steps[operation.step].path +
+                                      ".symbol: " + std::to_string(write->bytes) + " bytes do not fit " +
+                                      program.symbols[write->symbol].name + ", which holds " +
                                       std::to_string(globals[write->symbol].bytes)});
 
     // Device memory for every buffer, once for every repeat: it stays on the device from step to step.
@@ -248,21 +250,22 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
     const auto perform = [&](const launch::Operation& operation, std::size_t& launches) {
         std::visit(Overloaded{
                        [&](const launch::LaunchOperation& op) {
-                           cuda::launch(kernels[op.kernel], configs[launches], stream, parameters.parameters(launches));
+                           cuda::launch(kernels[op.kernel], configs[launches], stream,
+                                        parameters.parameters(launches));
                            ++launches;
                        },
                        [&](const launch::CopyOperation& op) {
-                           cuda::copyDeviceToDeviceAsync(address(op.to), address(op.from),
-                                                         op.elements * model::byteSize(program.buffers[op.to.buffer].dtype),
-                                                         stream);
+                           cuda::copyDeviceToDeviceAsync(
+                               address(op.to), address(op.from),
+                               op.elements * model::byteSize(program.buffers[op.to.buffer].dtype), stream);
                        },
                        [&](const launch::FillOperation& op) {
                            cuda::fillAsync(address(op.to), op.elements, op.value, stream);
                        },
                        [&](const launch::SymbolOperation& op) {
                            if (op.from)
-                               cuda::copyDeviceToDeviceAsync(globals[op.symbol].address, address(*op.from), op.bytes,
-                                                             stream);
+                               cuda::copyDeviceToDeviceAsync(globals[op.symbol].address, address(*op.from),
+                                                             op.bytes, stream);
                            else
                                cuda::copyHostToDeviceAsync(globals[op.symbol].address, op.values, stream);
                        },
@@ -274,13 +277,15 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
     const auto times = launch::repeatRounds(options.warmup, options.repeat, options.cancel, [&] {
         for (std::size_t b = 0; b < program.buffers.size(); ++b) {
             const auto argument = program.buffers[b].argument;
-            if (argument < 0 || !setup.args[static_cast<std::size_t>(argument)].copiedIn()) buffers[b].zeroAsync(stream);
+            if (argument < 0 || !setup.args[static_cast<std::size_t>(argument)].copiedIn())
+                buffers[b].zeroAsync(stream);
         }
         start.record(stream);
         std::size_t in = 0;
         for (std::size_t i = 0; i < setup.args.size(); ++i) {
             if (!setup.args[i].copiedIn()) continue;
-            buffers[static_cast<std::size_t>(program.argumentBuffer[i])].copyFromAsync(setup.args[i].array.span(), stream);
+            buffers[static_cast<std::size_t>(program.argumentBuffer[i])].copyFromAsync(
+                setup.args[i].array.span(), stream);
             afterCopyIn[in++].record(stream);
         }
         const cuda::Event& launched = in ? afterCopyIn[in - 1] : start;
@@ -293,20 +298,22 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
         std::size_t out = 0, outputIndex = 0;
         for (std::size_t i = 0; i < setup.args.size(); ++i) {
             if (!setup.args[i].copiedOut()) continue;
-            cuda::copyDeviceToHostAsync(result.outputs[outputIndex++].second.span(), address(program.finalPlace[i]),
-                                        stream);
+            cuda::copyDeviceToHostAsync(result.outputs[outputIndex++].second.span(),
+                                        address(program.finalPlace[i]), stream);
             afterCopyOut[out++].record(stream);
         }
         try {
             stream.synchronize();
         } catch (const cuda::CudaError& e) {
             if (!e.sticky()) throw;
-            const std::string what = program.kernels.size() == 1 ? "the kernel " + program.kernels.front().signature.name
-                                                                 : "a kernel of the program";
+            const std::string what = program.kernels.size() == 1
+                                         ? "the kernel " + program.kernels.front().signature.name
+                                         : "a kernel of the program";
             throw launch::KernelFault(what + " crashed the GPU: " + e.name() + " (" + e.what() + ")" +
-                                      (program.single ? std::string()
-                                                      : "; the GPU does not say which launch: run the program on the "
-                                                        "CPU backend with bounds checking to find it"));
+                                      (program.single
+                                           ? std::string()
+                                           : "; the GPU does not say which launch: run the program on the "
+                                             "CPU backend with bounds checking to find it"));
         }
         const cuda::Event& copiedBack = out ? afterCopyOut[out - 1] : afterLaunch;
         // Each argument's copies, of the last round (always a timed one).
@@ -317,8 +324,8 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
         in = out = 0;
         for (const auto& arg : setup.args) {
             if (arg.copiedIn()) {
-                result.h2dByArgument.push_back({arg.name, arg.array.bytes(),
-                                                cuda::Event::elapsedMs(*previousIn, afterCopyIn[in])});
+                result.h2dByArgument.push_back(
+                    {arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousIn, afterCopyIn[in])});
                 previousIn = &afterCopyIn[in++];
             }
             if (arg.copiedOut()) {

@@ -127,15 +127,16 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
     });
     if (answer.contains("arity")) {
         const int arity = answer.at("arity").get<int>();
-        const std::string takes = setup.program.single
-                                      ? "the kernel " + setup.signature.name + " takes " +
-                                            std::to_string(setup.args.size()) +
-                                            "; a reference has the kernel's parameter list"
-                                      : "the program has " + std::to_string(setup.args.size()) +
-                                            " arguments; a reference takes the program's arguments, in their order";
-        throw launch::CompileError({{spec.source, 1, 1, model::Diagnostic::Severity::Error,
-                                     spec.function + " takes " + std::to_string(arity) + " parameters but " + takes}},
-                                   {});
+        const std::string takes =
+            setup.program.single
+                ? "the kernel " + setup.signature.name + " takes " + std::to_string(setup.args.size()) +
+                      "; a reference has the kernel's parameter list"
+                : "the program has " + std::to_string(setup.args.size()) +
+                      " arguments; a reference takes the program's arguments, in their order";
+        throw launch::CompileError(
+            {{spec.source, 1, 1, model::Diagnostic::Severity::Error,
+              spec.function + " takes " + std::to_string(arity) + " parameters but " + takes}},
+            {});
     }
     result.samplesMs = answer.value("samples", std::vector<double>{});
     result.milliseconds = launch::median(result.samplesMs);

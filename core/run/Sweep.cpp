@@ -222,7 +222,8 @@ SweepPlan planSweep(const model::Playground& playground, const SweepSpec& spec) 
         if (blockVariable(copy) == copy.variables.end())
             bad("sweep.parameter",
                 "a block-size sweep of a program sets its variable \"block\", and this program has none: add "
-                "\"block\" to its variables and use it in the launch steps whose block the sweep should change");
+                "\"block\" to its variables and use it in the launch steps whose block the sweep should "
+                "change");
     }
     if (!spec.flops.empty()) (void)evaluateFlops(spec.flops, 1000);
     for (const auto& id : spec.backends)

@@ -135,7 +135,8 @@ RunTimings RunTimings::fromReport(const nlohmann::json& report) {
     run.uncheckedBecause = optionalText(report, "unchecked_because");
     if (report.contains("steps")) {
         const auto& steps = report.at("steps");
-        if (!steps.is_array()) malformed("steps", "expected an array of {path, label, ms, ...}, found " + found(steps));
+        if (!steps.is_array())
+            malformed("steps", "expected an array of {path, label, ms, ...}, found " + found(steps));
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const std::string path = "steps[" + std::to_string(i) + "]";
             const auto& step = steps[i];

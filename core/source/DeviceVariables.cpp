@@ -12,8 +12,8 @@ namespace {
 // Words of a declaration that are not its type.
 bool isQualifier(std::string_view word) {
     static constexpr std::array<std::string_view, 9> kQualifiers{
-        "__constant__", "__device__", "__managed__", "static", "extern", "const", "volatile", "inline",
-        "__restrict__"};
+        "__constant__", "__device__", "__managed__", "static",      "extern",
+        "const",        "volatile",   "inline",      "__restrict__"};
     return std::find(kQualifiers.begin(), kQualifiers.end(), word) != kQualifiers.end();
 }
 
@@ -63,10 +63,9 @@ std::vector<DeviceVariable> deviceVariables(std::string_view source) {
                     ++j;
                 continue;
             }
-            variable.type += (variable.type.empty() || w == "*" || w == "::" || variable.type.ends_with("::")
-                                  ? ""
-                                  : " ") +
-                             std::string(w);
+            variable.type +=
+                (variable.type.empty() || w == "*" || w == "::" || variable.type.ends_with("::") ? "" : " ") +
+                std::string(w);
         }
         if (variable.type.empty()) continue;
         found.push_back(std::move(variable));

@@ -2,6 +2,9 @@
 // field typed wrong is marked on its step as you type; steps are added, moved and deleted and the program
 // saves and reopens as it was; a single launch becomes a program that runs on the CPU backend with its
 // timeline; and a run that faults selects the step it names. Screenshots go to /tmp for a person to look at.
+#include "BackendChooser.h"
+#include "KernelEditor.h"
+#include "LaunchPanel.h"
 #include "MainWindow.h"
 #include "ProblemsView.h"
 #include "ProgramController.h"
@@ -10,9 +13,6 @@
 #include "RunActions.h"
 #include "SampleCopy.h"
 #include "TimingsView.h"
-#include "BackendChooser.h"
-#include "KernelEditor.h"
-#include "LaunchPanel.h"
 #include "core/io/PlaygroundFile.h"
 
 #include <QDockWidget>
@@ -27,7 +27,8 @@
 
 namespace {
 
-const QString kProgram = QStringLiteral(KP_SOURCE_DIR "/samples/sum_squares_multipass/sum_squares_multipass.kpad.json");
+const QString kProgram =
+    QStringLiteral(KP_SOURCE_DIR "/samples/sum_squares_multipass/sum_squares_multipass.kpad.json");
 
 QTreeWidgetItem* stepItem(QTreeWidget* tree, const QString& startsWith) {
     for (QTreeWidgetItemIterator it(tree); *it; ++it)

@@ -84,8 +84,8 @@ double rawPerLaunchUs(std::vector<RawLaunch>& launches, int repeat) {
     for (int r = 0; r < repeat + 1; ++r) { // the first round warms up
         rawCheck(cuEventRecord(start, stream), "cuEventRecord");
         for (auto& l : launches)
-            rawCheck(cuLaunchKernel(l.function, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], 0,
-                                    stream, l.pointers.data(), nullptr),
+            rawCheck(cuLaunchKernel(l.function, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
+                                    l.block[2], 0, stream, l.pointers.data(), nullptr),
                      "cuLaunchKernel");
         rawCheck(cuEventRecord(end, stream), "cuEventRecord");
         rawCheck(cuStreamSynchronize(stream), "cuStreamSynchronize");
@@ -101,8 +101,10 @@ double rawPerLaunchUs(std::vector<RawLaunch>& launches, int repeat) {
 
 // The same launches as a program through the CUDA runner: the program's time (events from its first
 // operation to its last) per launch, the median over `repeat` rounds, in microseconds.
-double programPerLaunchUs(const run::CudaRunner& runner, const json& file, int repeat, std::uint64_t& launches) {
-    const auto playground = io::parsePlayground(file.dump(), std::filesystem::temp_directory_path() / "bench.kpad.json");
+double programPerLaunchUs(const run::CudaRunner& runner, const json& file, int repeat,
+                          std::uint64_t& launches) {
+    const auto playground =
+        io::parsePlayground(file.dump(), std::filesystem::temp_directory_path() / "bench.kpad.json");
     const auto setup = launch::prepare(playground, runner.allocator());
     launches = setup.program.launchCount();
     const auto result = runner.run(setup, {repeat, 1});
@@ -125,10 +127,12 @@ int main(int argc, char** argv) {
         cuda::CompileOptions options;
         options.arch = runner.properties().arch();
         const auto compiled = compiler.compile(kSource, "bench.cu", options);
-        if (!compiled.ok) throw std::runtime_error("the benchmark's kernels did not compile:\n" + compiled.log);
+        if (!compiled.ok)
+            throw std::runtime_error("the benchmark's kernels did not compile:\n" + compiled.log);
         CUmodule module = nullptr;
-        rawCheck(cuModuleLoadData(&module, compiled.cubin.empty() ? static_cast<const void*>(compiled.ptx.c_str())
-                                                                  : compiled.cubin.data()),
+        rawCheck(cuModuleLoadData(&module, compiled.cubin.empty()
+                                               ? static_cast<const void*>(compiled.ptx.c_str())
+                                               : compiled.cubin.data()),
                  "cuModuleLoadData");
         CUfunction bump = nullptr, heat = nullptr, merge = nullptr;
         rawCheck(cuModuleGetFunction(&bump, module, "bump"), "cuModuleGetFunction");
@@ -145,8 +149,10 @@ int main(int argc, char** argv) {
         const int repeat = 15;
         bench::BenchTable table;
         const auto add = [&](const std::string& what, double ours, double raw, std::uint64_t launches) {
-            table.add({what + " (" + std::to_string(launches) + " launches), per launch", "us", ours, raw, "", 0});
-            table.add({what + ": Kernelpad's time per launch over raw", "us", ours - raw, 5.0, "<= 5 us", 1.0});
+            table.add(
+                {what + " (" + std::to_string(launches) + " launches), per launch", "us", ours, raw, "", 0});
+            table.add(
+                {what + ": Kernelpad's time per launch over raw", "us", ours - raw, 5.0, "<= 5 us", 1.0});
         };
 
         // 5000 launches of a kernel over 256 floats: nothing but the launches.
@@ -164,7 +170,12 @@ int main(int argc, char** argv) {
                                {"args", {floats("a", {256})}},
                                {"steps",
                                 {{{"repeat", {{"times", 5000}}},
-                                  {"steps", {{{"launch", {{"kernel", "bump"}, {"grid", {1}}, {"block", {256}}, {"args", {"a", "size(a)"}}}}}}}}}}};
+                                  {"steps",
+                                   {{{"launch",
+                                      {{"kernel", "bump"},
+                                       {"grid", {1}},
+                                       {"block", {256}},
+                                       {"args", {"a", "size(a)"}}}}}}}}}}};
             std::uint64_t count = 0;
             const double ours = programPerLaunchUs(runner, file, repeat, count);
             add("a loop of one tiny launch", ours, raw, count);
@@ -193,7 +204,10 @@ int main(int argc, char** argv) {
                  {{{"repeat", {{"times", 2000}}},
                    {"steps",
                     {{{"launch",
-                       {{"kernel", "heat"}, {"grid", {32, 32}}, {"block", {16, 16}}, {"args", {"u", "next", 512, 512, 0.24}}}}},
+                       {{"kernel", "heat"},
+                        {"grid", {32, 32}},
+                        {"block", {16, 16}},
+                        {"args", {"u", "next", 512, 512, 0.24}}}}},
                      {{"swap", {"u", "next"}}}}}}}}};
             std::uint64_t count = 0;
             const double ours = programPerLaunchUs(runner, file, repeat, count);
@@ -217,14 +231,22 @@ int main(int argc, char** argv) {
             const json file = {
                 {"format", "kernelpad/1"},
                 {"code", kSource},
-                {"args", {{{"name", "keys"}, {"array", {{"dtype", "uint32"}, {"shape", {1u << 20}}}}, {"direction", "inout"}}}},
+                {"args",
+                 {{{"name", "keys"},
+                   {"array", {{"dtype", "uint32"}, {"shape", {1u << 20}}}},
+                   {"direction", "inout"}}}},
                 {"steps",
-                 {{{"repeat", {{"counter", "k"}, {"from", 2}, {"while", "k <= size(keys)"}, {"next", "k * 2"}}},
+                 {{{"repeat",
+                    {{"counter", "k"}, {"from", 2}, {"while", "k <= size(keys)"}, {"next", "k * 2"}}},
                    {"steps",
-                    {{{"repeat", {{"counter", "j"}, {"from", "k / 2"}, {"while", "j > 0"}, {"next", "floor(j / 2)"}}},
+                    {{{"repeat",
+                       {{"counter", "j"}, {"from", "k / 2"}, {"while", "j > 0"}, {"next", "floor(j / 2)"}}},
                       {"steps",
                        {{{"launch",
-                          {{"kernel", "merge"}, {"grid", {"size(keys) / 2 / 256"}}, {"block", {256}}, {"args", {"keys", "j", "k"}}}}}}}}}}}}}};
+                          {{"kernel", "merge"},
+                           {"grid", {"size(keys) / 2 / 256"}},
+                           {"block", {256}},
+                           {"args", {"keys", "j", "k"}}}}}}}}}}}}}};
             std::uint64_t count = 0;
             const double ours = programPerLaunchUs(runner, file, repeat, count);
             add("a bitonic sort's merges", ours, raw, count);

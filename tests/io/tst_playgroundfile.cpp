@@ -378,8 +378,10 @@ private slots:
             QTest::newRow(name) << QString(patch) << QString(fragment);
         };
         row("a kernel beside steps", R"p([{"op":"add","path":"/kernel","value":"k"}])p",
-            "kernel: a playground with steps launches its kernels in its \"launch\" steps; remove \"kernel\"");
-        row("buffers without steps", R"p([{"op":"remove","path":"/steps"},{"op":"add","path":"/kernel","value":"k"}])p",
+            "kernel: a playground with steps launches its kernels in its \"launch\" steps; remove "
+            "\"kernel\"");
+        row("buffers without steps",
+            R"p([{"op":"remove","path":"/steps"},{"op":"add","path":"/kernel","value":"k"}])p",
             "buffers: belongs to a program: add \"steps\" that use it, or remove it");
         row("no kind of step", R"p([{"op":"replace","path":"/steps/1","value":{"title":"x"}}])p",
             "steps[1]: names no step; expected one of \"launch\", \"copy\"");
@@ -389,7 +391,8 @@ private slots:
             "steps[1].launch.args: missing; expected one entry per kernel parameter");
         row("grid of four", R"p([{"op":"replace","path":"/steps/1/launch/grid","value":[1,1,1,1]}])p",
             "steps[1].launch.grid: expected \"auto\" or [x, y, z]");
-        row("an expression that is an object", R"p([{"op":"replace","path":"/steps/1/launch/block/0","value":{}}])p",
+        row("an expression that is an object",
+            R"p([{"op":"replace","path":"/steps/1/launch/block/0","value":{}}])p",
             "steps[1].launch.block[0]: expected a number or an expression");
         row("swap of three", R"p([{"op":"replace","path":"/steps/2/steps/3/swap","value":["a","b","c"]}])p",
             "steps[2].steps[3].swap: expected the two buffers to swap");
@@ -407,7 +410,8 @@ private slots:
             "buffers[1].view.of: missing; expected the buffer the view is part of");
         row("bad set name", R"p([{"op":"replace","path":"/steps/3/steps/0/set","value":{"2x":1}}])p",
             "steps[3].steps[0].set.2x: a variable's name is letters, digits and _");
-        row("empty steps", R"p([{"op":"replace","path":"/steps","value":[]}])p", "steps: is empty; expected at least one step");
+        row("empty steps", R"p([{"op":"replace","path":"/steps","value":[]}])p",
+            "steps: is empty; expected at least one step");
     }
     void rejectsBadProgramField() {
         QFETCH(QString, patch);

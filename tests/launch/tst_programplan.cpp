@@ -75,8 +75,9 @@ std::uint32_t scalarOf(const launch::LaunchArgument& arg) {
 json multipass(std::size_t n) {
     return program(
         json::array({floats("a", n, "in"), floats("total", 1, "out")}),
-        json::array({{{"name", "partial"}, {"array", {{"dtype", "float32"}, {"shape", {"divup(size(a), 512)"}}}}},
-                     {{"name", "spare"}, {"array", {{"dtype", "float32"}, {"shape", {"divup(size(a), 512)"}}}}}}),
+        json::array(
+            {{{"name", "partial"}, {"array", {{"dtype", "float32"}, {"shape", {"divup(size(a), 512)"}}}}},
+             {{"name", "spare"}, {"array", {{"dtype", "float32"}, {"shape", {"divup(size(a), 512)"}}}}}}),
         json::array({{{"launch",
                        {{"kernel", "reduce"},
                         {"template", {256, "size(a) % 512 == 0"}},
@@ -149,12 +150,17 @@ private slots:
     // Bitonic sort's host loop: k doubles up to n, j halves from k / 2 down to 1.
     void unrollsNestedCountedLoops() {
         const json file = program(
-            json::array({{{"name", "keys"}, {"array", {{"dtype", "uint32"}, {"shape", {64}}}}, {"direction", "inout"}}}),
+            json::array({{{"name", "keys"},
+                          {"array", {{"dtype", "uint32"}, {"shape", {64}}}},
+                          {"direction", "inout"}}}),
             json::array(),
-            json::array({{{"repeat", {{"counter", "k"}, {"from", 2}, {"while", "k <= size(keys)"}, {"next", "k * 2"}}},
-                          {"steps",
-                           {{{"repeat", {{"counter", "j"}, {"from", "k / 2"}, {"while", "j >= 1"}, {"next", "floor(j / 2)"}}},
-                             {"steps", {launchOf("merge", {1}, {32}, {"keys", "j", "k"})}}}}}}}));
+            json::array(
+                {{{"repeat",
+                   {{"counter", "k"}, {"from", 2}, {"while", "k <= size(keys)"}, {"next", "k * 2"}}},
+                  {"steps",
+                   {{{"repeat",
+                      {{"counter", "j"}, {"from", "k / 2"}, {"while", "j >= 1"}, {"next", "floor(j / 2)"}}},
+                     {"steps", {launchOf("merge", {1}, {32}, {"keys", "j", "k"})}}}}}}}));
         const auto p = plan(file);
         const auto launches = launchesOf(p);
         QCOMPARE(launches.size(), std::size_t{21}); // 1 + 2 + ... + 6
@@ -173,8 +179,10 @@ private slots:
         const json file = program(
             json::array({floats("u", 64), {{"name", "w"}, {"scalar", {{"dtype", "int32"}}}, {"value", 8}}}),
             json::array({{{"name", "next"}, {"array", {{"dtype", "float32"}, {"shape", {8, 8}}}}}}),
-            json::array({{{"repeat", {{"times", "iterations"}}},
-                          {"steps", {launchOf("step", {1}, {8, 8}, {"u", "next", "w", "w"}), {{"swap", {"u", "next"}}}}}}}));
+            json::array(
+                {{{"repeat", {{"times", "iterations"}}},
+                  {"steps",
+                   {launchOf("step", {1}, {8, 8}, {"u", "next", "w", "w"}), {{"swap", {"u", "next"}}}}}}}));
         json odd = file;
         odd["variables"] = {{"iterations", 5}};
         const auto p = plan(odd);
@@ -188,11 +196,13 @@ private slots:
 
     // shfl_scan's uniform_add(d_data + blockSize, ...): an offset into a buffer, counted in elements.
     void anArgumentMayPointIntoABuffer() {
-        const json file = program(json::array({floats("data", 1024), floats("sums", 4, "in"),
-                                               {{"name", "n"}, {"scalar", {{"dtype", "int32"}}}, {"value", "size(data)"}}}),
-                                  json::array({{{"name", "tail"}, {"view", {{"of", "data"}, {"offset", 1000}}}}}),
-                                  json::array({launchOf("uniform_add", {3}, {256}, {"data + 256", "sums", "n - 256"}),
-                                               {{"fill", {{"buffer", "tail"}, {"value", 7}}}}}));
+        const json file =
+            program(json::array({floats("data", 1024),
+                                 floats("sums", 4, "in"),
+                                 {{"name", "n"}, {"scalar", {{"dtype", "int32"}}}, {"value", "size(data)"}}}),
+                    json::array({{{"name", "tail"}, {"view", {{"of", "data"}, {"offset", 1000}}}}}),
+                    json::array({launchOf("uniform_add", {3}, {256}, {"data + 256", "sums", "n - 256"}),
+                                 {{"fill", {{"buffer", "tail"}, {"value", 7}}}}}));
         const auto p = plan(file);
         const auto* add = launchesOf(p).front();
         QCOMPARE(add->args[0].place.offset, std::uint64_t{256});
@@ -220,11 +230,12 @@ private slots:
 
     // cudaMemcpyToSymbol: numbers of the symbol's type, or a buffer's elements.
     void writesASymbolFromValuesOrABuffer() {
-        const json file = program(json::array({floats("taps", 17, "in"), floats("x", 4)}), json::array(),
-                                  json::array({{{"symbol", {{"name", "c_taps"}, {"values", {0.25, 0.5, 0.25}}}}},
-                                               {{"symbol", {{"name", "c_taps"}, {"from", "taps"}}}},
-                                               {{"symbol", {{"name", "retirementCount"}, {"values", {0}}}}},
-                                               launchOf("step", {1}, {4}, {"x", "x", 4, 1})}));
+        const json file =
+            program(json::array({floats("taps", 17, "in"), floats("x", 4)}), json::array(),
+                    json::array({{{"symbol", {{"name", "c_taps"}, {"values", {0.25, 0.5, 0.25}}}}},
+                                 {{"symbol", {{"name", "c_taps"}, {"from", "taps"}}}},
+                                 {{"symbol", {{"name", "retirementCount"}, {"values", {0}}}}},
+                                 launchOf("step", {1}, {4}, {"x", "x", 4, 1})}));
         const auto p = plan(file);
         QCOMPARE(p.symbols.size(), std::size_t{2});
         QCOMPARE(p.symbols[0].dtype, std::optional(model::DType::Float32));
@@ -239,55 +250,74 @@ private slots:
     void refusesWhatCannotRun_data() {
         QTest::addColumn<QString>("edit"); // a JSON patch applied to a good program
         QTest::addColumn<QString>("expected");
-        QTest::newRow("missing buffer") << R"([{"op":"replace","path":"/steps/0/launch/args/1","value":"nowhere"}])"
-                                        << "steps[0].launch.args[1]: there is no buffer or array argument \"nowhere\"";
-        QTest::newRow("missing kernel") << R"([{"op":"replace","path":"/steps/0/launch/kernel","value":"reduse"}])"
-                                        << "steps[0].launch.kernel: there is no __global__ function \"reduse\"";
-        QTest::newRow("argument count") << R"([{"op":"remove","path":"/steps/0/launch/args/2"}])"
-                                        << "steps[0].launch.args: the kernel step(const float* u, float* next, int "
-                                           "width, int height) takes 4 arguments but the step gives 3";
-        QTest::newRow("dtype") << R"([{"op":"replace","path":"/args/0/array/dtype","value":"int32"}])"
-                               << "steps[0].launch.args[0]: the kernel's parameter 0 is \"const float* u\" (float32) "
-                                  "but \"u\" holds int32";
-        QTest::newRow("buffer for a scalar") << R"([{"op":"replace","path":"/steps/0/launch/args/2","value":"u"}])"
-                                             << "steps[0].launch.args[2]: the kernel's parameter width is the scalar";
-        QTest::newRow("view outside") << R"([{"op":"add","path":"/buffers/-","value":{"name":"v","view":{"of":"u","offset":60,"length":8}}}])"
-                                      << "buffers[1].view: elements 60 to 67 are outside u, which has 64 elements";
-        QTest::newRow("offset outside") << R"([{"op":"replace","path":"/steps/0/launch/args/0","value":"u + 65"}])"
-                                        << "steps[0].launch.args[0]: \"65\" is 65; an offset into u is from 0 to 64";
-        QTest::newRow("endless loop") << R"([{"op":"add","path":"/steps/-","value":{"repeat":{"while":"1 > 0","limit":50},"steps":[{"set":{"m":1}}]}}])"
-                                      << "steps[1].repeat: the loop has run 50 passes and \"1 > 0\" still holds";
-        QTest::newRow("symbol") << R"([{"op":"add","path":"/steps/0","value":{"symbol":{"name":"c_tapz","values":[1]}}}])"
-                                << "steps[0].symbol.name: <code> declares no __constant__ or __device__ variable "
-                                   "\"c_tapz\" (it declares: c_taps, retirementCount)";
-        QTest::newRow("unknown name") << R"([{"op":"replace","path":"/steps/0/launch/grid/0","value":"blocks"}])"
-                                      << "steps[0].launch.grid[0]: \"blocks\": \"blocks\" is not a variable here";
-        QTest::newRow("not whole") << R"([{"op":"replace","path":"/steps/0/launch/grid/0","value":"size(u) / 3"}])"
-                                   << "steps[0].launch.grid[0]: \"size(u) / 3\" is 21.3333333333333, not a whole number";
-        QTest::newRow("a buffer as a number") << R"([{"op":"replace","path":"/steps/0/launch/grid/0","value":"u / 64"}])"
-                                              << "u is a buffer, and an expression needs a number: its size is size(u)";
-        QTest::newRow("copy types") << R"([{"op":"add","path":"/steps/-","value":{"copy":{"from":"u","to":"flags"}}}])"
-                                    << "steps[1].copy: \"u\" holds float32 and \"flags\" int32";
+        QTest::newRow("missing buffer")
+            << R"([{"op":"replace","path":"/steps/0/launch/args/1","value":"nowhere"}])"
+            << "steps[0].launch.args[1]: there is no buffer or array argument \"nowhere\"";
+        QTest::newRow("missing kernel")
+            << R"([{"op":"replace","path":"/steps/0/launch/kernel","value":"reduse"}])"
+            << "steps[0].launch.kernel: there is no __global__ function \"reduse\"";
+        QTest::newRow("argument count")
+            << R"([{"op":"remove","path":"/steps/0/launch/args/2"}])"
+            << "steps[0].launch.args: the kernel step(const float* u, float* next, int "
+               "width, int height) takes 4 arguments but the step gives 3";
+        QTest::newRow("dtype")
+            << R"([{"op":"replace","path":"/args/0/array/dtype","value":"int32"}])"
+            << "steps[0].launch.args[0]: the kernel's parameter 0 is \"const float* u\" (float32) "
+               "but \"u\" holds int32";
+        QTest::newRow("buffer for a scalar")
+            << R"([{"op":"replace","path":"/steps/0/launch/args/2","value":"u"}])"
+            << "steps[0].launch.args[2]: the kernel's parameter width is the scalar";
+        QTest::newRow("view outside")
+            << R"([{"op":"add","path":"/buffers/-","value":{"name":"v","view":{"of":"u","offset":60,"length":8}}}])"
+            << "buffers[1].view: elements 60 to 67 are outside u, which has 64 elements";
+        QTest::newRow("offset outside")
+            << R"([{"op":"replace","path":"/steps/0/launch/args/0","value":"u + 65"}])"
+            << "steps[0].launch.args[0]: \"65\" is 65; an offset into u is from 0 to 64";
+        QTest::newRow("endless loop")
+            << R"([{"op":"add","path":"/steps/-","value":{"repeat":{"while":"1 > 0","limit":50},"steps":[{"set":{"m":1}}]}}])"
+            << "steps[1].repeat: the loop has run 50 passes and \"1 > 0\" still holds";
+        QTest::newRow("symbol")
+            << R"([{"op":"add","path":"/steps/0","value":{"symbol":{"name":"c_tapz","values":[1]}}}])"
+            << "steps[0].symbol.name: <code> declares no __constant__ or __device__ variable "
+               "\"c_tapz\" (it declares: c_taps, retirementCount)";
+        QTest::newRow("unknown name")
+            << R"([{"op":"replace","path":"/steps/0/launch/grid/0","value":"blocks"}])"
+            << "steps[0].launch.grid[0]: \"blocks\": \"blocks\" is not a variable here";
+        QTest::newRow("not whole")
+            << R"([{"op":"replace","path":"/steps/0/launch/grid/0","value":"size(u) / 3"}])"
+            << "steps[0].launch.grid[0]: \"size(u) / 3\" is 21.3333333333333, not a whole number";
+        QTest::newRow("a buffer as a number")
+            << R"([{"op":"replace","path":"/steps/0/launch/grid/0","value":"u / 64"}])"
+            << "u is a buffer, and an expression needs a number: its size is size(u)";
+        QTest::newRow("copy types")
+            << R"([{"op":"add","path":"/steps/-","value":{"copy":{"from":"u","to":"flags"}}}])"
+            << "steps[1].copy: \"u\" holds float32 and \"flags\" int32";
         QTest::newRow("swap sizes") << R"([{"op":"add","path":"/steps/-","value":{"swap":["u","flags"]}}])"
                                     << "steps[1].swap: \"u\" (64 float32) and \"flags\" (4 int32) differ";
-        QTest::newRow("no end") << R"([{"op":"add","path":"/steps/-","value":{"repeat":{},"steps":[{"set":{"m":1}}]}}])"
-                                << "steps[1].repeat: needs \"times\" (a number of passes) or \"while\"";
-        QTest::newRow("before it is set") << R"([{"op":"replace","path":"/steps/0/launch/grid/0","value":"m"},{"op":"add","path":"/steps/-","value":{"set":{"m":1}}}])"
-                                          << "steps[0].launch.grid[0]: \"m\" uses m, which has no value yet";
-        QTest::newRow("no launch") << R"([{"op":"replace","path":"/steps/0","value":{"fill":{"buffer":"u"}}}])"
-                                   << "steps: no step launches a kernel";
+        QTest::newRow("no end")
+            << R"([{"op":"add","path":"/steps/-","value":{"repeat":{},"steps":[{"set":{"m":1}}]}}])"
+            << "steps[1].repeat: needs \"times\" (a number of passes) or \"while\"";
+        QTest::newRow("before it is set")
+            << R"([{"op":"replace","path":"/steps/0/launch/grid/0","value":"m"},{"op":"add","path":"/steps/-","value":{"set":{"m":1}}}])"
+            << "steps[0].launch.grid[0]: \"m\" uses m, which has no value yet";
+        QTest::newRow("no launch")
+            << R"([{"op":"replace","path":"/steps/0","value":{"fill":{"buffer":"u"}}}])"
+            << "steps: no step launches a kernel";
         QTest::newRow("too many operations")
             << R"([{"op":"add","path":"/steps/-","value":{"repeat":{"times":2000000,"limit":3000000},"steps":[{"fill":{"buffer":"u"}}]}}])"
             << "Kernelpad's limit for one run: does a loop end?";
-        QTest::newRow("block too big") << R"([{"op":"replace","path":"/steps/0/launch/block/0","value":2048}])"
-                                       << "steps[0].launch.block";
+        QTest::newRow("block too big")
+            << R"([{"op":"replace","path":"/steps/0/launch/block/0","value":2048}])"
+            << "steps[0].launch.block";
     }
     void refusesWhatCannotRun() {
         QFETCH(QString, edit);
         QFETCH(QString, expected);
-        json good = program(json::array({floats("u", 64), {{"name", "flags"}, {"array", {{"dtype", "int32"}, {"shape", {4}}}}}}),
-                            json::array({{{"name", "next"}, {"array", {{"dtype", "float32"}, {"shape", {64}}}}}}),
-                            json::array({launchOf("step", {1}, {64}, {"u", "next", 8, 8})}));
+        json good =
+            program(json::array({floats("u", 64),
+                                 {{"name", "flags"}, {"array", {{"dtype", "int32"}, {"shape", {4}}}}}}),
+                    json::array({{{"name", "next"}, {"array", {{"dtype", "float32"}, {"shape", {64}}}}}}),
+                    json::array({launchOf("step", {1}, {64}, {"u", "next", 8, 8})}));
         QCOMPARE(problemsOf(good), QStringLiteral("(none)"));
         const json bad = good.patch(json::parse(edit.toStdString()));
         const QString problems = problemsOf(bad);
@@ -297,22 +327,23 @@ private slots:
     // Every structural problem is listed at once, each with its path.
     void listsEveryProblemAtOnce() {
         const json file = program(json::array({floats("u", 64)}), json::array(),
-                                  json::array({launchOf("stepp", {1}, {64}, {"u"}), launchOf("step", {1}, {64}, {"u", "v", 1, 1}),
+                                  json::array({launchOf("stepp", {1}, {64}, {"u"}),
+                                               launchOf("step", {1}, {64}, {"u", "v", 1, 1}),
                                                {{"swap", {"u", "u"}}}}));
         const QString problems = problemsOf(file);
         QVERIFY2(problems.contains(QStringLiteral("steps[0].launch.kernel:")), qPrintable(problems));
         QVERIFY2(problems.contains(QStringLiteral("steps[1].launch.args[1]:")), qPrintable(problems));
-        QVERIFY2(problems.contains(QStringLiteral("steps[2].swap: \"u\" is swapped with itself")), qPrintable(problems));
+        QVERIFY2(problems.contains(QStringLiteral("steps[2].swap: \"u\" is swapped with itself")),
+                 qPrintable(problems));
     }
 
     // The scanner finds __constant__ and __device__ variables, not __device__ functions or comments.
     void findsTheSourcesDeviceVariables() {
-        const auto found = source::deviceVariables(
-            "// __constant__ float nope[3];\n"
-            "__constant__ float c_Kernel[KERNEL_LENGTH];\n"
-            "static __device__ unsigned int retirementCount = 0;\n"
-            "__device__ float helper(float x) { return x; }\n"
-            "__device__ __align__(16) int2 pairs[4];\n");
+        const auto found = source::deviceVariables("// __constant__ float nope[3];\n"
+                                                   "__constant__ float c_Kernel[KERNEL_LENGTH];\n"
+                                                   "static __device__ unsigned int retirementCount = 0;\n"
+                                                   "__device__ float helper(float x) { return x; }\n"
+                                                   "__device__ __align__(16) int2 pairs[4];\n");
         QCOMPARE(found.size(), std::size_t{3});
         QCOMPARE(found[0], (source::DeviceVariable{"c_Kernel", true, "float", true, 2}));
         QCOMPARE(found[1], (source::DeviceVariable{"retirementCount", false, "unsigned int", false, 3}));
@@ -327,7 +358,8 @@ private slots:
         e.set("m", 1000);
         QCOMPARE(e.evaluate("divup(m, 256)", "x"), 4.0);
         QCOMPARE(e.evaluate("m % 256", "x"), 232.0);
-        QCOMPARE(e.evaluate("size(a) + rows(a) * 10 + cols(a) * 100 + depth(a) * 1000", "x"), 15.0 + 30 + 500 + 1000);
+        QCOMPARE(e.evaluate("size(a) + rows(a) * 10 + cols(a) * 100 + depth(a) * 1000", "x"),
+                 15.0 + 30 + 500 + 1000);
         QCOMPARE(e.evaluate("m > 1 && m <= 1000 ? 1 : 0", "x"), 1.0);
         QCOMPARE(e.whole("2^10", "x", 1, 2048, "a block"), std::uint64_t{1024});
         QVERIFY_THROWS_EXCEPTION(InputError, e.evaluate("k + 1", "x"));

@@ -47,7 +47,8 @@ class TestProgramEdit : public QObject {
 private slots:
     void namesPathsAsTheFileDoes() {
         QCOMPARE(jsonPath({2, 0}), std::string("steps[2].steps[0]"));
-        QCOMPARE(stepPathIn("steps[2].steps[1].launch.args[0]: there is no buffer"), std::optional(StepPath{2, 1}));
+        QCOMPARE(stepPathIn("steps[2].steps[1].launch.args[0]: there is no buffer"),
+                 std::optional(StepPath{2, 1}));
         QCOMPARE(stepPathIn("at steps[3] (copy a to b), the kernel"), std::optional(StepPath{3}));
         QCOMPARE(stepPathIn("args[1]: wrong"), std::nullopt);
     }
@@ -89,7 +90,7 @@ private slots:
         QCOMPARE(at, (StepPath{1, 1}));
         QCOMPARE(shape(steps), std::string("a [b d c]"));
         QCOMPARE(moveStep(steps, {0}, true), (StepPath{0})); // the first step cannot go higher
-        at = moveStep(steps, {1, 2}, false); // c at the loop's bottom: out, after it
+        at = moveStep(steps, {1, 2}, false);                 // c at the loop's bottom: out, after it
         QCOMPARE(at, (StepPath{2}));
         QCOMPARE(shape(steps), std::string("a [b d] c"));
     }
@@ -106,7 +107,8 @@ private slots:
         p.args = {a, n};
         KernelSignature k;
         k.name = "scale";
-        k.parameters = {parameter("in", "float*", true), parameter("out", "float*", true), parameter("n", "int", false)};
+        k.parameters = {parameter("in", "float*", true), parameter("out", "float*", true),
+                        parameter("n", "int", false)};
         const Step step = newStep(StepKind::Launch, p, {k});
         const auto& launch = std::get<LaunchStep>(step.action);
         QCOMPARE(launch.kernel, std::string("scale"));

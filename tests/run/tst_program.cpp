@@ -24,12 +24,6 @@ using nlohmann::json;
 
 namespace {
 
-
-
-
-
-
-
 // The kernels, each in NVIDIA's style, are test data: tests/run/data/programs/NAME.cu.
 std::string kernels(const char* name) {
     return test::readText(std::filesystem::path(KP_SOURCE_DIR) / "tests/run/data/programs" / name);
@@ -88,7 +82,8 @@ class TestProgram : public QObject {
         launch::RunResult result;
     };
     Ran run(const json& file, const launch::Runner& runner, int repeat = 1) {
-        const auto playground = io::parsePlayground(file.dump(), dir_.filePath(QStringLiteral("p.kpad.json")).toStdString());
+        const auto playground =
+            io::parsePlayground(file.dump(), dir_.filePath(QStringLiteral("p.kpad.json")).toStdString());
         Ran ran{launch::prepare(playground, runner.allocator()), {}};
         ran.result = runner.run(ran.setup, {repeat, 0});
         return ran;
@@ -108,7 +103,8 @@ private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         cache_.emplace(dir_.filePath(QStringLiteral("cache")).toStdString());
-        cpu_.emplace(cpu::HostCompiler(std::string(), dir_.filePath(QStringLiteral("cpu-cache")).toStdString()), 2);
+        cpu_.emplace(
+            cpu::HostCompiler(std::string(), dir_.filePath(QStringLiteral("cpu-cache")).toStdString()), 2);
     }
     void cleanupTestCase() { cuda_.reset(); }
 
@@ -121,7 +117,9 @@ private slots:
         const json file = {
             {"format", "kernelpad/1"},
             {"code", kernels("reduce6.cu")},
-            {"args", {array("in", "float32", {1000003}, "in", randomUniform(0, 1, 7)), array("sum", "float32", {1}, "out")}},
+            {"args",
+             {array("in", "float32", {1000003}, "in", randomUniform(0, 1, 7)),
+              array("sum", "float32", {1}, "out")}},
             {"variables", {{"threads", 256}}},
             {"buffers",
              {{{"name", "partial"}, {"array", {{"dtype", "float32"}, {"shape", {128}}}}},
@@ -140,11 +138,13 @@ private slots:
               {{"copy", {{"from", "partial"}, {"to", "sum"}, {"count", 1}}}}}}};
         const auto ran = run(file, *backend);
         QCOMPARE(ran.setup.program.launchCount(), std::uint64_t{3}); // 128 -> 2 -> 1
-        QCOMPARE(ran.setup.program.kernels.size(), std::size_t{3});  // <float, 256, false>, <.., 32, true>, <.., 32, false>
+        QCOMPARE(ran.setup.program.kernels.size(),
+                 std::size_t{3}); // <float, 256, false>, <.., 32, true>, <.., 32, false>
         const auto in = input<float>(ran, "in");
         const double expected = std::accumulate(in.begin(), in.end(), 0.0);
         const float sum = ran.result.output("sum")->as<float>()[0];
-        QVERIFY2(std::abs(sum - expected) <= 1e-5 * expected, qPrintable(QStringLiteral("%1 vs %2").arg(sum).arg(expected)));
+        QVERIFY2(std::abs(sum - expected) <= 1e-5 * expected,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(sum).arg(expected)));
     }
 
     // shfl_scan's host code: scan the blocks, scan their totals in one block, then uniform_add on
@@ -156,17 +156,21 @@ private slots:
         const json file = {
             {"format", "kernelpad/1"},
             {"code", kernels("shfl_scan.cu")},
-            {"args", {array("data", "int32", {n}, "inout", randomUniform(0, 10, 3)), scalar("n", "int32", "size(data)")}},
+            {"args",
+             {array("data", "int32", {n}, "inout", randomUniform(0, 10, 3)),
+              scalar("n", "int32", "size(data)")}},
             {"variables", {{"block", block}}},
             // The second scan's one block writes its total too: into a buffer of its own, not over the sums.
-            {"buffers", {{{"name", "partial_sums"}, {"array", {{"dtype", "int32"}, {"shape", {"n / block"}}}}},
-                         {{"name", "total"}, {"array", {{"dtype", "int32"}, {"shape", {1}}}}}}},
+            {"buffers",
+             {{{"name", "partial_sums"}, {"array", {{"dtype", "int32"}, {"shape", {"n / block"}}}}},
+              {{"name", "total"}, {"array", {{"dtype", "int32"}, {"shape", {1}}}}}}},
             {"steps",
              {launchStep("shfl_scan_test", {"n / block"}, {"block"}, {"data", 32, "partial_sums"},
                          {{"shared_bytes", "block / 32 * 4"}}),
               launchStep("shfl_scan_test", {1}, {"n / block"}, {"partial_sums", 32, "total"},
                          {{"shared_bytes", "n / block / 32 * 4"}}),
-              launchStep("uniform_add", {"n / block - 1"}, {"block"}, {"data + block", "partial_sums", "n"})}}};
+              launchStep("uniform_add", {"n / block - 1"}, {"block"},
+                         {"data + block", "partial_sums", "n"})}}};
         const auto ran = run(file, *backend);
         auto expected = input<int>(ran, "data");
         std::partial_sum(expected.begin(), expected.end(), expected.begin());
@@ -180,10 +184,12 @@ private slots:
         const json file = {
             {"format", "kernelpad/1"},
             {"code", kernels("histogram256.cu")},
-            {"args", {array("data", "uint32", {100000}, "in", randomUniform(0, 256, 11)),
-                      array("histogram", "uint32", {256}, "out")}},
+            {"args",
+             {array("data", "uint32", {100000}, "in", randomUniform(0, 256, 11)),
+              array("histogram", "uint32", {256}, "out")}},
             {"variables", {{"blocks", 40}}},
-            {"buffers", {{{"name", "partial"}, {"array", {{"dtype", "uint32"}, {"shape", {"blocks", 256}}}}}}},
+            {"buffers",
+             {{{"name", "partial"}, {"array", {{"dtype", "uint32"}, {"shape", {"blocks", 256}}}}}}},
             {"steps",
              {launchStep("partial_histograms", {"blocks"}, {192}, {"data", "partial", "size(data)"}),
               launchStep("merge_histograms", {256}, {256}, {"histogram", "partial", "blocks"})}}};
@@ -202,7 +208,9 @@ private slots:
         const json file = {
             {"format", "kernelpad/1"},
             {"code", kernels("thread_fence_reduction.cu")},
-            {"args", {array("in", "int32", {200000}, "in", randomUniform(-50, 50, 5)), array("total", "int32", {1}, "out")}},
+            {"args",
+             {array("in", "int32", {200000}, "in", randomUniform(-50, 50, 5)),
+              array("total", "int32", {1}, "out")}},
             {"buffers", {{{"name", "partials"}, {"array", {{"dtype", "int32"}, {"shape", {96}}}}}}},
             {"steps",
              {{{"symbol", {{"name", "retirementCount"}, {"values", {0}}}}},
@@ -221,13 +229,15 @@ private slots:
         const json file = {
             {"format", "kernelpad/1"},
             {"code", kernels("jacobi.cu")},
-            {"args", {array("u", "float32", {ny, nx}, "inout", {{"formula", "i == 0 ? 100 : (j == 0 ? 50 : 0)"}})}},
+            {"args",
+             {array("u", "float32", {ny, nx}, "inout", {{"formula", "i == 0 ? 100 : (j == 0 ? 50 : 0)"}})}},
             {"variables", {{"sweeps", sweeps}}},
             {"buffers", {{{"name", "next"}, {"array", {{"dtype", "float32"}, {"shape", {ny, nx}}}}}}},
             {"steps",
              {{{"repeat", {{"times", "sweeps"}}},
                {"steps",
-                {launchStep("jacobi", {"divup(cols(u), 16)", "divup(rows(u), 16)"}, {16, 16}, {"u", "next", "cols(u)", "rows(u)"}),
+                {launchStep("jacobi", {"divup(cols(u), 16)", "divup(rows(u), 16)"}, {16, 16},
+                            {"u", "next", "cols(u)", "rows(u)"}),
                  {{"swap", {"u", "next"}}}}}}}}};
         const auto ran = run(file, *backend);
         QVERIFY(ran.setup.program.argumentsMoved());
@@ -261,12 +271,16 @@ private slots:
         const json file = {
             {"format", "kernelpad/1"},
             {"code", kernels("convolution_separable.cu")},
-            {"args", {array("src", "float32", {h, w}, "in", randomUniform(0, 1, 9)), array("dst", "float32", {h, w}, "out")}},
-            {"buffers", {{{"name", "rows"}, {"array", {{"dtype", "float32"}, {"shape", {"rows(src)", "cols(src)"}}}}}}},
+            {"args",
+             {array("src", "float32", {h, w}, "in", randomUniform(0, 1, 9)),
+              array("dst", "float32", {h, w}, "out")}},
+            {"buffers",
+             {{{"name", "rows"}, {"array", {{"dtype", "float32"}, {"shape", {"rows(src)", "cols(src)"}}}}}}},
             {"steps",
              {{{"symbol", {{"name", "c_Kernel"}, {"values", taps}}}},
               launchStep("convolutionRows", "auto", {16, 16}, {"rows", "src", "cols(src)", "rows(src)"}),
-              launchStep("convolutionColumns", "auto", {16, 16}, {"dst", "rows", "cols(src)", "rows(src)"})}}};
+              launchStep("convolutionColumns", "auto", {16, 16},
+                         {"dst", "rows", "cols(src)", "rows(src)"})}}};
         const auto ran = run(file, *backend);
         const auto src = input<float>(ran, "src");
         std::vector<double> rows(src.size()), expected(src.size());
@@ -274,7 +288,8 @@ private slots:
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)
                 for (int k = -4; k <= 4; ++k)
-                    rows[at(x, y)] += src[at(std::clamp(x + k, 0, w - 1), y)] * static_cast<float>(taps[std::size_t(4 - k)]);
+                    rows[at(x, y)] += src[at(std::clamp(x + k, 0, w - 1), y)] *
+                                      static_cast<float>(taps[std::size_t(4 - k)]);
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)
                 for (int k = -4; k <= 4; ++k)
@@ -291,19 +306,23 @@ private slots:
     void aFaultNamesItsStep() {
         QFETCH_GLOBAL(QString, backend);
         if (backend != QLatin1String("cpu")) QSKIP("bounds checking is the CPU backend's");
-        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), dir_.filePath(QStringLiteral("cpu-cache")).toStdString()),
-                                     2, true);
+        const cpu::CpuRunner checked(
+            cpu::HostCompiler(std::string(), dir_.filePath(QStringLiteral("cpu-cache")).toStdString()), 2,
+            true);
         const json file = {
             {"format", "kernelpad/1"},
             {"code", "__global__ void poke(int* a, int at) { if (threadIdx.x == 0) a[at] = 1; }\n"},
             {"args", {array("a", "int32", {8}, "inout")}},
-            {"steps", {{{"repeat", {{"times", 3}, {"counter", "p"}}}, {"steps", {launchStep("poke", {1}, {32}, {"a", "p * 4"})}}}}}};
+            {"steps",
+             {{{"repeat", {{"times", 3}, {"counter", "p"}}},
+               {"steps", {launchStep("poke", {1}, {32}, {"a", "p * 4"})}}}}}};
         try {
             (void)run(file, checked);
             QFAIL("the out-of-bounds write was not reported");
         } catch (const launch::KernelFault& e) {
             const QString message = QString::fromStdString(e.what());
-            QVERIFY2(message.contains(QStringLiteral("steps[0].steps[0]")) && message.contains(QStringLiteral("pass 3")) &&
+            QVERIFY2(message.contains(QStringLiteral("steps[0].steps[0]")) &&
+                         message.contains(QStringLiteral("pass 3")) &&
                          message.contains(QStringLiteral("a[8] is outside a")),
                      qPrintable(message));
         }
@@ -325,8 +344,9 @@ private slots:
             QFAIL("the crash was not reported");
         } catch (const launch::KernelFault& e) {
             const QString message = QString::fromStdString(e.what());
-            QVERIFY2(message.startsWith(QStringLiteral("the program, at steps[1] (poke<<<1, 32>>>(a, 1073741824)), "
-                                                       "crashed with SIGSEGV")),
+            QVERIFY2(message.startsWith(
+                         QStringLiteral("the program, at steps[1] (poke<<<1, 32>>>(a, 1073741824)), "
+                                        "crashed with SIGSEGV")),
                      qPrintable(message));
         }
     }

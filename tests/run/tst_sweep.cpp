@@ -476,7 +476,8 @@ private slots:
     // expressions, and a block sweep sets its variable "block" (a program without one is told so).
     void sweepsAProgram() {
         const auto playground =
-            io::readPlayground(std::filesystem::path(KP_SOURCE_DIR) / "samples/sum_squares_multipass/sum_squares_multipass.kpad.json");
+            io::readPlayground(std::filesystem::path(KP_SOURCE_DIR) /
+                               "samples/sum_squares_multipass/sum_squares_multipass.kpad.json");
         run::SweepSpec sizes;
         sizes.values = {1000, 300000};
         sizes.repeat = 1;
@@ -493,20 +494,22 @@ private slots:
         blocks.values = {64, 512};
         const auto plan = run::planSweep(playground, blocks);
         QCOMPARE(plan.points.size(), std::size_t{2});
-        QCOMPARE(plan.points[1].playground.variables.front(), (std::pair<std::string, std::string>{"block", "512"}));
+        QCOMPARE(plan.points[1].playground.variables.front(),
+                 (std::pair<std::string, std::string>{"block", "512"}));
         const auto byBlock = run::runSweep(playground, blocks, {});
         for (const auto* row : byBlock.rowsOf("cpu")) {
             QVERIFY2(row->ran(), row->error.c_str());
             QCOMPARE(row->check, std::string("passed"));
         }
-        const auto bitonic =
-            io::readPlayground(std::filesystem::path(KP_SOURCE_DIR) / "samples/bitonic_sort/bitonic_sort.kpad.json");
+        const auto bitonic = io::readPlayground(std::filesystem::path(KP_SOURCE_DIR) /
+                                                "samples/bitonic_sort/bitonic_sort.kpad.json");
         try {
             (void)run::planSweep(bitonic, blocks);
             QFAIL("a program without a block variable was swept by block");
         } catch (const InputError& e) {
-            QVERIFY2(std::string(e.what()).find("sweep.parameter: a block-size sweep of a program sets its variable "
-                                                "\"block\"") != std::string::npos,
+            QVERIFY2(std::string(e.what()).find(
+                         "sweep.parameter: a block-size sweep of a program sets its variable "
+                         "\"block\"") != std::string::npos,
                      e.what());
         }
     }
