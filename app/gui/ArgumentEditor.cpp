@@ -35,6 +35,14 @@ const char* const kInitNames[] = {QT_TRANSLATE_NOOP("ArgumentEditor", "zeros"),
                                   QT_TRANSLATE_NOOP("ArgumentEditor", "formula"),
                                   QT_TRANSLATE_NOOP("ArgumentEditor", "file")};
 
+// The label of a fill's field. Its key is the JSON member and the field's objectName; most keys are their
+// own label (translated: tr(key)), "stddev" is spelled out.
+QString fieldLabel(const QString& key) {
+    const QString member = key.trimmed();
+    if (member == QLatin1String("stddev")) return ArgumentEditor::tr("standard deviation");
+    return ArgumentEditor::tr(member.toUtf8().constData());
+}
+
 QString shapeText(const Shape& shape) {
     QStringList parts;
     for (auto d : shape)
@@ -123,8 +131,8 @@ void ArgumentEditor::buildArray() {
         auto* layout = new QHBoxLayout(w);
         layout->setContentsMargins(0, 0, 0, 0);
         for (const auto& [key, value] : fields) {
-            // The key names the field (and the JSON member); its label is translated.
-            const QString label = tr(QByteArray(key).trimmed().constData());
+            // The key names the field (and the JSON member); its label is in words, translated.
+            const QString label = fieldLabel(QString::fromUtf8(key));
             auto* edit = new QLineEdit(value, w);
             edit->setObjectName(QString::fromUtf8(key));
             edit->setPlaceholderText(label);
@@ -145,13 +153,13 @@ void ArgumentEditor::buildArray() {
           {QT_TR_NOOP("high"), numberText(init.high)},
           {QT_TR_NOOP("seed"), QString::number(init.seed)}});
     page({{QT_TR_NOOP("mean"), numberText(init.mean)},
-          {QT_TR_NOOP("stddev"), numberText(init.stddev)},
+          {"stddev", numberText(init.stddev)}, // labelled by fieldLabel()
           {"seed ", QString::number(init.seed)}});
     page({{"formula", QString::fromStdString(init.formula.empty() ? "sin(i*0.1)" : init.formula)}});
     page({{"file", QString::fromStdString(init.file)}});
     init_->setCurrentIndex(static_cast<int>(init.kind));
     initPages_->setCurrentIndex(static_cast<int>(init.kind));
-    form->addRow(tr("dtype"), dtype_);
+    form->addRow(tr("element type"), dtype_);
     form->addRow(tr("shape"), shape_);
     form->addRow(tr("direction"), direction_);
     form->addRow(tr("fill"), init_);
@@ -261,7 +269,7 @@ void ArgumentEditor::readFields() {
         QLineEdit* field = initFields_.value(key);
         const auto value = parseNumber(field->text());
         if (value) target = *value;
-        const QString label = tr(key.trimmed().toUtf8().constData());
+        const QString label = fieldLabel(key);
         setProblem(field, key,
                    value ? QString() : tr("%1: \"%2\" is not a number").arg(label, field->text()));
     };
@@ -307,10 +315,11 @@ void ArgumentEditor::readFields() {
     }
     case InitSpec::Kind::File: {
         QLineEdit* field = initFields_.value(QStringLiteral("file"));
-        const auto problemText = field->text().isEmpty()
-                                     ? std::optional<std::string>(
-                                           tr("give a .npy or .csv file beside the playground").toStdString())
-                                     : pathProblem(folder_, field->text().toStdString());
+        const auto problemText =
+            field->text().isEmpty()
+                ? std::optional<std::string>(
+                      tr("type the name of a .npy or .csv file in the playground's folder").toStdString())
+                : pathProblem(folder_, field->text().toStdString());
         if (!problemText) init.file = field->text().toStdString();
         setProblem(field, QStringLiteral("file"),
                    problemText ? QString::fromStdString(*problemText) : QString());

@@ -141,7 +141,7 @@ QVariant ArrayTableModel::data(const QModelIndex& index, int role) const {
         if (!differs(element, component)) return {};
         const double diff =
             std::fabs(array_->value(element, component) - reference_->value(element, component));
-        return tr("expected %1 (|diff| %2)")
+        return tr("expected %1 (off by %2)")
             .arg(formatValue(*reference_, element, component), shortest(diff));
     }
     default:

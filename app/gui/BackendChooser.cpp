@@ -14,7 +14,7 @@ BackendChooser::BackendChooser(QWidget* parent) : QComboBox(parent) {
             throw kp::cuda::Unavailable(kp::cuda::Driver::unavailableReason());
         for (const auto& device : kp::cuda::Device::all())
             devices_.push_back(device.properties());
-        if (devices_.empty()) cudaUnavailable_ = tr("the driver reports no CUDA device");
+        if (devices_.empty()) cudaUnavailable_ = tr("no NVIDIA GPU was found on this computer");
     } catch (const std::exception& e) {
         cudaUnavailable_ = QString::fromUtf8(e.what());
     }

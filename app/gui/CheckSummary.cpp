@@ -37,14 +37,14 @@ CheckSummary fromRange(const nlohmann::json& c, const nlohmann::json& range, std
 CheckSummary fromOutput(const nlohmann::json& c, std::size_t values, bool vectorType, bool againstCpu) {
     const auto unordered = c.find("unordered");
     if (unordered != c.end() && unordered->is_object()) return fromRange(c, *unordered, values);
-    const QString maxima = CheckSummary::tr("max abs %1, max rel %2")
+    const QString maxima = CheckSummary::tr("largest difference %1, relative %2")
                                .arg(number(c.value("max_abs", 0.0)), number(c.value("max_rel", 0.0)));
     // Order not defined by the kernel: the values were matched by rank, as the playground declares.
     QString order;
     if (unordered != c.end() && *unordered == "multiset")
-        order = CheckSummary::tr(", compared as a multiset (order ignored)");
+        order = CheckSummary::tr(", compared in any order");
     else if (unordered != c.end() && *unordered == "multiset_per_row")
-        order = CheckSummary::tr(", compared as a multiset per row (order within rows ignored)");
+        order = CheckSummary::tr(", compared row by row, in any order within each row");
     if (c.value("passed", false))
         return {CheckSummary::State::Passed,
                 (againstCpu ? CheckSummary::tr("Matches the CPU backend's run of the kernel (%1)").arg(maxima)

@@ -92,7 +92,7 @@ CompiledCodeView::CompiledCodeView(QWidget* parent)
     for (int c = Registers; c < Columns; ++c)
         kernels_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
-    ptx_->setPlaceholderText(tr("The PTX NVRTC makes of the kernel appears here."));
+    ptx_->setPlaceholderText(tr("The PTX, the compiler's portable assembly of the kernel, appears here."));
     sass_->setPlaceholderText(tr("The SASS, the GPU's own instructions, appears here."));
     tabs_->addTab(ptx_, tr("PTX"));
     tabs_->addTab(sass_, tr("SASS"));
@@ -179,21 +179,28 @@ void CompiledCodeView::showResult(const kp::run::CompiledCode& code) {
     fill(Listing::Ptx, code.ptx);
     fill(Listing::Sass, code.sass);
     const QString whySass = QString::fromStdString(code.sassUnavailable);
-    sass_->setPlaceholderText(whySass.isEmpty() ? tr("nvdisasm found no code in the CUBIN.") : whySass);
+    sass_->setPlaceholderText(
+        whySass.isEmpty() ? tr("The compiler made no SASS (machine code) for this kernel.") : whySass);
     tabs_->setTabToolTip(1, whySass);
     showKernels();
-    const int kernels = static_cast<int>(code.kernels.size());
+    const auto kernels = static_cast<qulonglong>(code.kernels.size());
     const QString arch = QString::fromStdString(code.arch);
-    QString status = code.fromCache
-                         ? tr("%1: %n kernel(s), from the compile cache", nullptr, kernels).arg(arch)
-                         : tr("%1: %n kernel(s), compiled in %2 ms", nullptr, kernels)
-                               .arg(arch)
-                               .arg(code.compileMs, 0, 'f', 0);
+    QString status;
+    if (code.fromCache)
+        status = kernels == 1
+                     ? tr("%1: 1 kernel, unchanged since the last compile").arg(arch)
+                     : tr("%1: %L2 kernels, unchanged since the last compile").arg(arch).arg(kernels);
+    else
+        status = kernels == 1 ? tr("%1: 1 kernel, compiled in %2 ms").arg(arch).arg(code.compileMs, 0, 'f', 0)
+                              : tr("%1: %L2 kernels, compiled in %3 ms")
+                                    .arg(arch)
+                                    .arg(kernels)
+                                    .arg(code.compileMs, 0, 'f', 0);
     if (!code.lineInfo)
         status += QStringLiteral(" — ") +
                   tr("Tick Source lines to see which source line each line of code comes from.");
     else if (!whySass.isEmpty())
-        status += QStringLiteral(" — ") + tr("No SASS: see its tab.");
+        status += QStringLiteral(" — ") + tr("No SASS this time: the SASS tab says why.");
     status_->setText(status);
     highlightSourceLine(highlighted_);
 }

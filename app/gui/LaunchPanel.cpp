@@ -210,8 +210,8 @@ void LaunchPanel::refresh() {
     problems_.clear();
     if (spec_.autoGrid && shape_.empty())
         problems_ << tr(
-            "launch.grid: \"auto\" covers the first array argument, but the kernel takes no array; "
-            "give the grid");
+            "launch.grid: \"auto\" sizes the grid to the first array argument, but this kernel takes no "
+            "array: untick auto and give the grid size");
     const auto staticShared = std::uint64_t(attributes_ ? std::max(attributes_->staticSharedBytes, 0) : 0);
     const auto kernelMaxThreads =
         std::uint32_t(attributes_ ? std::max(attributes_->maxThreadsPerBlock, 0) : 0);
@@ -282,7 +282,7 @@ QString LaunchPanel::totalsText() const {
 }
 
 QString LaunchPanel::occupancyText() const {
-    if (!device_) return tr("Occupancy: n/a on the CPU backend");
+    if (!device_) return tr("Occupancy: applies only when the kernel runs on a GPU");
     if (!attributes_)
         return tr("Occupancy on %1: known once the kernel is compiled")
             .arg(QString::fromStdString(device_->name));

@@ -93,9 +93,10 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
     // Said once: where code from a file cannot be confined, Kernelpad asks before it runs (RunController).
     if (const auto& support = sandbox::support(); !support.available)
-        output_->log(tr("This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before "
-                        "it runs a file you did not write.")
-                         .arg(QString::fromStdString(support.reason)));
+        output_->log(
+            tr("Kernelpad cannot keep playground code away from your files on this computer (%1), so it "
+               "asks before it runs a file you did not write.")
+                .arg(QString::fromStdString(support.reason)));
 }
 
 MainWindow::~MainWindow() = default;

@@ -1,6 +1,7 @@
 #include "ProgramPanel.h"
 
 #include "Appearance.h"
+#include "StudentWords.h"
 #include "core/model/DType.h"
 #include "core/model/SignatureParser.h"
 
@@ -681,9 +682,9 @@ void ProgramPanel::markProblems() {
                  p.contains(QStringLiteral("at ") + prefix + QLatin1Char(' '))))
                 mine << p;
         item->setIcon(0, mine.isEmpty() ? QIcon() : warning);
-        if (!mine.isEmpty()) item->setToolTip(0, mine.join(QLatin1Char('\n')));
+        if (!mine.isEmpty()) item->setToolTip(0, inStudentWords(mine.join(QLatin1Char('\n'))));
     }
     problems_->setVisible(!problemList_.isEmpty());
-    problems_->setText(problemList_.join(QLatin1Char('\n')));
+    problems_->setText(inStudentWords(problemList_.join(QLatin1Char('\n'))));
     setTone(problems_, Tone::Error);
 }

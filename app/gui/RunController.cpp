@@ -193,9 +193,11 @@ void RunController::inspected(quint64 id, const WorkerResultPtr& result) {
     const int notes = static_cast<int>(
         std::count_if(all.begin(), all.end(), [](const auto& d) { return d.severity == Severity::Note; }));
     const int warnings = static_cast<int>(all.size()) - errors - notes; // as the Problems list counts them
-    emit stateChanged(errors     ? tr("%n error(s)", nullptr, errors)
-                      : warnings ? tr("Compiled, %n warning(s)", nullptr, warnings)
-                                 : tr("Compiled"));
+    emit stateChanged(errors == 1     ? tr("Does not compile: 1 error (see Problems)")
+                      : errors        ? tr("Does not compile: %L1 errors (see Problems)").arg(errors)
+                      : warnings == 1 ? tr("Compiled, with 1 warning (see Problems)")
+                      : warnings      ? tr("Compiled, with %L1 warnings (see Problems)").arg(warnings)
+                                      : tr("Compiled"));
     emit compiled(errors + warnings);
 }
 
@@ -222,10 +224,10 @@ void RunController::codeDone(quint64 id, const WorkerResultPtr& result) {
     } else if (!result->message.empty()) {
         emit compiledCodeFailed(fromUtf8(result->message));
     } else if (error != result->diagnostics.end()) {
-        emit compiledCodeFailed(tr("The kernel does not compile: %1 (the Problems list has them all)")
-                                    .arg(fromUtf8(error->message)));
+        // Shown as "Not compiled: %1" (CompiledCodeView).
+        emit compiledCodeFailed(tr("%1 (see Problems for every error).").arg(fromUtf8(error->message)));
     } else {
-        emit compiledCodeFailed(tr("The kernel does not compile (the Problems list says why)"));
+        emit compiledCodeFailed(tr("see Problems for why."));
     }
     emit compiledCodeShown(result->compiledCode.has_value());
 }
@@ -256,11 +258,15 @@ bool RunController::startRun(const RunSettings& settings) {
     request.checkBounds = settings.checkBounds && request.backend.isCpu();
     runUnsandboxedOnce_ = false;
     runId_ = runTask_.submit({request, timeLimitSeconds_});
-    emit stateChanged(tr("Running on %1...").arg(backends_->currentText()));
-    emit logged(tr("Run %1 on %2, %3 repeat(s), %4")
-                    .arg(fromUtf8(document_->playground().kernel), backends_->currentText())
-                    .arg(request.repeat)
-                    .arg(fromUtf8(launch::toString(settings.geometry))));
+    runBackend_ = backends_->currentText();
+    emit stateChanged(tr("Running on %1...").arg(runBackend_));
+    if (document_->current().isProgram())
+        emit logged(tr("Running the program on %1; timed runs: %2").arg(runBackend_).arg(request.repeat));
+    else
+        emit logged(tr("Running %1 on %2, %3; timed runs: %4")
+                        .arg(fromUtf8(document_->playground().kernel), runBackend_,
+                             fromUtf8(launch::toString(settings.geometry)))
+                        .arg(request.repeat));
     emit runningChanged(true);
     return true;
 }
@@ -290,7 +296,7 @@ void RunController::runDone(quint64 id, const WorkerResultPtr& result) {
     }
     const QString message = inStudentWords(fromUtf8(result->message));
     emit failedBecause(fromUtf8(result->message));
-    emit logged(tr("%1. %2").arg(outcomeHeading(result->outcome), message));
+    emit logged(tr("%1: %2").arg(outcomeHeading(result->outcome), message));
     emit stateChanged(tr("Run failed"));
     emit this->message(message.section(QLatin1Char('\n'), 0, 0), 10000);
     const bool compileError = result->outcome == worker::Outcome::Compile;
@@ -314,7 +320,7 @@ QString RunController::outcomeHeading(worker::Outcome outcome) {
     case worker::Outcome::Compile:
         return tr("The kernel did not compile");
     case worker::Outcome::Fault:
-        return tr("The kernel faulted");
+        return tr("The kernel failed while running");
     case worker::Outcome::Crash:
         return tr("The kernel crashed");
     case worker::Outcome::TimedOut:
@@ -324,7 +330,7 @@ QString RunController::outcomeHeading(worker::Outcome outcome) {
     case worker::Outcome::OutOfMemory:
         return tr("Out of memory");
     case worker::Outcome::Worker:
-        return tr("Kernelpad's worker failed");
+        return tr("CUDA or Kernelpad reported an error");
     case worker::Outcome::NoSandbox:
         return tr("Not run without a sandbox");
     }
@@ -339,16 +345,25 @@ void RunController::ranWell(const WorkerResultPtr& result) {
                                          checkSpec, report, flopsOf(playground)});
     emit ran(run);
     const auto& timings = result->timings;
-    QString checkText = tr("not checked: the playground has no reference function, and the CPU backend is "
-                           "what a GPU run is compared with");
-    if (timings.checkPassed) checkText = *timings.checkPassed ? tr("check passed") : tr("CHECK FAILED");
+    QString checkText = tr("not checked: this playground has no reference function, so a run on the CPU has "
+                           "nothing to compare with");
+    if (timings.checkPassed)
+        checkText =
+            *timings.checkPassed ? tr("check passed") : tr("check failed: the outputs differ (see Results)");
     if (!timings.uncheckedBecause.empty())
         checkText = tr("not checked: %1").arg(fromUtf8(timings.uncheckedBecause));
-    emit logged(tr("%1: kernel %2 (median of %n repeat(s)), %3. %4", nullptr,
-                   static_cast<int>(timings.kernelMs.size()))
-                    .arg(fromUtf8(timings.backend),
-                         fromUtf8(run::formatDuration(launch::median(timings.kernelMs))), checkText,
-                         fromUtf8(result->execution)));
+    // The backend as the chooser named it when the run started (the core's name is "cpu (16 threads)").
+    const QString backend = runBackend_.isEmpty() ? fromUtf8(timings.backend) : runBackend_;
+    const QString kernelTime = fromUtf8(run::formatDuration(launch::median(timings.kernelMs)));
+    const auto timedRuns = static_cast<qulonglong>(timings.kernelMs.size());
+    const QString subject = timings.steps.empty() ? tr("the kernel") : tr("the program");
+    emit logged(timedRuns == 1
+                    ? tr("%1: %2 took %3 (1 timed run), %4. %5")
+                          .arg(backend, subject, kernelTime, checkText, fromUtf8(result->execution))
+                    : tr("%1: %2 took %3 (median of %L4 timed runs), %5. %6")
+                          .arg(backend, subject, kernelTime)
+                          .arg(timedRuns)
+                          .arg(checkText, fromUtf8(result->execution)));
     emit stateChanged(tr("Ran in %1 s, %2")
                           .arg(result->seconds, 0, 'f', 2)
                           .arg(timings.checkPassed ? checkText : tr("not checked")));
@@ -406,9 +421,12 @@ void RunController::sweepDone(quint64 id, const WorkerResultPtr& result) {
         emit sweepMeasured(*result->sweep);
         for (const auto& c : run::crossovers(*result->sweep))
             emit logged(fromUtf8(run::describe(c, *result->sweep)));
-        emit logged(tr("Sweep finished: %1 rows in %2 s")
-                        .arg(result->sweep->rows.size())
-                        .arg(result->seconds, 0, 'f', 1));
+        const auto measurements = static_cast<qulonglong>(result->sweep->rows.size());
+        emit logged(measurements == 1
+                        ? tr("Sweep finished: 1 measurement in %1 s").arg(result->seconds, 0, 'f', 1)
+                        : tr("Sweep finished: %L1 measurements in %2 s")
+                              .arg(measurements)
+                              .arg(result->seconds, 0, 'f', 1));
     } else {
         QString message = fromUtf8(result->message);
         if (result->outcome == worker::Outcome::Compile)

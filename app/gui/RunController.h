@@ -137,6 +137,7 @@ private:
     quint64 codeId_ = 0;    // the newest request for the compiled code, 0 when none is waiting
     std::vector<kp::model::Diagnostic> parseProblems_;
     RunSettings lastRun_;
+    QString runBackend_; // the backend chooser's label of the last run started ("CPU (16 threads)")
     kp::run::SweepResult lastSweep_;
     QString lastSweepFrom_, lastSweepTo_;
     double timeLimitSeconds_ = 30;

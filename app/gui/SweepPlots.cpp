@@ -271,7 +271,7 @@ QStringList missingRows(const SweepResult& result) {
                       : QObject::tr("%1 did not run at %2 points, the first at %3 %4: %5")
                             .arg(text(backend.id), QString::number(count), where, unit, why));
     }
-    if (result.cancelled) lines << QObject::tr("The sweep was cancelled: its later points are missing.");
+    if (result.cancelled) lines << QObject::tr("The sweep was stopped: its later points are missing.");
     return lines;
 }
 

@@ -24,6 +24,12 @@ QString text(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+// "1 measurement", "12 measurements": a sweep's rows, one for each point on each backend.
+QString measurements(std::size_t count) {
+    return count == 1 ? SweepView::tr("1 measurement")
+                      : SweepView::tr("%L1 measurements").arg(static_cast<qulonglong>(count));
+}
+
 // "1000", "1,000,000", "1e6", "10k", "2.5M": what people type for a size. NaN when it is not a number.
 double parseCount(QString typed) {
     typed.remove(QLatin1Char(',')).remove(QLatin1Char('_')).remove(QLatin1Char(' '));
@@ -236,7 +242,9 @@ void SweepView::begin(const kp::run::SweepResult& header, std::size_t total) {
     progress_->setRange(0, static_cast<int>(total));
     progress_->setValue(0);
     progress_->show();
-    showStatus(tr("Sweeping %1 points...").arg(total));
+    showStatus(total == 1 ? tr("Sweeping: 1 measurement...")
+                          : tr("Sweeping: %L1 measurements (every point on every backend)...")
+                                .arg(static_cast<qulonglong>(total)));
 }
 
 void SweepView::addRow(const kp::run::SweepRow& row, std::size_t done, std::size_t total) {
@@ -263,7 +271,7 @@ void SweepView::finish(const kp::run::SweepResult& result, const QString& messag
     int failed = 0;
     for (const auto& row : result_.rows)
         if (!row.error.empty() || row.check.starts_with("failed")) ++failed;
-    QString summary = tr("%1 rows").arg(result_.rows.size());
+    QString summary = measurements(result_.rows.size());
     if (failed)
         summary += tr(", %1 failed or did not run (see the CSV's error and check columns)").arg(failed);
     for (const auto& note : result_.notes)
@@ -362,8 +370,9 @@ void SweepView::showResult(const kp::run::SweepResult& result) {
     result_ = result;
     plots_->setResult(result_);
     showStatus(result_.cancelled
-                   ? tr("The stored sweep was stopped before its end: %1 rows").arg(result_.rows.size())
-                   : tr("The stored sweep: %1 rows").arg(result_.rows.size()));
+                   ? tr("The sweep saved with this playground was stopped before its end: %1")
+                         .arg(measurements(result_.rows.size()))
+                   : tr("The sweep saved with this playground: %1").arg(measurements(result_.rows.size())));
 }
 
 void SweepView::clearResult() {

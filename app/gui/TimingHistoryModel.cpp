@@ -99,7 +99,10 @@ QVariant TimingHistoryModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && index.column() == KernelMs) {
         const auto spread = r.timings.kernelSpread();
-        return tr("Median of %n repeat(s), from %1 to %2", nullptr, static_cast<int>(spread.count))
+        if (spread.count == 1)
+            return tr("1 timed run"); // its median, fastest and slowest are the cell's time
+        return tr("Median of %L1 timed runs, from %2 to %3")
+            .arg(static_cast<qulonglong>(spread.count))
             .arg(duration(spread.min), duration(spread.max));
     }
     return {};

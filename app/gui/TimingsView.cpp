@@ -280,7 +280,10 @@ void TimingsView::showLatest() {
     head += tr(", %1 with the copies").arg(duration(t.totalMs()));
     QStringList lines{head};
     if (kernel.count == 0) lines << tr("No timed repeat finished, so there is no kernel time to show.");
-    if (t.cancelled) lines << tr("Cancelled after %n repeat(s).", nullptr, static_cast<int>(kernel.count));
+    if (t.cancelled)
+        lines << (kernel.count == 1
+                      ? tr("Stopped after 1 timed run.")
+                      : tr("Stopped after %L1 timed runs.").arg(static_cast<qulonglong>(kernel.count)));
     const std::string throughput = kp::run::describe(kp::run::throughputOf(t, latestFlops_, peak_), peak_);
     if (!throughput.empty()) lines << QString::fromStdString(throughput);
     if (!run.change.isEmpty()) lines << tr("Against the previous run of %1: %2").arg(name, run.change);

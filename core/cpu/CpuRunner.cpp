@@ -6,6 +6,7 @@
 #include "CudaHostHeader.h"
 #include "ThreadFibers.h"
 #include "WorkerPool.h"
+#include "core/Overloaded.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
 #include "core/launch/CompileError.h"
@@ -38,8 +39,6 @@ namespace kp::cpu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-template <class... F> struct Overloaded : F... { using F::operator()...; };
 
 // CUDA's uint3 as the generated code passes it (three unsigned ints, by value).
 struct uint3Like {

@@ -1,12 +1,12 @@
 #include "ProgramFile.h"
 
+#include "core/Overloaded.h"
+
 #include <limits>
 
 namespace kp::io {
 
 namespace {
-
-template <class... F> struct Overloaded : F... { using F::operator()...; };
 
 constexpr std::string_view kStepKinds =
     "\"launch\", \"copy\", \"fill\", \"swap\", \"symbol\", \"set\" or \"repeat\"";

@@ -1,6 +1,7 @@
 #include "ProgramPlan.h"
 
 #include "ProgramExpressions.h"
+#include "core/Overloaded.h"
 #include "core/model/Program.h"
 #include "core/model/ScalarBinding.h"
 #include "core/source/DeviceVariables.h"
@@ -14,8 +15,6 @@
 namespace kp::launch {
 
 namespace {
-
-template <class... F> struct Overloaded : F... { using F::operator()...; };
 
 constexpr std::uint64_t kUint32Max = std::numeric_limits<std::uint32_t>::max();
 // A scratch buffer, like an argument, is at most 64 GiB: a shared file must not reserve the machine.

@@ -174,7 +174,8 @@ std::string mismatch(const model::ArgumentSpec& arg, const model::Parameter& par
     if (parameter.dtype && *parameter.dtype != given)
         return where + ": the kernel's parameter " + std::to_string(index) + " is \"" + declared + "\" (" +
                std::string(model::name(*parameter.dtype)) + ") but the playground gives " +
-               std::string(model::name(given)) + "; make the dtype " +
+               std::string(model::name(given)) +
+               (arg.isArray() ? "; make the element type " : "; make the type ") +
                std::string(model::name(*parameter.dtype)) + " (arguments are never converted silently)";
     if (arg.isArray() && parameter.isConst && arg.direction && *arg.direction != model::Direction::In)
         return where + ": direction \"" + std::string(model::name(*arg.direction)) +

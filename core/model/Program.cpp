@@ -1,10 +1,10 @@
 #include "Program.h"
 
+#include "core/Overloaded.h"
+
 namespace kp::model {
 
 namespace {
-
-template <class... F> struct Overloaded : F... { using F::operator()...; };
 
 std::string joined(const std::vector<std::string>& items) {
     std::string text;

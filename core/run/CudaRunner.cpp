@@ -1,5 +1,6 @@
 #include "CudaRunner.h"
 
+#include "core/Overloaded.h"
 #include "core/cuda/Compiler.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/DeviceBuffer.h"
@@ -21,8 +22,6 @@
 namespace kp::run {
 
 namespace {
-
-template <class... F> struct Overloaded : F... { using F::operator()...; };
 
 // A program times each operation with an event after it, up to this many; the rest are timed together.
 constexpr std::size_t kTimedOperations = 8192;
@@ -125,6 +124,197 @@ private:
     std::vector<void*> pointers_;
 };
 
+// A program loaded for a run: its kernels (every launch checked against the device first), the symbols it
+// writes (every write checked to fit), device memory for every buffer (kept from step to step and repeat
+// to repeat) and every launch's parameters, built once. perform() replays one operation on a stream.
+class LoadedProgram {
+public:
+    LoadedProgram(const launch::RunSetup& setup, const launch::Program& program, const cuda::Module& module,
+                  const cuda::CompileResult& compiled, const cuda::DeviceProperties& device,
+                  const launch::LaunchLimits& limits)
+        : program_(program) {
+        loadKernels(setup, module, compiled, device, limits);
+        loadSymbols(module, compiled);
+        buffers_.reserve(program.buffers.size());
+        for (const auto& buffer : program.buffers) {
+            buffers_.emplace_back(buffer.bytes());
+            base_.push_back(buffers_.back().address());
+        }
+        const bool cooperative = source::gridGroupLine(setup.source) > 0;
+        for (const auto& operation : program.operations)
+            if (const auto* launch = std::get_if<launch::LaunchOperation>(&operation.what)) {
+                parameters_.add(launch->args, base_, program);
+                configs_.push_back(launchConfig(launch->geometry));
+                configs_.back().cooperative = cooperative;
+            }
+        parameters_.finish();
+    }
+
+    cuda::DeviceBuffer& buffer(std::size_t index) { return buffers_[index]; }
+    CUdeviceptr address(const launch::BufferPlace& place) const {
+        return base_[place.buffer] + place.offset * model::byteSize(program_.buffers[place.buffer].dtype);
+    }
+    // Every operation of the program in order; an event after each of the first `timed` (a step's share).
+    void replay(const cuda::Stream& stream, const std::vector<cuda::Event>& after, std::size_t timed) {
+        std::size_t launches = 0;
+        for (std::size_t j = 0; j < program_.operations.size(); ++j) {
+            perform(program_.operations[j], launches, stream);
+            if (j < timed) after[j].record(stream);
+        }
+    }
+
+private:
+    void loadKernels(const launch::RunSetup& setup, const cuda::Module& module,
+                     const cuda::CompileResult& compiled, const cuda::DeviceProperties& device,
+                     const launch::LaunchLimits& limits) {
+        std::vector<cuda::KernelAttributes> attributes;
+        for (const auto& kernel : program_.kernels) {
+            kernels_.push_back(module.kernel(symbolName(kernel, compiled)));
+            attributes.push_back(kernels_.back().attributes());
+        }
+        if (auto problems = launch::checkLaunches(
+                program_, limits,
+                [&](std::uint32_t k) {
+                    return launch::KernelLimits{static_cast<std::uint64_t>(attributes[k].staticSharedBytes),
+                                                static_cast<std::uint32_t>(attributes[k].maxThreadsPerBlock),
+                                                attributes[k].registersPerThread};
+                });
+            !problems.empty())
+            throw launch::SetupError(problems);
+        const int gridLine = source::gridGroupLine(setup.source);
+        std::vector<std::uint32_t> mostShared(kernels_.size(), 0);
+        for (const auto& [k, geometry] : program_.distinctLaunches()) {
+            mostShared[k] = std::max(mostShared[k], geometry.sharedBytes);
+            if (gridLine > 0)
+                checkCooperative(geometry, launch::launchPath(program_, k, geometry), gridLine,
+                                 setup.sourceName, kernels_[k], device);
+        }
+        // Past 48 KiB of static and dynamic together, a block needs the opt-in (its default dynamic limit is
+        // 48 KiB - static).
+        for (std::size_t k = 0; k < kernels_.size(); ++k)
+            if (mostShared[k] + static_cast<std::uint64_t>(attributes[k].staticSharedBytes) > 48 * 1024)
+                kernels_[k].setMaxDynamicSharedBytes(static_cast<int>(mostShared[k]));
+    }
+
+    void loadSymbols(const cuda::Module& module, const cuda::CompileResult& compiled) {
+        for (const auto& symbol : program_.symbols)
+            globals_.push_back(module.global(globalName(symbol, compiled)));
+        for (const auto& operation : program_.operations)
+            if (const auto* write = std::get_if<launch::SymbolOperation>(&operation.what);
+                write && write->bytes > globals_[write->symbol].bytes)
+                throw launch::SetupError({program_.steps[operation.step].path +
+                                          ".symbol: " + std::to_string(write->bytes) + " bytes do not fit " +
+                                          program_.symbols[write->symbol].name + ", which holds " +
+                                          std::to_string(globals_[write->symbol].bytes)});
+    }
+
+    void perform(const launch::Operation& operation, std::size_t& launches, const cuda::Stream& stream) {
+        std::visit(Overloaded{
+                       [&](const launch::LaunchOperation& op) {
+                           cuda::launch(kernels_[op.kernel], configs_[launches], stream,
+                                        parameters_.parameters(launches));
+                           ++launches;
+                       },
+                       [&](const launch::CopyOperation& op) {
+                           cuda::copyDeviceToDeviceAsync(
+                               address(op.to), address(op.from),
+                               op.elements * model::byteSize(program_.buffers[op.to.buffer].dtype), stream);
+                       },
+                       [&](const launch::FillOperation& op) {
+                           cuda::fillAsync(address(op.to), op.elements, op.value, stream);
+                       },
+                       [&](const launch::SymbolOperation& op) {
+                           if (op.from)
+                               cuda::copyDeviceToDeviceAsync(globals_[op.symbol].address, address(*op.from),
+                                                             op.bytes, stream);
+                           else
+                               cuda::copyHostToDeviceAsync(globals_[op.symbol].address, op.values, stream);
+                       },
+                   },
+                   operation.what);
+    }
+
+    const launch::Program& program_;
+    std::vector<cuda::Kernel> kernels_;
+    std::vector<cuda::Module::Global> globals_;
+    std::vector<cuda::DeviceBuffer> buffers_;
+    std::vector<CUdeviceptr> base_;
+    ParameterTable parameters_;
+    std::vector<cuda::LaunchConfig> configs_;
+};
+
+// The events of one round: the start, one after each copy in, one after each operation (up to a
+// budget), one after the last operation, one after each copy out.
+struct RoundEvents {
+    cuda::Event start = cuda::Event::create();
+    cuda::Event afterProgram = cuda::Event::create();
+    std::vector<cuda::Event> afterCopyIn, afterOperation, afterCopyOut;
+
+    RoundEvents(const launch::RunSetup& setup, std::size_t timedOperations) {
+        for (const auto& arg : setup.args) {
+            if (arg.copiedIn()) afterCopyIn.push_back(cuda::Event::create());
+            if (arg.copiedOut()) afterCopyOut.push_back(cuda::Event::create());
+        }
+        for (std::size_t i = 0; i < timedOperations; ++i)
+            afterOperation.push_back(cuda::Event::create());
+    }
+    const cuda::Event& launched() const { return afterCopyIn.empty() ? start : afterCopyIn.back(); }
+    const cuda::Event& copiedBack() const {
+        return afterCopyOut.empty() ? afterProgram : afterCopyOut.back();
+    }
+};
+
+// Each argument's copies of the round just ended (the last round is always a timed one).
+void transferTimes(const launch::RunSetup& setup, const RoundEvents& events, launch::RunResult& result) {
+    result.h2dByArgument.clear();
+    result.d2hByArgument.clear();
+    const cuda::Event* previousIn = &events.start;
+    const cuda::Event* previousOut = &events.afterProgram;
+    std::size_t in = 0, out = 0;
+    for (const auto& arg : setup.args) {
+        if (arg.copiedIn()) {
+            result.h2dByArgument.push_back(
+                {arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousIn, events.afterCopyIn[in])});
+            previousIn = &events.afterCopyIn[in++];
+        }
+        if (arg.copiedOut()) {
+            result.d2hByArgument.push_back({arg.name, arg.array.bytes(),
+                                            cuda::Event::elapsedMs(*previousOut, events.afterCopyOut[out])});
+            previousOut = &events.afterCopyOut[out++];
+        }
+    }
+}
+
+// Each step's share of the round just ended: from the event before each of its operations to the one after.
+void stepTimes(const launch::Program& program, const RoundEvents& events, launch::RunResult& result) {
+    std::vector<double> perStep(result.steps.size(), 0.0);
+    const cuda::Event* previous = &events.launched();
+    for (std::size_t j = 0; j < events.afterOperation.size(); ++j) {
+        launch::chargeStep(program, program.operations[j].step,
+                           cuda::Event::elapsedMs(*previous, events.afterOperation[j]), perStep);
+        previous = &events.afterOperation[j];
+    }
+    for (std::size_t i = 0; i < perStep.size(); ++i)
+        result.steps[i].ms.push_back(perStep[i]);
+}
+
+// Waits for the round; a fault that ends the context is a KernelFault (the GPU does not say which launch).
+void synchronize(const cuda::Stream& stream, const launch::Program& program) {
+    try {
+        stream.synchronize();
+    } catch (const cuda::CudaError& e) {
+        if (!e.sticky()) throw;
+        const std::string what = program.kernels.size() == 1
+                                     ? "the kernel " + program.kernels.front().signature.name
+                                     : "a kernel of the program";
+        throw launch::KernelFault(what + " crashed the GPU: " + e.name() + " (" + e.what() + ")" +
+                                  (program.single
+                                       ? std::string()
+                                       : "; the GPU does not say which launch: run the program on the "
+                                         "CPU backend with bounds checking to find it"));
+    }
+}
+
 } // namespace
 
 CudaRunner::CudaRunner(int device, cuda::CompileCache* cache)
@@ -162,193 +352,48 @@ launch::RunResult CudaRunner::run(const launch::RunSetup& setup, const launch::R
     const auto compiled = compile(setup);
     result.compileMs = compiled.milliseconds;
     result.compileFromCache = compiled.fromCache != cuda::CompileResult::CacheHit::None;
-
-    // The kernels, each launch checked against the device and its kernel before anything runs.
     const cuda::Module module = loadModule(compiled);
-    std::vector<cuda::Kernel> kernels;
-    std::vector<cuda::KernelAttributes> attributes;
-    for (const auto& kernel : program.kernels) {
-        kernels.push_back(module.kernel(symbolName(kernel, compiled)));
-        attributes.push_back(kernels.back().attributes());
-    }
-    if (auto problems = launch::checkLaunches(
-            program, limits(),
-            [&](std::uint32_t k) {
-                return launch::KernelLimits{static_cast<std::uint64_t>(attributes[k].staticSharedBytes),
-                                            static_cast<std::uint32_t>(attributes[k].maxThreadsPerBlock),
-                                            attributes[k].registersPerThread};
-            });
-        !problems.empty())
-        throw launch::SetupError(problems);
-    const int gridLine = source::gridGroupLine(setup.source);
-    std::vector<std::uint32_t> mostShared(kernels.size(), 0);
-    for (const auto& [k, geometry] : program.distinctLaunches()) {
-        mostShared[k] = std::max(mostShared[k], geometry.sharedBytes);
-        if (gridLine > 0)
-            checkCooperative(geometry, launch::launchPath(program, k, geometry), gridLine, setup.sourceName,
-                             kernels[k], properties_);
-    }
-    // Past 48 KiB of static and dynamic together, a block needs the opt-in (its default dynamic limit is 48
-    // KiB - static).
-    for (std::size_t k = 0; k < kernels.size(); ++k)
-        if (mostShared[k] + static_cast<std::uint64_t>(attributes[k].staticSharedBytes) > 48 * 1024)
-            kernels[k].setMaxDynamicSharedBytes(static_cast<int>(mostShared[k]));
-
-    // The symbols a program writes, each write checked to fit before anything runs.
-    std::vector<cuda::Module::Global> globals;
-    for (const auto& symbol : program.symbols)
-        globals.push_back(module.global(globalName(symbol, compiled)));
-    for (const auto& operation : program.operations)
-        if (const auto* write = std::get_if<launch::SymbolOperation>(&operation.what);
-            write && write->bytes > globals[write->symbol].bytes)
-            throw launch::SetupError({program.steps[operation.step].path +
-                                      ".symbol: " + std::to_string(write->bytes) + " bytes do not fit " +
-                                      program.symbols[write->symbol].name + ", which holds " +
-                                      std::to_string(globals[write->symbol].bytes)});
-
-    // Device memory for every buffer, once for every repeat: it stays on the device from step to step.
-    std::vector<cuda::DeviceBuffer> buffers;
-    std::vector<CUdeviceptr> base;
-    buffers.reserve(program.buffers.size());
-    for (const auto& buffer : program.buffers) {
-        buffers.emplace_back(buffer.bytes());
-        base.push_back(buffers.back().address());
-    }
-    const auto address = [&](const launch::BufferPlace& place) {
-        return base[place.buffer] + place.offset * model::byteSize(program.buffers[place.buffer].dtype);
-    };
-    ParameterTable parameters;
-    std::vector<cuda::LaunchConfig> configs;
-    for (const auto& operation : program.operations)
-        if (const auto* launch = std::get_if<launch::LaunchOperation>(&operation.what)) {
-            parameters.add(launch->args, base, program);
-            configs.push_back(launchConfig(launch->geometry));
-            configs.back().cooperative = gridLine > 0;
-        }
-    parameters.finish();
+    LoadedProgram loaded(setup, program, module, compiled, properties_, limits());
     // Results land in arrays of their own, so an inout input stays as generated for the next repeat.
     for (const auto& arg : setup.args)
         if (arg.copiedOut())
             result.outputs.emplace_back(arg.name, model::Array(arg.array.dtype(), arg.array.shape(),
                                                                allocator_, model::Array::Uninitialized{}));
-
     const cuda::Stream stream = cuda::Stream::create();
-    const cuda::Event start = cuda::Event::create();
-    const cuda::Event afterLaunch = cuda::Event::create();
-    std::vector<cuda::Event> afterCopyIn, afterCopyOut, afterOperation;
-    for (const auto& arg : setup.args) {
-        if (arg.copiedIn()) afterCopyIn.push_back(cuda::Event::create());
-        if (arg.copiedOut()) afterCopyOut.push_back(cuda::Event::create());
-    }
     const std::size_t timed = program.single ? 0 : std::min(program.operations.size(), kTimedOperations);
-    for (std::size_t i = 0; i < timed; ++i)
-        afterOperation.push_back(cuda::Event::create());
+    const RoundEvents events(setup, timed);
     result.untimedOperations = program.single ? 0 : program.operations.size() - timed;
     if (!program.single) result.steps = launch::stepTimings(program);
-    std::vector<double> roundSteps(result.steps.size());
-
-    const auto perform = [&](const launch::Operation& operation, std::size_t& launches) {
-        std::visit(Overloaded{
-                       [&](const launch::LaunchOperation& op) {
-                           cuda::launch(kernels[op.kernel], configs[launches], stream,
-                                        parameters.parameters(launches));
-                           ++launches;
-                       },
-                       [&](const launch::CopyOperation& op) {
-                           cuda::copyDeviceToDeviceAsync(
-                               address(op.to), address(op.from),
-                               op.elements * model::byteSize(program.buffers[op.to.buffer].dtype), stream);
-                       },
-                       [&](const launch::FillOperation& op) {
-                           cuda::fillAsync(address(op.to), op.elements, op.value, stream);
-                       },
-                       [&](const launch::SymbolOperation& op) {
-                           if (op.from)
-                               cuda::copyDeviceToDeviceAsync(globals[op.symbol].address, address(*op.from),
-                                                             op.bytes, stream);
-                           else
-                               cuda::copyHostToDeviceAsync(globals[op.symbol].address, op.values, stream);
-                       },
-                   },
-                   operation.what);
-    };
 
     int round = 0;
     const auto times = launch::repeatRounds(options.warmup, options.repeat, options.cancel, [&] {
+        // Outputs and scratch start at zero, inputs as generated.
         for (std::size_t b = 0; b < program.buffers.size(); ++b) {
             const auto argument = program.buffers[b].argument;
             if (argument < 0 || !setup.args[static_cast<std::size_t>(argument)].copiedIn())
-                buffers[b].zeroAsync(stream);
+                loaded.buffer(b).zeroAsync(stream);
         }
-        start.record(stream);
-        std::size_t in = 0;
-        for (std::size_t i = 0; i < setup.args.size(); ++i) {
+        events.start.record(stream);
+        for (std::size_t i = 0, in = 0; i < setup.args.size(); ++i) {
             if (!setup.args[i].copiedIn()) continue;
-            buffers[static_cast<std::size_t>(program.argumentBuffer[i])].copyFromAsync(
-                setup.args[i].array.span(), stream);
-            afterCopyIn[in++].record(stream);
+            loaded.buffer(static_cast<std::size_t>(program.argumentBuffer[i]))
+                .copyFromAsync(setup.args[i].array.span(), stream);
+            events.afterCopyIn[in++].record(stream);
         }
-        const cuda::Event& launched = in ? afterCopyIn[in - 1] : start;
-        std::size_t launches = 0;
-        for (std::size_t j = 0; j < program.operations.size(); ++j) {
-            perform(program.operations[j], launches);
-            if (j < timed) afterOperation[j].record(stream);
-        }
-        afterLaunch.record(stream);
-        std::size_t out = 0, outputIndex = 0;
-        for (std::size_t i = 0; i < setup.args.size(); ++i) {
+        loaded.replay(stream, events.afterOperation, timed);
+        events.afterProgram.record(stream);
+        for (std::size_t i = 0, out = 0, output = 0; i < setup.args.size(); ++i) {
             if (!setup.args[i].copiedOut()) continue;
-            cuda::copyDeviceToHostAsync(result.outputs[outputIndex++].second.span(),
-                                        address(program.finalPlace[i]), stream);
-            afterCopyOut[out++].record(stream);
+            cuda::copyDeviceToHostAsync(result.outputs[output++].second.span(),
+                                        loaded.address(program.finalPlace[i]), stream);
+            events.afterCopyOut[out++].record(stream);
         }
-        try {
-            stream.synchronize();
-        } catch (const cuda::CudaError& e) {
-            if (!e.sticky()) throw;
-            const std::string what = program.kernels.size() == 1
-                                         ? "the kernel " + program.kernels.front().signature.name
-                                         : "a kernel of the program";
-            throw launch::KernelFault(what + " crashed the GPU: " + e.name() + " (" + e.what() + ")" +
-                                      (program.single
-                                           ? std::string()
-                                           : "; the GPU does not say which launch: run the program on the "
-                                             "CPU backend with bounds checking to find it"));
-        }
-        const cuda::Event& copiedBack = out ? afterCopyOut[out - 1] : afterLaunch;
-        // Each argument's copies, of the last round (always a timed one).
-        result.h2dByArgument.clear();
-        result.d2hByArgument.clear();
-        const cuda::Event* previousIn = &start;
-        const cuda::Event* previousOut = &afterLaunch;
-        in = out = 0;
-        for (const auto& arg : setup.args) {
-            if (arg.copiedIn()) {
-                result.h2dByArgument.push_back(
-                    {arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousIn, afterCopyIn[in])});
-                previousIn = &afterCopyIn[in++];
-            }
-            if (arg.copiedOut()) {
-                result.d2hByArgument.push_back(
-                    {arg.name, arg.array.bytes(), cuda::Event::elapsedMs(*previousOut, afterCopyOut[out])});
-                previousOut = &afterCopyOut[out++];
-            }
-        }
-        // Each step's share: the time from the event before each of its operations to the one after.
-        if (round++ >= options.warmup && !program.single) {
-            std::fill(roundSteps.begin(), roundSteps.end(), 0.0);
-            const cuda::Event* previous = &launched;
-            for (std::size_t j = 0; j < timed; ++j) {
-                launch::chargeStep(program, program.operations[j].step,
-                                   cuda::Event::elapsedMs(*previous, afterOperation[j]), roundSteps);
-                previous = &afterOperation[j];
-            }
-            for (std::size_t i = 0; i < roundSteps.size(); ++i)
-                result.steps[i].ms.push_back(roundSteps[i]);
-        }
-        return launch::RoundTimes{cuda::Event::elapsedMs(start, launched),
-                                  cuda::Event::elapsedMs(launched, afterLaunch),
-                                  cuda::Event::elapsedMs(afterLaunch, copiedBack)};
+        synchronize(stream, program);
+        transferTimes(setup, events, result);
+        if (round++ >= options.warmup && !program.single) stepTimes(program, events, result);
+        return launch::RoundTimes{cuda::Event::elapsedMs(events.start, events.launched()),
+                                  cuda::Event::elapsedMs(events.launched(), events.afterProgram),
+                                  cuda::Event::elapsedMs(events.afterProgram, events.copiedBack())};
     });
     result.h2dMs = times.h2dMs;
     result.kernelMs = times.kernelMs;

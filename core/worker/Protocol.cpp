@@ -1,5 +1,7 @@
 #include "Protocol.h"
 
+#include "core/Overloaded.h"
+
 #include <utility>
 
 namespace kp::worker {
@@ -7,9 +9,6 @@ namespace kp::worker {
 namespace {
 
 using json = nlohmann::json;
-
-template <class... Visitors> struct Overloaded : Visitors... { using Visitors::operator()...; };
-template <class... Visitors> Overloaded(Visitors...) -> Overloaded<Visitors...>;
 
 json header(MessageType type) {
     return {{"type", std::string(name(type))}};

@@ -235,7 +235,8 @@ private slots:
         LaunchPanel panel;
         panel.setDataShape({1 << 20});
         panel.setLaunch(launchOf({256, 1, 1}));
-        QCOMPARE(panel.occupancyText(), QStringLiteral("Occupancy: n/a on the CPU backend"));
+        QCOMPARE(panel.occupancyText(),
+                 QStringLiteral("Occupancy: applies only when the kernel runs on a GPU"));
         panel.setDevice(h100());
         QCOMPARE(panel.occupancyText(),
                  QStringLiteral("Occupancy on NVIDIA H100 80GB HBM3: known once the kernel is compiled"));

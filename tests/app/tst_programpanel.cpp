@@ -101,7 +101,7 @@ private slots:
         }
         QVERIFY(window.isModified());
         QVERIFY(panel->problemsLabel()->isVisible());
-        QVERIFY2(panel->problemsLabel()->text().contains(QStringLiteral("steps[0].launch.grid[0]")),
+        QVERIFY2(panel->problemsLabel()->text().contains(QStringLiteral("Step 1, grid x:")),
                  qPrintable(panel->problemsLabel()->text()));
         QTreeWidgetItem* first = panel->tree()->currentItem();
         QVERIFY(!first->icon(0).isNull());

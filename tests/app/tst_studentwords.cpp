@@ -29,6 +29,27 @@ private slots:
                                 << QStringLiteral("Dynamic shared memory: 300000 B is over 232448 B");
         QTest::newRow("argument by place")
             << QStringLiteral("args[2].value: not a number") << QStringLiteral("Argument 3: not a number");
+        QTest::newRow("quoted argument")
+            << QStringLiteral("args[2] \"b\": the kernel's parameter 2 is \"const float* b\"")
+            << QStringLiteral("Argument b: the kernel's parameter 2 is \"const float* b\"");
+        QTest::newRow("a step's argument")
+            << QStringLiteral(
+                   "steps[2].steps[0].launch.args[1]: there is no buffer or array argument \"partail\"")
+            << QStringLiteral("Step 3.1, argument 2: there is no buffer or array argument \"partail\"");
+        QTest::newRow("a step's grid") << QStringLiteral("steps[0].launch.grid[1]: \"m\" is 0")
+                                       << QStringLiteral("Step 1, grid y: \"m\" is 0");
+        QTest::newRow("a fault in a step")
+            << QStringLiteral(
+                   "at steps[1].steps[0] (poke<<<1, 32>>>(a, p * 4), pass 3 of its loop), the kernel poke "
+                   "accessed memory out of bounds: a[8] is outside a")
+            << QStringLiteral("at step 2.1 (poke<<<1, 32>>>(a, p * 4), pass 3 of its loop), the kernel poke "
+                              "accessed memory out of bounds: a[8] is outside a");
+        QTest::newRow("a loop") << QStringLiteral("steps[3].repeat: the loop has run 50 passes")
+                                << QStringLiteral("Step 4, repeat: the loop has run 50 passes");
+        QTest::newRow("a buffer") << QStringLiteral("buffers[0].array.shape[0]: \"n\" is not a variable here")
+                                  << QStringLiteral("Buffer 1, shape: \"n\" is not a variable here");
+        QTest::newRow("a variable") << QStringLiteral("variables.block: is empty")
+                                    << QStringLiteral("Variable block: is empty");
         QTest::newRow("a file keeps its name") << QStringLiteral("kernel.cu:5: warning: unused variable")
                                                << QStringLiteral("kernel.cu:5: warning: unused variable");
         QTest::newRow("nothing to say differently") << QStringLiteral("Stopped after 2.0 s, as you asked.")

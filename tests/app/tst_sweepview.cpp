@@ -201,7 +201,7 @@ private slots:
                 for (const auto* row : rows)
                     QVERIFY2(row->ran(), row->error.c_str());
             }
-            QVERIFY2(view->statusText().startsWith(QStringLiteral("12 rows")),
+            QVERIFY2(view->statusText().startsWith(QStringLiteral("12 measurements")),
                      qPrintable(view->statusText()));
             // Every plot has data: 4 points per backend on the time and throughput plots, a roofline point
             // each.
@@ -243,7 +243,7 @@ private slots:
         QCOMPARE(again.sweep()->result().rows.size(), std::size_t{12});
         QVERIFY(pointsOf(again.sweep()->plots()->timePlot()) >= 12);
         QCOMPARE(again.sweep()->toEdit()->text(), QStringLiteral("1000000"));
-        QVERIFY(again.sweep()->statusText().contains(QStringLiteral("12 rows")));
+        QVERIFY(again.sweep()->statusText().contains(QStringLiteral("12 measurements")));
     }
 
     // A block-size sweep of multiply_them (400 elements, a stored size sweep) was drawn against the

@@ -86,6 +86,7 @@ private slots:
                                                    "separable_convolution", "bitonic_sort"};
         QCOMPARE(all.samples.size(), tutorial.size() + classic.size() + programs.size());
         std::vector<std::pair<std::string, std::string>> expected;
+        expected.reserve(all.samples.size());
         for (const auto& name : tutorial)
             expected.emplace_back(name, "From the PyCUDA tutorial");
         for (const auto& name : classic)

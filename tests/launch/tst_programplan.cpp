@@ -165,6 +165,7 @@ private slots:
         const auto launches = launchesOf(p);
         QCOMPARE(launches.size(), std::size_t{21}); // 1 + 2 + ... + 6
         std::vector<std::pair<unsigned, unsigned>> jk;
+        jk.reserve(launches.size());
         for (const auto* l : launches)
             jk.emplace_back(scalarOf(l->args[1]), scalarOf(l->args[2]));
         QCOMPARE(jk.front(), std::make_pair(1u, 2u));

@@ -242,16 +242,14 @@ private slots:
         const auto ran = run(file, *backend);
         QVERIFY(ran.setup.program.argumentsMoved());
         std::vector<float> u = input<float>(ran, "u"), next(u.size());
+        const auto row = static_cast<std::size_t>(nx);
         for (int s = 0; s < sweeps; ++s) {
             for (int y = 0; y < ny; ++y)
                 for (int x = 0; x < nx; ++x) {
-                    const int i = y * nx + x;
-                    next[static_cast<std::size_t>(i)] =
-                        (x == 0 || y == 0 || x == nx - 1 || y == ny - 1)
-                            ? u[static_cast<std::size_t>(i)]
-                            : (u[static_cast<std::size_t>(i - 1)] + u[static_cast<std::size_t>(i + 1)] +
-                               u[static_cast<std::size_t>(i - nx)] + u[static_cast<std::size_t>(i + nx)]) *
-                                  0.25f;
+                    const auto i = static_cast<std::size_t>(y) * row + static_cast<std::size_t>(x);
+                    next[i] = (x == 0 || y == 0 || x == nx - 1 || y == ny - 1)
+                                  ? u[i]
+                                  : (u[i - 1] + u[i + 1] + u[i - row] + u[i + row]) * 0.25f;
                 }
             std::swap(u, next);
         }
@@ -284,7 +282,9 @@ private slots:
         const auto ran = run(file, *backend);
         const auto src = input<float>(ran, "src");
         std::vector<double> rows(src.size()), expected(src.size());
-        const auto at = [&](int x, int y) { return static_cast<std::size_t>(y * w + x); };
+        const auto at = [&](int x, int y) {
+            return static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
+        };
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)
                 for (int k = -4; k <= 4; ++k)
