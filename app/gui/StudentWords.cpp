@@ -41,7 +41,8 @@ QString StudentWords::fieldWords(const QString& field) {
     static const QRegularExpression indexed(QStringLiteral("(\\w+)\\[(\\d+)\\]$"));
     const auto last = indexed.match(field);
     if (last.hasMatch()) {
-        const QString what = last.captured(1), index = last.captured(2);
+        QString what = last.captured(1);
+        const QString index = last.captured(2);
         const int n = index.toInt() + 1;
         if (what == QLatin1String("args")) return tr("argument %1").arg(n);
         if (what == QLatin1String("grid")) return tr("grid %1").arg(axis(index));
@@ -52,7 +53,7 @@ QString StudentWords::fieldWords(const QString& field) {
         if (what == QLatin1String("swap")) return n == 1 ? tr("first buffer") : tr("second buffer");
         return what;
     }
-    const QString name = field.section(QLatin1Char('.'), -1);
+    QString name = field.section(QLatin1Char('.'), -1);
     if (name == QLatin1String("shared_bytes")) return tr("shared memory");
     if (name == QLatin1String("launch") || name.isEmpty()) return {};
     return name;

@@ -64,14 +64,6 @@
         <translation>media</translation>
     </message>
     <message>
-        <source>stddev</source>
-        <translation>desv. típica</translation>
-    </message>
-    <message>
-        <source>dtype</source>
-        <translation>tipo</translation>
-    </message>
-    <message>
         <source>shape</source>
         <translation>forma</translation>
     </message>
@@ -108,12 +100,20 @@
         <translation>semilla: «%1» no es un número entero mayor o igual que 0</translation>
     </message>
     <message>
-        <source>give a .npy or .csv file beside the playground</source>
-        <translation>indica un archivo .npy o .csv junto al banco de pruebas</translation>
-    </message>
-    <message>
         <source>value</source>
         <translation>valor</translation>
+    </message>
+    <message>
+        <source>standard deviation</source>
+        <translation>desviación típica</translation>
+    </message>
+    <message>
+        <source>element type</source>
+        <translation>tipo de elemento</translation>
+    </message>
+    <message>
+        <source>type the name of a .npy or .csv file in the playground&apos;s folder</source>
+        <translation>escribe el nombre de un archivo .npy o .csv de la carpeta del banco de pruebas</translation>
     </message>
 </context>
 <context>
@@ -225,20 +225,16 @@
 <context>
     <name>ArrayTableModel</name>
     <message>
-        <source>expected %1 (|diff| %2)</source>
-        <translation>se esperaba %1 (|dif.| %2)</translation>
-    </message>
-    <message>
         <source>value</source>
         <translation>valor</translation>
+    </message>
+    <message>
+        <source>expected %1 (off by %2)</source>
+        <translation>se esperaba %1 (difiere en %2)</translation>
     </message>
 </context>
 <context>
     <name>BackendChooser</name>
-    <message>
-        <source>the driver reports no CUDA device</source>
-        <translation>el controlador no indica ningún dispositivo CUDA</translation>
-    </message>
     <message>
         <source>CUDA %1: %2</source>
         <translation>CUDA %1: %2</translation>
@@ -259,13 +255,13 @@
         <source>CUDA is unavailable here: %1</source>
         <translation>CUDA no está disponible aquí: %1</translation>
     </message>
+    <message>
+        <source>no NVIDIA GPU was found on this computer</source>
+        <translation>no se encontró ninguna GPU NVIDIA en este equipo</translation>
+    </message>
 </context>
 <context>
     <name>CheckSummary</name>
-    <message>
-        <source>max abs %1, max rel %2</source>
-        <translation>máx. abs. %1, máx. rel. %2</translation>
-    </message>
     <message>
         <source>Matches the reference (%1)</source>
         <translation>Coincide con la referencia (%1)</translation>
@@ -319,12 +315,16 @@
         <translation>; el primero en %1: %2</translation>
     </message>
     <message>
-        <source>, compared as a multiset (order ignored)</source>
-        <translation>, comparado como multiconjunto (sin importar el orden)</translation>
+        <source>largest difference %1, relative %2</source>
+        <translation>mayor diferencia %1, relativa %2</translation>
     </message>
     <message>
-        <source>, compared as a multiset per row (order within rows ignored)</source>
-        <translation>, comparado como multiconjunto por fila (sin importar el orden dentro de cada fila)</translation>
+        <source>, compared in any order</source>
+        <translation>, comparado en cualquier orden</translation>
+    </message>
+    <message>
+        <source>, compared row by row, in any order within each row</source>
+        <translation>, comparado fila a fila, en cualquier orden dentro de cada fila</translation>
     </message>
 </context>
 <context>
@@ -409,10 +409,6 @@
         <translation>Bytes por hilo leídos de nuevo de la memoria local por falta de registros</translation>
     </message>
     <message>
-        <source>The PTX NVRTC makes of the kernel appears here.</source>
-        <translation>Aquí aparece el PTX que NVRTC genera a partir del kernel.</translation>
-    </message>
-    <message>
         <source>The SASS, the GPU&apos;s own instructions, appears here.</source>
         <translation>Aquí aparece el SASS, las instrucciones propias de la GPU.</translation>
     </message>
@@ -453,23 +449,8 @@
         <translation>Actualizar</translation>
     </message>
     <message>
-        <source>nvdisasm found no code in the CUBIN.</source>
-        <translation>nvdisasm no encontró código en el CUBIN.</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n kernel(s), compiled in %2 ms</source>
-        <translation>
-            <numerusform>%1: %n kernel, compilado en %2 ms</numerusform>
-            <numerusform>%1: %n kernels, compilados en %2 ms</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Tick Source lines to see which source line each line of code comes from.</source>
         <translation>Marca Líneas de código para ver de qué línea del código fuente procede cada línea.</translation>
-    </message>
-    <message>
-        <source>No SASS: see its tab.</source>
-        <translation>No hay SASS: consulta su pestaña.</translation>
     </message>
     <message>
         <source>Not compiled: %1</source>
@@ -491,12 +472,33 @@
         <source>Default (%1)</source>
         <translation>Predeterminada (%1)</translation>
     </message>
-    <message numerus="yes">
-        <source>%1: %n kernel(s), from the compile cache</source>
-        <translation>
-            <numerusform>%1: %n kernel, de la caché de compilación</numerusform>
-            <numerusform>%1: %n kernels, de la caché de compilación</numerusform>
-        </translation>
+    <message>
+        <source>The PTX, the compiler&apos;s portable assembly of the kernel, appears here.</source>
+        <translation>Aquí aparece el PTX, el ensamblador portable del kernel que genera el compilador.</translation>
+    </message>
+    <message>
+        <source>The compiler made no SASS (machine code) for this kernel.</source>
+        <translation>El compilador no generó SASS (código máquina) para este kernel.</translation>
+    </message>
+    <message>
+        <source>%1: 1 kernel, unchanged since the last compile</source>
+        <translation>%1: 1 kernel, sin cambios desde la última compilación</translation>
+    </message>
+    <message>
+        <source>%1: %L2 kernels, unchanged since the last compile</source>
+        <translation>%1: %L2 kernels, sin cambios desde la última compilación</translation>
+    </message>
+    <message>
+        <source>%1: 1 kernel, compiled in %2 ms</source>
+        <translation>%1: 1 kernel, compilado en %2 ms</translation>
+    </message>
+    <message>
+        <source>%1: %L2 kernels, compiled in %3 ms</source>
+        <translation>%1: %L2 kernels, compilados en %3 ms</translation>
+    </message>
+    <message>
+        <source>No SASS this time: the SASS tab says why.</source>
+        <translation>Esta vez no hay SASS: la pestaña SASS explica por qué.</translation>
     </message>
 </context>
 <context>
@@ -767,10 +769,6 @@
         <translation>Compartida dinámica</translation>
     </message>
     <message>
-        <source>launch.grid: &quot;auto&quot; covers the first array argument, but the kernel takes no array; give the grid</source>
-        <translation>launch.grid: &quot;auto&quot; cubre el primer argumento de tipo array, pero el kernel no recibe ningún array; indica el grid</translation>
-    </message>
-    <message>
         <source>%1 = %2 per block; %3, %4, %5 in all</source>
         <translation>%1 = %2 por bloque; %3, %4, %5 en total</translation>
     </message>
@@ -797,10 +795,6 @@
     <message>
         <source>blocks</source>
         <translation>bloques</translation>
-    </message>
-    <message>
-        <source>Occupancy: n/a on the CPU backend</source>
-        <translation>Ocupación: no aplicable en el backend de CPU</translation>
     </message>
     <message>
         <source>Occupancy on %1: known once the kernel is compiled</source>
@@ -865,6 +859,14 @@
     <message>
         <source>The grid has one thread for every %1 elements: if each thread takes %1, all %2 are reached; %3 (%4)</source>
         <translation>El grid tiene un hilo por cada %1 elementos: si cada hilo se ocupa de %1, se llega a los %2; %3 (%4)</translation>
+    </message>
+    <message>
+        <source>launch.grid: &quot;auto&quot; sizes the grid to the first array argument, but this kernel takes no array: untick auto and give the grid size</source>
+        <translation>launch.grid: «auto» ajusta el grid al primer argumento de tipo array, pero este kernel no recibe ningún array: desmarca «auto» e indica el tamaño del grid</translation>
+    </message>
+    <message>
+        <source>Occupancy: applies only when the kernel runs on a GPU</source>
+        <translation>Ocupación: solo se aplica cuando el kernel se ejecuta en una GPU</translation>
     </message>
 </context>
 <context>
@@ -949,10 +951,6 @@
         <translation>Sin barrido: %1</translation>
     </message>
     <message>
-        <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
-        <translation>Este equipo no tiene entorno aislado para el código de los playgrounds (%1): Kernelpad pregunta antes de ejecutar un archivo que no escribió usted.</translation>
-    </message>
-    <message>
         <source>the last run did not compile (see Problems).</source>
         <translation>la última ejecución no compiló (ver Problemas).</translation>
     </message>
@@ -971,6 +969,10 @@
     <message>
         <source>Reset La&amp;yout</source>
         <translation>Restablecer &amp;diseño</translation>
+    </message>
+    <message>
+        <source>Kernelpad cannot keep playground code away from your files on this computer (%1), so it asks before it runs a file you did not write.</source>
+        <translation>Kernelpad no puede impedir en este equipo que el código de un banco de pruebas acceda a tus archivos (%1), así que te pregunta antes de ejecutar un archivo que no hayas escrito tú.</translation>
     </message>
 </context>
 <context>
@@ -1525,10 +1527,6 @@
         <translation>%1 no se ejecutó en %2 puntos, el primero en %3 %4: %5</translation>
     </message>
     <message>
-        <source>The sweep was cancelled: its later points are missing.</source>
-        <translation>El barrido se canceló: faltan sus últimos puntos.</translation>
-    </message>
-    <message>
         <source>blockDim.x = %1</source>
         <translation>blockDim.x = %1</translation>
     </message>
@@ -1603,6 +1601,10 @@
     <message>
         <source>program</source>
         <translation>programa</translation>
+    </message>
+    <message>
+        <source>The sweep was stopped: its later points are missing.</source>
+        <translation>El barrido se detuvo: faltan sus últimos puntos.</translation>
     </message>
 </context>
 <context>
@@ -1780,20 +1782,6 @@
         <source>Compiling...</source>
         <translation>Compilando...</translation>
     </message>
-    <message numerus="yes">
-        <source>%n error(s)</source>
-        <translation>
-            <numerusform>%n error</numerusform>
-            <numerusform>%n errores</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Compiled, %n warning(s)</source>
-        <translation>
-            <numerusform>Compilado, %n advertencia</numerusform>
-            <numerusform>Compilado, %n advertencias</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Compiled</source>
         <translation>Compilado</translation>
@@ -1801,10 +1789,6 @@
     <message>
         <source>Running on %1...</source>
         <translation>Ejecutando en %1...</translation>
-    </message>
-    <message>
-        <source>Run %1 on %2, %3 repeat(s), %4</source>
-        <translation>Ejecución de %1 en %2, %3 repetición(es), %4</translation>
     </message>
     <message>
         <source>Stopping...</source>
@@ -1815,16 +1799,8 @@
         <translation>La ejecución falló</translation>
     </message>
     <message>
-        <source>not checked: the playground has no reference function, and the CPU backend is what a GPU run is compared with</source>
-        <translation>sin comprobar: el banco de pruebas no tiene función de referencia, y una ejecución en GPU se compara con el backend de CPU</translation>
-    </message>
-    <message>
         <source>check passed</source>
         <translation>comprobación superada</translation>
-    </message>
-    <message>
-        <source>CHECK FAILED</source>
-        <translation>COMPROBACIÓN FALLIDA</translation>
     </message>
     <message>
         <source>not checked: %1</source>
@@ -1843,24 +1819,12 @@
         <translation>Barrido de %1: %2 de %3 a %4 en %5</translation>
     </message>
     <message>
-        <source>Sweep finished: %1 rows in %2 s</source>
-        <translation>Barrido terminado: %1 filas en %2 s</translation>
-    </message>
-    <message>
         <source>Not swept: the kernel does not compile (see Problems).</source>
         <translation>Sin barrido: el kernel no compila (ver Problemas).</translation>
     </message>
     <message>
         <source>Sweep: %1</source>
         <translation>Barrido: %1</translation>
-    </message>
-    <message>
-        <source>The kernel does not compile: %1 (the Problems list has them all)</source>
-        <translation>El kernel no compila: %1 (la lista de Problemas los tiene todos)</translation>
-    </message>
-    <message>
-        <source>The kernel does not compile (the Problems list says why)</source>
-        <translation>El kernel no compila (la lista de Problemas dice por qué)</translation>
     </message>
     <message>
         <source>No sandbox on this machine</source>
@@ -1872,7 +1836,7 @@
 Run it anyway, with access to your files and the network?</source>
         <translation>%1 no se ejecutó: %2
 
-¿Ejecutarlo de todos modos, con acceso a sus archivos y a la red?</translation>
+¿Ejecutarlo de todos modos, con acceso a tus archivos y a la red?</translation>
     </message>
     <message>
         <source>Run Anyway</source>
@@ -1884,11 +1848,7 @@ Run it anyway, with access to your files and the network?</source>
     </message>
     <message>
         <source>Not run without the sandbox, as you chose.</source>
-        <translation>No se ejecutó sin el entorno aislado, como eligió.</translation>
-    </message>
-    <message>
-        <source>%1. %2</source>
-        <translation>%1. %2</translation>
+        <translation>No se ejecutó sin el entorno aislado, como elegiste.</translation>
     </message>
     <message>
         <source>Ran</source>
@@ -1907,10 +1867,6 @@ Run it anyway, with access to your files and the network?</source>
         <translation>El kernel no compiló</translation>
     </message>
     <message>
-        <source>The kernel faulted</source>
-        <translation>El kernel provocó un fallo</translation>
-    </message>
-    <message>
         <source>The kernel crashed</source>
         <translation>El kernel se cerró inesperadamente</translation>
     </message>
@@ -1927,19 +1883,84 @@ Run it anyway, with access to your files and the network?</source>
         <translation>Memoria insuficiente</translation>
     </message>
     <message>
-        <source>Kernelpad&apos;s worker failed</source>
-        <translation>Falló el proceso auxiliar de Kernelpad</translation>
-    </message>
-    <message>
         <source>Not run without a sandbox</source>
         <translation>No se ejecutó sin entorno aislado</translation>
     </message>
-    <message numerus="yes">
-        <source>%1: kernel %2 (median of %n repeat(s)), %3. %4</source>
-        <translation>
-            <numerusform>%1: kernel %2 (mediana de %n repetición), %3. %4</numerusform>
-            <numerusform>%1: kernel %2 (mediana de %n repeticiones), %3. %4</numerusform>
-        </translation>
+    <message>
+        <source>Does not compile: 1 error (see Problems)</source>
+        <translation>No compila: 1 error (ver Problemas)</translation>
+    </message>
+    <message>
+        <source>Does not compile: %L1 errors (see Problems)</source>
+        <translation>No compila: %L1 errores (ver Problemas)</translation>
+    </message>
+    <message>
+        <source>Compiled, with 1 warning (see Problems)</source>
+        <translation>Compilado, con 1 advertencia (ver Problemas)</translation>
+    </message>
+    <message>
+        <source>Compiled, with %L1 warnings (see Problems)</source>
+        <translation>Compilado, con %L1 advertencias (ver Problemas)</translation>
+    </message>
+    <message>
+        <source>%1 (see Problems for every error).</source>
+        <translation>%1 (ver todos los errores en Problemas).</translation>
+    </message>
+    <message>
+        <source>see Problems for why.</source>
+        <translation>consulta el motivo en Problemas.</translation>
+    </message>
+    <message>
+        <source>Running the program on %1; timed runs: %2</source>
+        <translation>Ejecutando el programa en %1; ejecuciones cronometradas: %2</translation>
+    </message>
+    <message>
+        <source>Running %1 on %2, %3; timed runs: %4</source>
+        <translation>Ejecutando %1 en %2, %3; ejecuciones cronometradas: %4</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>The kernel failed while running</source>
+        <translation>El kernel falló durante la ejecución</translation>
+    </message>
+    <message>
+        <source>CUDA or Kernelpad reported an error</source>
+        <translation>CUDA o Kernelpad informó de un error</translation>
+    </message>
+    <message>
+        <source>not checked: this playground has no reference function, so a run on the CPU has nothing to compare with</source>
+        <translation>sin comprobar: este banco de pruebas no tiene función de referencia, así que una ejecución en la CPU no tiene con qué compararse</translation>
+    </message>
+    <message>
+        <source>check failed: the outputs differ (see Results)</source>
+        <translation>comprobación fallida: las salidas difieren (ver Resultados)</translation>
+    </message>
+    <message>
+        <source>the kernel</source>
+        <translation>el kernel</translation>
+    </message>
+    <message>
+        <source>the program</source>
+        <translation>el programa</translation>
+    </message>
+    <message>
+        <source>%1: %2 took %3 (1 timed run), %4. %5</source>
+        <translation>%1: %2 tardó %3 (1 ejecución cronometrada), %4. %5</translation>
+    </message>
+    <message>
+        <source>%1: %2 took %3 (median of %L4 timed runs), %5. %6</source>
+        <translation>%1: %2 tardó %3 (mediana de %L4 ejecuciones cronometradas), %5. %6</translation>
+    </message>
+    <message>
+        <source>Sweep finished: 1 measurement in %1 s</source>
+        <translation>Barrido terminado: 1 medición en %1 s</translation>
+    </message>
+    <message>
+        <source>Sweep finished: %L1 measurements in %2 s</source>
+        <translation>Barrido terminado: %L1 mediciones en %2 s</translation>
     </message>
 </context>
 <context>
@@ -1986,6 +2007,93 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>cannot open %1</source>
         <translation>no se puede abrir %1</translation>
+    </message>
+</context>
+<context>
+    <name>StudentWords</name>
+    <message>
+        <source>argument %1</source>
+        <translation>argumento %1</translation>
+    </message>
+    <message>
+        <source>grid %1</source>
+        <translation>grid %1</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>bloque %1</translation>
+    </message>
+    <message>
+        <source>template argument %1</source>
+        <translation>argumento de plantilla %1</translation>
+    </message>
+    <message>
+        <source>value %1</source>
+        <translation>valor %1</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>forma</translation>
+    </message>
+    <message>
+        <source>first buffer</source>
+        <translation>primer buffer</translation>
+    </message>
+    <message>
+        <source>second buffer</source>
+        <translation>segundo buffer</translation>
+    </message>
+    <message>
+        <source>shared memory</source>
+        <translation>memoria compartida</translation>
+    </message>
+    <message>
+        <source>line \1, column \2</source>
+        <translation>línea \1, columna \2</translation>
+    </message>
+    <message>
+        <source>line \1</source>
+        <translation>línea \1</translation>
+    </message>
+    <message>
+        <source>the code</source>
+        <translation>el código</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Paso %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>paso %1</translation>
+    </message>
+    <message>
+        <source>Buffer %1</source>
+        <translation>Buffer %1</translation>
+    </message>
+    <message>
+        <source>Variable \1</source>
+        <translation>Variable \1</translation>
+    </message>
+    <message>
+        <source>Block: </source>
+        <translation>Bloque: </translation>
+    </message>
+    <message>
+        <source>Grid: </source>
+        <translation>Grid: </translation>
+    </message>
+    <message>
+        <source>Dynamic shared memory: </source>
+        <translation>Memoria compartida dinámica: </translation>
+    </message>
+    <message>
+        <source>Argument \1: </source>
+        <translation>Argumento \1: </translation>
+    </message>
+    <message>
+        <source>Argument %1: </source>
+        <translation>Argumento %1: </translation>
     </message>
 </context>
 <context>
@@ -2254,16 +2362,8 @@ da para una GPU. Kernelpad no mide los de esta CPU; sus puntos muestran lo que a
         <translation>Backends: marca al menos uno</translation>
     </message>
     <message>
-        <source>Sweeping %1 points...</source>
-        <translation>Barriendo %1 puntos...</translation>
-    </message>
-    <message>
         <source>%1 at %2: </source>
         <translation>%1 en %2: </translation>
-    </message>
-    <message>
-        <source>%1 rows</source>
-        <translation>%1 filas</translation>
     </message>
     <message>
         <source>, %1 failed or did not run (see the CSV&apos;s error and check columns)</source>
@@ -2272,14 +2372,6 @@ da para una GPU. Kernelpad no mide los de esta CPU; sus puntos muestran lo que a
     <message>
         <source>Stop Sweep</source>
         <translation>Detener barrido</translation>
-    </message>
-    <message>
-        <source>The stored sweep was stopped before its end: %1 rows</source>
-        <translation>El barrido guardado se detuvo antes de terminar: %1 filas</translation>
-    </message>
-    <message>
-        <source>The stored sweep: %1 rows</source>
-        <translation>El barrido guardado: %1 filas</translation>
     </message>
     <message>
         <source>Choose a range and the backends, then Run Sweep: the same kernel at every size, on each backend.</source>
@@ -2316,6 +2408,30 @@ da para una GPU. Kernelpad no mide los de esta CPU; sus puntos muestran lo que a
     <message>
         <source>C++ reference</source>
         <translation>Referencia en C++</translation>
+    </message>
+    <message>
+        <source>1 measurement</source>
+        <translation>1 medición</translation>
+    </message>
+    <message>
+        <source>%L1 measurements</source>
+        <translation>%L1 mediciones</translation>
+    </message>
+    <message>
+        <source>Sweeping: 1 measurement...</source>
+        <translation>Barriendo: 1 medición...</translation>
+    </message>
+    <message>
+        <source>Sweeping: %L1 measurements (every point on every backend)...</source>
+        <translation>Barriendo: %L1 mediciones (cada punto en cada backend)...</translation>
+    </message>
+    <message>
+        <source>The sweep saved with this playground was stopped before its end: %1</source>
+        <translation>El barrido guardado con este banco de pruebas se detuvo antes de terminar: %1</translation>
+    </message>
+    <message>
+        <source>The sweep saved with this playground: %1</source>
+        <translation>El barrido guardado con este banco de pruebas: %1</translation>
     </message>
 </context>
 <context>
@@ -2359,13 +2475,6 @@ da para una GPU. Kernelpad no mide los de esta CPU; sus puntos muestran lo que a
         <source>Change</source>
         <translation>Cambio</translation>
     </message>
-    <message numerus="yes">
-        <source>Median of %n repeat(s), from %1 to %2</source>
-        <translation>
-            <numerusform>Mediana de %n repetición, de %1 a %2</numerusform>
-            <numerusform>Mediana de %n repeticiones, de %1 a %2</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Kernel time</source>
         <translation>Tiempo del kernel</translation>
@@ -2373,6 +2482,14 @@ da para una GPU. Kernelpad no mide los de esta CPU; sus puntos muestran lo que a
     <message>
         <source>Total time</source>
         <translation>Tiempo total</translation>
+    </message>
+    <message>
+        <source>1 timed run</source>
+        <translation>1 ejecución cronometrada</translation>
+    </message>
+    <message>
+        <source>Median of %L1 timed runs, from %2 to %3</source>
+        <translation>Mediana de %L1 ejecuciones cronometradas, de %2 a %3</translation>
     </message>
 </context>
 <context>
@@ -2408,13 +2525,6 @@ da para una GPU. Kernelpad no mide los de esta CPU; sus puntos muestran lo que a
     <message>
         <source>No timed repeat finished, so there is no kernel time to show.</source>
         <translation>Ninguna repetición cronometrada terminó, así que no hay tiempo de kernel que mostrar.</translation>
-    </message>
-    <message numerus="yes">
-        <source>Cancelled after %n repeat(s).</source>
-        <translation>
-            <numerusform>Cancelado tras %n repetición.</numerusform>
-            <numerusform>Cancelado tras %n repeticiones.</numerusform>
-        </translation>
     </message>
     <message>
         <source>Against the previous run of %1: %2</source>
@@ -2505,6 +2615,14 @@ El historial conserva las ejecuciones anteriores.</translation>
     <message>
         <source>, ×%L1</source>
         <translation>, ×%L1</translation>
+    </message>
+    <message>
+        <source>Stopped after 1 timed run.</source>
+        <translation>Detenido tras 1 ejecución cronometrada.</translation>
+    </message>
+    <message>
+        <source>Stopped after %L1 timed runs.</source>
+        <translation>Detenido tras %L1 ejecuciones cronometradas.</translation>
     </message>
 </context>
 </TS>

@@ -64,14 +64,6 @@
         <translation>均值</translation>
     </message>
     <message>
-        <source>stddev</source>
-        <translation>标准差</translation>
-    </message>
-    <message>
-        <source>dtype</source>
-        <translation>数据类型</translation>
-    </message>
-    <message>
         <source>shape</source>
         <translation>形状</translation>
     </message>
@@ -108,12 +100,20 @@
         <translation>种子：“%1”不是大于或等于 0 的整数</translation>
     </message>
     <message>
-        <source>give a .npy or .csv file beside the playground</source>
-        <translation>请指定与演练场位于同一目录的 .npy 或 .csv 文件</translation>
-    </message>
-    <message>
         <source>value</source>
         <translation>值</translation>
+    </message>
+    <message>
+        <source>standard deviation</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>element type</source>
+        <translation>元素类型</translation>
+    </message>
+    <message>
+        <source>type the name of a .npy or .csv file in the playground&apos;s folder</source>
+        <translation>请输入演练场所在文件夹中的 .npy 或 .csv 文件名</translation>
     </message>
 </context>
 <context>
@@ -225,20 +225,16 @@
 <context>
     <name>ArrayTableModel</name>
     <message>
-        <source>expected %1 (|diff| %2)</source>
-        <translation>期望 %1（|差值| %2）</translation>
-    </message>
-    <message>
         <source>value</source>
         <translation>值</translation>
+    </message>
+    <message>
+        <source>expected %1 (off by %2)</source>
+        <translation>期望 %1（相差 %2）</translation>
     </message>
 </context>
 <context>
     <name>BackendChooser</name>
-    <message>
-        <source>the driver reports no CUDA device</source>
-        <translation>驱动程序未报告任何 CUDA 设备</translation>
-    </message>
     <message>
         <source>CUDA %1: %2</source>
         <translation>CUDA %1：%2</translation>
@@ -259,13 +255,13 @@
         <source>CUDA is unavailable here: %1</source>
         <translation>此处无法使用 CUDA：%1</translation>
     </message>
+    <message>
+        <source>no NVIDIA GPU was found on this computer</source>
+        <translation>本机上未找到 NVIDIA GPU</translation>
+    </message>
 </context>
 <context>
     <name>CheckSummary</name>
-    <message>
-        <source>max abs %1, max rel %2</source>
-        <translation>最大绝对误差 %1，最大相对误差 %2</translation>
-    </message>
     <message>
         <source>Matches the reference (%1)</source>
         <translation>与参考结果一致（%1）</translation>
@@ -319,12 +315,16 @@
         <translation>；第一个位于 %1：%2</translation>
     </message>
     <message>
-        <source>, compared as a multiset (order ignored)</source>
-        <translation>，按多重集比较（忽略顺序）</translation>
+        <source>largest difference %1, relative %2</source>
+        <translation>最大差值 %1，相对差值 %2</translation>
     </message>
     <message>
-        <source>, compared as a multiset per row (order within rows ignored)</source>
-        <translation>，按行作为多重集比较（忽略行内顺序）</translation>
+        <source>, compared in any order</source>
+        <translation>，比较时不考虑顺序</translation>
+    </message>
+    <message>
+        <source>, compared row by row, in any order within each row</source>
+        <translation>，逐行比较，不考虑每行内的顺序</translation>
     </message>
 </context>
 <context>
@@ -409,10 +409,6 @@
         <translation>因寄存器不足而从本地内存读回的每线程字节数</translation>
     </message>
     <message>
-        <source>The PTX NVRTC makes of the kernel appears here.</source>
-        <translation>NVRTC 为内核生成的 PTX 将显示在这里。</translation>
-    </message>
-    <message>
         <source>The SASS, the GPU&apos;s own instructions, appears here.</source>
         <translation>SASS（GPU 自身的指令）将显示在这里。</translation>
     </message>
@@ -453,22 +449,8 @@
         <translation>刷新</translation>
     </message>
     <message>
-        <source>nvdisasm found no code in the CUBIN.</source>
-        <translation>nvdisasm 在 CUBIN 中未找到代码。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n kernel(s), compiled in %2 ms</source>
-        <translation>
-            <numerusform>%1：%n 个内核，编译用时 %2 ms</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Tick Source lines to see which source line each line of code comes from.</source>
         <translation>勾选“源代码行”即可查看每行代码来自哪一行源代码。</translation>
-    </message>
-    <message>
-        <source>No SASS: see its tab.</source>
-        <translation>没有 SASS：请查看其标签页。</translation>
     </message>
     <message>
         <source>Not compiled: %1</source>
@@ -490,11 +472,33 @@
         <source>Default (%1)</source>
         <translation>默认（%1）</translation>
     </message>
-    <message numerus="yes">
-        <source>%1: %n kernel(s), from the compile cache</source>
-        <translation>
-            <numerusform>%1：%n 个内核，来自编译缓存</numerusform>
-        </translation>
+    <message>
+        <source>The PTX, the compiler&apos;s portable assembly of the kernel, appears here.</source>
+        <translation>PTX（编译器为内核生成的可移植汇编）将显示在这里。</translation>
+    </message>
+    <message>
+        <source>The compiler made no SASS (machine code) for this kernel.</source>
+        <translation>编译器没有为此内核生成 SASS（机器码）。</translation>
+    </message>
+    <message>
+        <source>%1: 1 kernel, unchanged since the last compile</source>
+        <translation>%1：1 个内核，自上次编译以来未更改</translation>
+    </message>
+    <message>
+        <source>%1: %L2 kernels, unchanged since the last compile</source>
+        <translation>%1：%L2 个内核，自上次编译以来未更改</translation>
+    </message>
+    <message>
+        <source>%1: 1 kernel, compiled in %2 ms</source>
+        <translation>%1：1 个内核，编译用时 %2 ms</translation>
+    </message>
+    <message>
+        <source>%1: %L2 kernels, compiled in %3 ms</source>
+        <translation>%1：%L2 个内核，编译用时 %3 ms</translation>
+    </message>
+    <message>
+        <source>No SASS this time: the SASS tab says why.</source>
+        <translation>本次没有 SASS：原因见 SASS 标签页。</translation>
     </message>
 </context>
 <context>
@@ -765,10 +769,6 @@
         <translation>动态共享内存</translation>
     </message>
     <message>
-        <source>launch.grid: &quot;auto&quot; covers the first array argument, but the kernel takes no array; give the grid</source>
-        <translation>launch.grid: &quot;auto&quot; 会覆盖第一个数组参数，但该内核没有数组参数；请指定网格</translation>
-    </message>
-    <message>
         <source>%1 = %2 per block; %3, %4, %5 in all</source>
         <translation>%1 = 每个线程块 %2；共 %3、%4、%5</translation>
     </message>
@@ -795,10 +795,6 @@
     <message>
         <source>blocks</source>
         <translation>个线程块</translation>
-    </message>
-    <message>
-        <source>Occupancy: n/a on the CPU backend</source>
-        <translation>占用率：不适用于 CPU 后端</translation>
     </message>
     <message>
         <source>Occupancy on %1: known once the kernel is compiled</source>
@@ -863,6 +859,14 @@
     <message>
         <source>The grid has one thread for every %1 elements: if each thread takes %1, all %2 are reached; %3 (%4)</source>
         <translation>网格中每 %1 个元素对应一个线程：若每个线程处理 %1 个，即可处理全部 %2；%3（%4）</translation>
+    </message>
+    <message>
+        <source>launch.grid: &quot;auto&quot; sizes the grid to the first array argument, but this kernel takes no array: untick auto and give the grid size</source>
+        <translation>launch.grid: “自动”会按第一个数组参数确定网格大小，但此内核没有数组参数：请取消勾选“自动”并指定网格大小</translation>
+    </message>
+    <message>
+        <source>Occupancy: applies only when the kernel runs on a GPU</source>
+        <translation>占用率：仅在内核于 GPU 上运行时适用</translation>
     </message>
 </context>
 <context>
@@ -947,10 +951,6 @@
         <translation>未扫描：%1</translation>
     </message>
     <message>
-        <source>This machine has no sandbox for the code in playgrounds (%1): Kernelpad asks before it runs a file you did not write.</source>
-        <translation>本机没有用于运行 playground 代码的沙箱（%1）：运行不是您编写的文件之前，Kernelpad 会先询问您。</translation>
-    </message>
-    <message>
         <source>the last run did not compile (see Problems).</source>
         <translation>上一次运行未能编译（请查看“问题”）。</translation>
     </message>
@@ -969,6 +969,10 @@
     <message>
         <source>Reset La&amp;yout</source>
         <translation>重置布局(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Kernelpad cannot keep playground code away from your files on this computer (%1), so it asks before it runs a file you did not write.</source>
+        <translation>在本机上，Kernelpad 无法阻止演练场中的代码访问您的文件（%1），因此运行不是您编写的文件之前，会先询问您。</translation>
     </message>
 </context>
 <context>
@@ -1523,10 +1527,6 @@
         <translation>%1 有 %2 个点未能运行，第一个位于 %3 %4：%5</translation>
     </message>
     <message>
-        <source>The sweep was cancelled: its later points are missing.</source>
-        <translation>扫描已取消：缺少后面的点。</translation>
-    </message>
-    <message>
         <source>blockDim.x = %1</source>
         <translation>blockDim.x = %1</translation>
     </message>
@@ -1601,6 +1601,10 @@
     <message>
         <source>program</source>
         <translation>程序</translation>
+    </message>
+    <message>
+        <source>The sweep was stopped: its later points are missing.</source>
+        <translation>扫描已停止：缺少后面的点。</translation>
     </message>
 </context>
 <context>
@@ -1778,18 +1782,6 @@
         <source>Compiling...</source>
         <translation>正在编译...</translation>
     </message>
-    <message numerus="yes">
-        <source>%n error(s)</source>
-        <translation>
-            <numerusform>%n 个错误</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Compiled, %n warning(s)</source>
-        <translation>
-            <numerusform>已编译，%n 个警告</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Compiled</source>
         <translation>已编译</translation>
@@ -1797,10 +1789,6 @@
     <message>
         <source>Running on %1...</source>
         <translation>正在 %1 上运行...</translation>
-    </message>
-    <message>
-        <source>Run %1 on %2, %3 repeat(s), %4</source>
-        <translation>在 %2 上运行 %1，重复 %3 次，%4</translation>
     </message>
     <message>
         <source>Stopping...</source>
@@ -1811,16 +1799,8 @@
         <translation>运行失败</translation>
     </message>
     <message>
-        <source>not checked: the playground has no reference function, and the CPU backend is what a GPU run is compared with</source>
-        <translation>未校验：演练场没有参考函数，而 GPU 运行的结果需要与 CPU 后端进行比较</translation>
-    </message>
-    <message>
         <source>check passed</source>
         <translation>校验通过</translation>
-    </message>
-    <message>
-        <source>CHECK FAILED</source>
-        <translation>校验失败</translation>
     </message>
     <message>
         <source>not checked: %1</source>
@@ -1839,24 +1819,12 @@
         <translation>扫描 %1：%2 从 %3 到 %4，后端 %5</translation>
     </message>
     <message>
-        <source>Sweep finished: %1 rows in %2 s</source>
-        <translation>扫描完成：%1 行，用时 %2 s</translation>
-    </message>
-    <message>
         <source>Not swept: the kernel does not compile (see Problems).</source>
         <translation>未扫描：内核无法编译（请查看“问题”）。</translation>
     </message>
     <message>
         <source>Sweep: %1</source>
         <translation>扫描：%1</translation>
-    </message>
-    <message>
-        <source>The kernel does not compile: %1 (the Problems list has them all)</source>
-        <translation>内核无法编译：%1（问题列表中列出了全部）</translation>
-    </message>
-    <message>
-        <source>The kernel does not compile (the Problems list says why)</source>
-        <translation>内核无法编译（原因见问题列表）</translation>
     </message>
     <message>
         <source>No sandbox on this machine</source>
@@ -1883,10 +1851,6 @@ Run it anyway, with access to your files and the network?</source>
         <translation>已按您的选择，未在没有沙箱的情况下运行。</translation>
     </message>
     <message>
-        <source>%1. %2</source>
-        <translation>%1。%2</translation>
-    </message>
-    <message>
         <source>Ran</source>
         <translation>已运行</translation>
     </message>
@@ -1901,10 +1865,6 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>The kernel did not compile</source>
         <translation>内核未能编译</translation>
-    </message>
-    <message>
-        <source>The kernel faulted</source>
-        <translation>内核运行出错</translation>
     </message>
     <message>
         <source>The kernel crashed</source>
@@ -1923,18 +1883,84 @@ Run it anyway, with access to your files and the network?</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <source>Kernelpad&apos;s worker failed</source>
-        <translation>Kernelpad 的工作进程出错</translation>
-    </message>
-    <message>
         <source>Not run without a sandbox</source>
         <translation>未在没有沙箱的情况下运行</translation>
     </message>
-    <message numerus="yes">
-        <source>%1: kernel %2 (median of %n repeat(s)), %3. %4</source>
-        <translation>
-            <numerusform>%1：内核 %2（%n 次重复的中位数），%3。%4</numerusform>
-        </translation>
+    <message>
+        <source>Does not compile: 1 error (see Problems)</source>
+        <translation>无法编译：1 个错误（请查看“问题”）</translation>
+    </message>
+    <message>
+        <source>Does not compile: %L1 errors (see Problems)</source>
+        <translation>无法编译：%L1 个错误（请查看“问题”）</translation>
+    </message>
+    <message>
+        <source>Compiled, with 1 warning (see Problems)</source>
+        <translation>已编译，有 1 个警告（请查看“问题”）</translation>
+    </message>
+    <message>
+        <source>Compiled, with %L1 warnings (see Problems)</source>
+        <translation>已编译，有 %L1 个警告（请查看“问题”）</translation>
+    </message>
+    <message>
+        <source>%1 (see Problems for every error).</source>
+        <translation>%1（全部错误请查看“问题”）。</translation>
+    </message>
+    <message>
+        <source>see Problems for why.</source>
+        <translation>原因请查看“问题”。</translation>
+    </message>
+    <message>
+        <source>Running the program on %1; timed runs: %2</source>
+        <translation>正在 %1 上运行程序；计时运行次数：%2</translation>
+    </message>
+    <message>
+        <source>Running %1 on %2, %3; timed runs: %4</source>
+        <translation>正在 %2 上运行 %1，%3；计时运行次数：%4</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The kernel failed while running</source>
+        <translation>内核在运行时失败</translation>
+    </message>
+    <message>
+        <source>CUDA or Kernelpad reported an error</source>
+        <translation>CUDA 或 Kernelpad 报告了错误</translation>
+    </message>
+    <message>
+        <source>not checked: this playground has no reference function, so a run on the CPU has nothing to compare with</source>
+        <translation>未校验：此演练场没有参考函数，因此在 CPU 上的运行没有可比较的对象</translation>
+    </message>
+    <message>
+        <source>check failed: the outputs differ (see Results)</source>
+        <translation>校验失败：输出不一致（请查看“结果”）</translation>
+    </message>
+    <message>
+        <source>the kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>the program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <source>%1: %2 took %3 (1 timed run), %4. %5</source>
+        <translation>%1：%2 用时 %3（1 次计时运行），%4。%5</translation>
+    </message>
+    <message>
+        <source>%1: %2 took %3 (median of %L4 timed runs), %5. %6</source>
+        <translation>%1：%2 用时 %3（%L4 次计时运行的中位数），%5。%6</translation>
+    </message>
+    <message>
+        <source>Sweep finished: 1 measurement in %1 s</source>
+        <translation>扫描完成：1 次测量，用时 %1 s</translation>
+    </message>
+    <message>
+        <source>Sweep finished: %L1 measurements in %2 s</source>
+        <translation>扫描完成：%L1 次测量，用时 %2 s</translation>
     </message>
 </context>
 <context>
@@ -1981,6 +2007,93 @@ Run it anyway, with access to your files and the network?</source>
     <message>
         <source>cannot open %1</source>
         <translation>无法打开 %1</translation>
+    </message>
+</context>
+<context>
+    <name>StudentWords</name>
+    <message>
+        <source>argument %1</source>
+        <translation>参数 %1</translation>
+    </message>
+    <message>
+        <source>grid %1</source>
+        <translation>网格 %1</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>线程块 %1</translation>
+    </message>
+    <message>
+        <source>template argument %1</source>
+        <translation>模板参数 %1</translation>
+    </message>
+    <message>
+        <source>value %1</source>
+        <translation>值 %1</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>first buffer</source>
+        <translation>第一个缓冲区</translation>
+    </message>
+    <message>
+        <source>second buffer</source>
+        <translation>第二个缓冲区</translation>
+    </message>
+    <message>
+        <source>shared memory</source>
+        <translation>共享内存</translation>
+    </message>
+    <message>
+        <source>line \1, column \2</source>
+        <translation>第 \1 行，第 \2 列</translation>
+    </message>
+    <message>
+        <source>line \1</source>
+        <translation>第 \1 行</translation>
+    </message>
+    <message>
+        <source>the code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>步骤 %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>步骤 %1</translation>
+    </message>
+    <message>
+        <source>Buffer %1</source>
+        <translation>缓冲区 %1</translation>
+    </message>
+    <message>
+        <source>Variable \1</source>
+        <translation>变量 \1</translation>
+    </message>
+    <message>
+        <source>Block: </source>
+        <translation>线程块: </translation>
+    </message>
+    <message>
+        <source>Grid: </source>
+        <translation>网格: </translation>
+    </message>
+    <message>
+        <source>Dynamic shared memory: </source>
+        <translation>动态共享内存: </translation>
+    </message>
+    <message>
+        <source>Argument \1: </source>
+        <translation>参数 \1: </translation>
+    </message>
+    <message>
+        <source>Argument %1: </source>
+        <translation>参数 %1: </translation>
     </message>
 </context>
 <context>
@@ -2249,16 +2362,8 @@ Kernelpad 不测量此 CPU 的上限；图中的点显示的是内核实际达�
         <translation>后端：请至少勾选一个</translation>
     </message>
     <message>
-        <source>Sweeping %1 points...</source>
-        <translation>正在扫描 %1 个点...</translation>
-    </message>
-    <message>
         <source>%1 at %2: </source>
         <translation>%1 在 %2：</translation>
-    </message>
-    <message>
-        <source>%1 rows</source>
-        <translation>%1 行</translation>
     </message>
     <message>
         <source>, %1 failed or did not run (see the CSV&apos;s error and check columns)</source>
@@ -2267,14 +2372,6 @@ Kernelpad 不测量此 CPU 的上限；图中的点显示的是内核实际达�
     <message>
         <source>Stop Sweep</source>
         <translation>停止扫描</translation>
-    </message>
-    <message>
-        <source>The stored sweep was stopped before its end: %1 rows</source>
-        <translation>保存的扫描在结束前被停止：%1 行</translation>
-    </message>
-    <message>
-        <source>The stored sweep: %1 rows</source>
-        <translation>保存的扫描：%1 行</translation>
     </message>
     <message>
         <source>Choose a range and the backends, then Run Sweep: the same kernel at every size, on each backend.</source>
@@ -2311,6 +2408,30 @@ Kernelpad 不测量此 CPU 的上限；图中的点显示的是内核实际达�
     <message>
         <source>C++ reference</source>
         <translation>C++ 参考实现</translation>
+    </message>
+    <message>
+        <source>1 measurement</source>
+        <translation>1 次测量</translation>
+    </message>
+    <message>
+        <source>%L1 measurements</source>
+        <translation>%L1 次测量</translation>
+    </message>
+    <message>
+        <source>Sweeping: 1 measurement...</source>
+        <translation>正在扫描：1 次测量...</translation>
+    </message>
+    <message>
+        <source>Sweeping: %L1 measurements (every point on every backend)...</source>
+        <translation>正在扫描：%L1 次测量（每个点在每个后端上各一次）...</translation>
+    </message>
+    <message>
+        <source>The sweep saved with this playground was stopped before its end: %1</source>
+        <translation>此演练场保存的扫描在结束前被停止：%1</translation>
+    </message>
+    <message>
+        <source>The sweep saved with this playground: %1</source>
+        <translation>此演练场保存的扫描：%1</translation>
     </message>
 </context>
 <context>
@@ -2354,12 +2475,6 @@ Kernelpad 不测量此 CPU 的上限；图中的点显示的是内核实际达�
         <source>Change</source>
         <translation>变化</translation>
     </message>
-    <message numerus="yes">
-        <source>Median of %n repeat(s), from %1 to %2</source>
-        <translation>
-            <numerusform>%n 次重复的中位数，%1 至 %2</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Kernel time</source>
         <translation>内核时间</translation>
@@ -2367,6 +2482,14 @@ Kernelpad 不测量此 CPU 的上限；图中的点显示的是内核实际达�
     <message>
         <source>Total time</source>
         <translation>总时间</translation>
+    </message>
+    <message>
+        <source>1 timed run</source>
+        <translation>1 次计时运行</translation>
+    </message>
+    <message>
+        <source>Median of %L1 timed runs, from %2 to %3</source>
+        <translation>%L1 次计时运行的中位数，%2 至 %3</translation>
     </message>
 </context>
 <context>
@@ -2402,12 +2525,6 @@ Kernelpad 不测量此 CPU 的上限；图中的点显示的是内核实际达�
     <message>
         <source>No timed repeat finished, so there is no kernel time to show.</source>
         <translation>没有完成任何计时重复，因此没有可显示的内核时间。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Cancelled after %n repeat(s).</source>
-        <translation>
-            <numerusform>已在 %n 次重复后取消。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Against the previous run of %1: %2</source>
@@ -2498,6 +2615,14 @@ The history keeps the earlier runs.</source>
     <message>
         <source>, ×%L1</source>
         <translation>，×%L1</translation>
+    </message>
+    <message>
+        <source>Stopped after 1 timed run.</source>
+        <translation>已在 1 次计时运行后停止。</translation>
+    </message>
+    <message>
+        <source>Stopped after %L1 timed runs.</source>
+        <translation>已在 %L1 次计时运行后停止。</translation>
     </message>
 </context>
 </TS>

@@ -175,12 +175,14 @@ private slots:
         QTest::newRow("es Arguments") << "es"
                                       << "DockLayout"
                                       << "Arguments" << -1 << "Argumentos";
-        QTest::newRow("es one error") << "es"
-                                      << "RunController"
-                                      << "%n error(s)" << 1 << "1 error";
+        QTest::newRow("es one error")
+            << "es"
+            << "RunController"
+            << "Does not compile: 1 error (see Problems)" << -1 << "No compila: 1 error (ver Problemas)";
         QTest::newRow("es errors") << "es"
                                    << "RunController"
-                                   << "%n error(s)" << 3 << "3 errores";
+                                   << "Does not compile: %L1 errors (see Problems)" << -1
+                                   << "No compila: %L1 errores (ver Problemas)";
         QTest::newRow("es Language") << "es"
                                      << "Language"
                                      << "&Language" << -1 << "&Idioma";
@@ -195,7 +197,11 @@ private slots:
                                       << "Arguments" << -1 << "参数";
         QTest::newRow("zh errors") << "zh_CN"
                                    << "RunController"
-                                   << "%n error(s)" << 3 << "3 个错误";
+                                   << "Does not compile: %L1 errors (see Problems)" << -1
+                                   << "无法编译：%L1 个错误（请查看“问题”）";
+        QTest::newRow("zh a step") << "zh_CN"
+                                   << "StudentWords"
+                                   << "Step %1" << -1 << "步骤 %1";
         QTest::newRow("zh Language") << "zh_CN"
                                      << "Language"
                                      << "&Language" << -1 << "语言(&L)";
