@@ -5,9 +5,7 @@
 
 namespace kp {
 
-template <class... F> struct Overloaded : F... {
-    using F::operator()...;
-};
+template <class... F> struct Overloaded : F... { using F::operator()...; };
 // Spelled out for compilers without C++20's deduction for aggregates (clang 14).
 template <class... F> Overloaded(F...) -> Overloaded<F...>;
 
