@@ -35,4 +35,13 @@ std::string_view trim(std::string_view text) {
     return trimRight(trimLeft(text));
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+    std::string text;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) text += separator;
+        text += items[i];
+    }
+    return text;
+}
+
 } // namespace kp

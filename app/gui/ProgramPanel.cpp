@@ -2,6 +2,7 @@
 
 #include "Appearance.h"
 #include "StudentWords.h"
+#include "core/Lines.h"
 #include "core/model/DType.h"
 #include "core/model/SignatureParser.h"
 
@@ -41,13 +42,6 @@ std::vector<std::string> splitList(const std::string& text) {
     return pieces;
 }
 
-std::string joinList(const std::vector<std::string>& items) {
-    std::string text;
-    for (const auto& i : items)
-        text += (text.empty() ? "" : ", ") + i;
-    return text;
-}
-
 // "m = divup(m, 512); k = 2" <-> the pairs of a set step or of the program's variables.
 std::vector<std::pair<std::string, std::string>> assignmentsOf(const std::string& text) {
     std::vector<std::pair<std::string, std::string>> out;
@@ -60,7 +54,7 @@ std::vector<std::pair<std::string, std::string>> assignmentsOf(const std::string
             const auto name = splitList(part.substr(0, equals));
             const auto value = splitList(part.substr(equals + 1));
             if (!name.empty())
-                out.emplace_back(name.front(), value.empty() ? std::string() : joinList(value));
+                out.emplace_back(name.front(), value.empty() ? std::string() : kp::join(value, ", "));
         }
         start = end + 1;
     }
@@ -82,7 +76,7 @@ QString bufferText(const BufferSpec& buffer) {
                                        : QObject::tr(", %1 elements").arg(fromUtf8(buffer.length)));
     return QStringLiteral("%1: %2[%3]")
         .arg(fromUtf8(buffer.name), QString::fromUtf8(name(buffer.dtype).data()),
-             fromUtf8(joinList(buffer.shape)));
+             fromUtf8(kp::join(buffer.shape, ", ")));
 }
 
 QString stepText(const Step& step) {
@@ -388,9 +382,9 @@ void ProgramPanel::showBufferForm(BufferSpec& buffer) {
         edited();
     });
     formLayout_->addRow(tr("Type"), dtype);
-    addField(tr("Shape"), QStringLiteral("shape"), joinList(buffer.shape), [&buffer](const std::string& t) {
-        buffer.shape = splitList(t);
-    })->setToolTip(tr("1 to 3 dimensions, each a number or an expression: divup(size(a), 512)"));
+    addField(tr("Shape"), QStringLiteral("shape"), kp::join(buffer.shape, ", "),
+             [&buffer](const std::string& t) { buffer.shape = splitList(t); })
+        ->setToolTip(tr("1 to 3 dimensions, each a number or an expression: divup(size(a), 512)"));
 }
 
 void ProgramPanel::showStepForm(Step& step) {
@@ -427,7 +421,7 @@ void ProgramPanel::showStepForm(Step& step) {
                          [&s](const std::string& t) { s.symbol = t; });
                 addField(tr("From buffer"), QStringLiteral("from"), s.from,
                          [&s](const std::string& t) { s.from = t; });
-                addField(tr("Or values"), QStringLiteral("values"), joinList(s.values),
+                addField(tr("Or values"), QStringLiteral("values"), kp::join(s.values, ", "),
                          [&s](const std::string& t) { s.values = splitList(t); })
                     ->setPlaceholderText(tr("0.25, 0.5, 0.25"));
             } else if constexpr (std::is_same_v<T, SetStep>) {
@@ -488,7 +482,7 @@ void ProgramPanel::showLaunchForm(LaunchStep& s) {
         edited();
         QMetaObject::invokeMethod(this, &ProgramPanel::showSelected, Qt::QueuedConnection); // its parameters
     });
-    addField(tr("Template"), QStringLiteral("template"), joinList(s.templateArgs),
+    addField(tr("Template"), QStringLiteral("template"), kp::join(s.templateArgs, ", "),
              [&s](const std::string& t) { s.templateArgs = splitList(t); })
         ->setPlaceholderText(tr("float, block (for a template kernel)"));
 

@@ -1,6 +1,7 @@
 #include "ProgramExpressions.h"
 
 #include "core/Error.h"
+#include "core/Lines.h"
 
 #include <cmath>
 #include <limits>
@@ -33,13 +34,6 @@ const std::regex& dimensionCall() {
 
 std::string dimensionVariable(const std::string& function, const std::string& buffer) {
     return "_kp_" + function + "_" + buffer;
-}
-
-std::string joined(const std::vector<std::string>& names) {
-    std::string text;
-    for (const auto& name : names)
-        text += (text.empty() ? "" : ", ") + name;
-    return text;
 }
 
 std::string number(double value) {
@@ -121,7 +115,7 @@ std::string ProgramExpressions::unknownName(const std::string& text, const std::
     if (std::regex_search(text, call, dimensionCall()) &&
         !dimensions_.contains(dimensionVariable(call[1].str(), call[2].str())))
         return call[1].str() + "(" + call[2].str() + "): there is no buffer or array argument called " +
-               call[2].str() + " (there are: " + joined(buffers_) + ")";
+               call[2].str() + " (there are: " + join(buffers_, ", ") + ")";
     for (const auto& buffer : buffers_)
         if (buffer == token)
             return token + " is a buffer, and an expression needs a number: its size is size(" + token +
@@ -131,7 +125,7 @@ std::string ProgramExpressions::unknownName(const std::string& text, const std::
         names.push_back(name);
     return "\"" + token + "\" is not a variable here" +
            (names.empty() ? std::string(" (the program has none)")
-                          : " (the variables are: " + joined(names) + ")") +
+                          : " (the variables are: " + join(names, ", ") + ")") +
            "; functions of buffers are size(x), rows(x), cols(x), depth(x)";
 }
 

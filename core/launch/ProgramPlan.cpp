@@ -1,6 +1,7 @@
 #include "ProgramPlan.h"
 
 #include "ProgramExpressions.h"
+#include "core/Lines.h"
 #include "core/Overloaded.h"
 #include "core/model/Program.h"
 #include "core/model/ScalarBinding.h"
@@ -25,10 +26,7 @@ std::string element(const std::string& path, std::size_t index) {
 }
 
 std::string joined(const std::vector<std::string>& names) {
-    std::string text;
-    for (const auto& name : names)
-        text += (text.empty() ? "" : ", ") + name;
-    return text.empty() ? "none" : text;
+    return names.empty() ? "none" : join(names, ", ");
 }
 
 bool isIdentifier(std::string_view text) {

@@ -2,6 +2,7 @@
 
 #include "ProgramPlan.h"
 #include "core/Bytes.h"
+#include "core/Lines.h"
 #include "core/io/FileBytes.h"
 #include "core/io/InitialArray.h"
 #include "core/model/Diagnostic.h"
@@ -64,13 +65,6 @@ void checkHostMemory(const model::Playground& playground, const std::vector<mode
 }
 
 namespace {
-
-std::string joinLines(const std::vector<std::string>& lines) {
-    std::string text;
-    for (const auto& line : lines)
-        text += (text.empty() ? "" : "\n") + line;
-    return text;
-}
 
 std::string parameterList(const model::KernelSignature& kernel) {
     std::string text;
@@ -194,7 +188,7 @@ std::uint32_t blocksFor(std::size_t extent, std::uint32_t block) {
 } // namespace
 
 SetupError::SetupError(std::vector<std::string> problems)
-    : InputError(joinLines(problems)), problems_(std::move(problems)) {}
+    : InputError(join(problems, "\n")), problems_(std::move(problems)) {}
 
 const RunArgument* RunSetup::find(std::string_view name) const {
     for (const auto& arg : args)

@@ -1,30 +1,24 @@
 #include "Program.h"
 
+#include "core/Lines.h"
 #include "core/Overloaded.h"
 
 namespace kp::model {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& items) {
-    std::string text;
-    for (const auto& item : items)
-        text += (text.empty() ? "" : ", ") + item;
-    return text;
-}
-
 // A dimension list as a launch writes it: "256" for one, "(16, 16)" for more.
 std::string dimensions(const std::vector<std::string>& items) {
     if (items.size() == 1) return items.front();
-    return "(" + joined(items) + ")";
+    return "(" + join(items, ", ") + ")";
 }
 
 std::string describeLaunch(const LaunchStep& s) {
     std::string text = s.kernel;
-    if (!s.templateArgs.empty()) text += "<" + joined(s.templateArgs) + ">";
+    if (!s.templateArgs.empty()) text += "<" + join(s.templateArgs, ", ") + ">";
     text += "<<<" + (s.grid.empty() ? std::string("auto") : dimensions(s.grid)) + ", " + dimensions(s.block);
     if (!s.sharedBytes.empty() && s.sharedBytes != "0") text += ", " + s.sharedBytes;
-    return text + ">>>(" + joined(s.args) + ")";
+    return text + ">>>(" + join(s.args, ", ") + ")";
 }
 
 std::string describeRepeat(const RepeatStep& s) {
@@ -88,7 +82,7 @@ std::string describe(const Step& step) {
                           [](const SwapStep& s) { return "swap " + s.first + " and " + s.second; },
                           [](const SymbolStep& s) {
                               return "set " + s.symbol + " from " +
-                                     (s.from.empty() ? "{" + joined(s.values) + "}" : s.from);
+                                     (s.from.empty() ? "{" + join(s.values, ", ") + "}" : s.from);
                           },
                           [](const SetStep& s) {
                               std::string text;
