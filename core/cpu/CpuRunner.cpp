@@ -4,8 +4,8 @@
 #include "BlockState.h"
 #include "ContainedRun.h"
 #include "CudaHostHeader.h"
+#include "GridRun.h"
 #include "ThreadFibers.h"
-#include "WorkerPool.h"
 #include "core/Overloaded.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
@@ -24,12 +24,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #endif
-#include <barrier>
 #include <chrono>
 #include <cstring>
-#include <latch>
 #include <mutex>
-#include <optional>
 #include <regex>
 #include <string_view>
 #include <thread>
@@ -394,12 +391,6 @@ struct ArrayArgument {
     const char* name = nullptr;
 };
 
-struct Entry {
-    int (*arity)() = nullptr;
-    void (*runBlock)(void* const*) = nullptr;
-    void (*runThread)(void* const*, unsigned, unsigned, unsigned) = nullptr;
-};
-
 template <typename F> F symbol(const SharedLibrary& library, const std::string& name) {
     void* p = library.symbol(name.c_str());
     if (!p) throw Error("the compiled kernel lacks " + name + ": " + library.error());
@@ -654,17 +645,184 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
 
 namespace {
 
-// What the child holds while it replays a program: each buffer's memory, the kernels' entry points and
-// the symbols' addresses.
-struct Replay {
-    std::vector<std::byte*> memory; // per program buffer
-    std::vector<Entry> entries;     // per kernel instance
-    std::vector<std::pair<std::byte*, std::uint64_t>> symbols;
-};
+// A program replayed in the child: the kernels' entry points and the symbols' addresses in the loaded
+// library, each buffer's memory, and the operations performed on them.
+class ProgramReplay {
+public:
+    ProgramReplay(const SharedLibrary& library, const launch::RunSetup& setup, const launch::Program& program,
+                  launch::NamedArrays& outputs, bool checkBounds)
+        : setup_(setup), program_(program), outputs_(outputs), checkBounds_(checkBounds) {
+        bind(library);
+        placeBuffers();
+    }
 
-std::byte* at(const Replay& replay, const launch::Program& program, const launch::BufferPlace& place) {
-    return replay.memory[place.buffer] + place.offset * model::byteSize(program.buffers[place.buffer].dtype);
-}
+    // Refills what the kernels read from the inputs, and zeroes the scratch buffers.
+    void refill(const ChildInputs& inputs) {
+        inputs.refill(working_);
+        for (std::size_t b = 0; b < program_.buffers.size(); ++b)
+            if (program_.buffers[b].scratch()) std::memset(memory_[b], 0, program_.buffers[b].bytes());
+    }
+
+    // Runs one operation, launches on `grid`.
+    void perform(const launch::Operation& operation, GridRun& grid, const std::vector<bool>& split,
+                 bool fibers) {
+        std::visit(Overloaded{
+                       [&](const launch::LaunchOperation& op) { launch(operation, op, grid, split, fibers); },
+                       [&](const launch::CopyOperation& op) {
+                           std::memmove(at(op.to), at(op.from),
+                                        op.elements * model::byteSize(program_.buffers[op.to.buffer].dtype));
+                       },
+                       [&](const launch::FillOperation& op) { fill(at(op.to), op.value, op.elements); },
+                       [&](const launch::SymbolOperation& op) {
+                           std::memcpy(symbols_[op.symbol].first, op.from ? at(*op.from) : op.values.data(),
+                                       op.bytes);
+                       },
+                   },
+                   operation.what);
+    }
+
+    // Whether out and inout arrays are written where the results are kept (no swap moves them).
+    bool direct() const noexcept { return direct_; }
+
+    // Outputs a swap moved, copied where the results are kept.
+    void copyOut() {
+        for (std::size_t i = 0; i < setup_.args.size(); ++i)
+            if (setup_.args[i].copiedOut())
+                std::memcpy(outputs_[outputOf_[i]].second.data(), at(program_.finalPlace[i]),
+                            setup_.args[i].array.bytes());
+    }
+
+private:
+    std::byte* at(const launch::BufferPlace& place) const {
+        return memory_[place.buffer] + place.offset * model::byteSize(program_.buffers[place.buffer].dtype);
+    }
+
+    static void fill(std::byte* to, const std::vector<std::byte>& value, std::uint64_t elements) {
+        const std::size_t size = value.size();
+        if (std::all_of(value.begin(), value.end(), [](std::byte b) { return b == std::byte{0}; })) {
+            std::memset(to, 0, elements * size);
+            return;
+        }
+        for (std::uint64_t i = 0; i < elements; ++i)
+            std::memcpy(to + i * size, value.data(), size);
+    }
+
+    void bind(const SharedLibrary& library) {
+        for (std::size_t k = 0; k < program_.kernels.size(); ++k) {
+            const std::string n = std::to_string(k);
+            const Entry entry{symbol<int (*)()>(library, "kernelpad_arity_" + n),
+                              symbol<void (*)(void* const*)>(library, "kernelpad_run_block_" + n),
+                              symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(
+                                  library, "kernelpad_run_thread_" + n)};
+            const auto& signature = program_.kernels[k].signature;
+            if (static_cast<std::size_t>(entry.arity()) != signature.parameters.size())
+                throw launch::SetupError({(program_.single ? std::string("args") : program_.kernels[k].name) +
+                                          ": the kernel takes " + std::to_string(entry.arity()) +
+                                          " parameters, the playground gives " +
+                                          std::to_string(signature.parameters.size())});
+            entries_.push_back(entry);
+        }
+        symbol<void (*)(void (*)(Meeting&))>(library, "kernelpad_install")(&ThreadFibers::meet);
+        if (checkBounds_) {
+            using Report = void (*)(const char*, long long, unsigned long long, uint3Like, uint3Like,
+                                    const char*, unsigned);
+            symbol<void (*)(Report)>(library, "kernelpad_install_bounds")(&recordOutOfBounds);
+        }
+        for (std::size_t s = 0; s < program_.symbols.size(); ++s) {
+            unsigned long long bytes = 0;
+            auto* address = symbol<void* (*)(unsigned long long*)>(library, "kernelpad_symbol_" +
+                                                                                std::to_string(s))(&bytes);
+            symbols_.emplace_back(static_cast<std::byte*>(address), bytes);
+        }
+        // Nothing runs before every write into a symbol is known to fit it.
+        for (const auto& operation : program_.operations)
+            if (const auto* write = std::get_if<launch::SymbolOperation>(&operation.what);
+                write && write->bytes > symbols_[write->symbol].second)
+                throw launch::SetupError({program_.steps[operation.step].path +
+                                          ".symbol: " + std::to_string(write->bytes) + " bytes do not fit " +
+                                          program_.symbols[write->symbol].name + ", which holds " +
+                                          std::to_string(symbols_[write->symbol].second)});
+    }
+
+    // What the kernels read and write, refilled from the inputs before every repeat. Out and inout arrays
+    // are the results themselves (memory shared with the parent) unless a swap moves them, so nothing is
+    // copied out; the others, and scratch buffers, are working copies.
+    void placeBuffers() {
+        direct_ = !program_.argumentsMoved();
+        owned_.resize(program_.buffers.size());
+        memory_.assign(program_.buffers.size(), nullptr);
+        working_.assign(setup_.args.size(), nullptr);
+        outputOf_.assign(setup_.args.size(), 0);
+        for (std::size_t i = 0, out = 0; i < setup_.args.size(); ++i)
+            if (setup_.args[i].copiedOut()) outputOf_[i] = out++;
+        for (std::size_t b = 0; b < program_.buffers.size(); ++b) {
+            const auto& buffer = program_.buffers[b];
+            const auto argument = static_cast<std::size_t>(buffer.argument);
+            if (!buffer.scratch() && direct_ && setup_.args[argument].copiedOut()) {
+                memory_[b] = outputs_[outputOf_[argument]].second.data();
+            } else {
+                owned_[b] = model::Array(buffer.dtype, buffer.shape, model::heapAllocator(),
+                                         model::Array::Uninitialized{});
+                memory_[b] = owned_[b].data();
+            }
+            if (!buffer.scratch()) working_[argument] = memory_[b];
+        }
+    }
+
+    // A launch's parameters: pointers into the buffers, or the scalars' bytes; in the bounds-checking mode
+    // an array parameter is its data, element count and name.
+    void launch(const launch::Operation& operation, const launch::LaunchOperation& op, GridRun& grid,
+                const std::vector<bool>& split, bool fibers) {
+        const auto& signature = program_.kernels[op.kernel].signature;
+        pointers_.assign(op.args.size(), nullptr);
+        arrays_.assign(op.args.size(), {});
+        for (std::size_t i = 0; i < op.args.size(); ++i) {
+            const auto& arg = op.args[i];
+            if (!arg.pointer) {
+                pointers_[i] = const_cast<std::byte*>(arg.bytes.data());
+                continue;
+            }
+            pointers_[i] = at(arg.place);
+            if (checkBounds_ && signature.parameters[i].dtype) {
+                arrays_[i] = {pointers_[i], arg.elements, arg.name.c_str()};
+                pointers_[i] = &arrays_[i];
+            }
+        }
+        {
+            const std::lock_guard lock(boundsReport.mutex);
+            boundsReport.count = 0;
+        }
+        const BlockExecution how = split[op.kernel] ? BlockExecution::Split
+                                   : fibers         ? BlockExecution::Fibers
+                                                    : BlockExecution::Loop;
+        try {
+            grid.run(entries_[op.kernel], how, op.geometry, pointers_.data(), signature.name);
+        } catch (const launch::KernelFault& e) {
+            if (program_.single) throw;
+            throw launch::KernelFault(inStep(program_, operation) + e.what());
+        }
+        if (checkBounds_ && boundsReport.count > 0)
+            throw launch::KernelFault(inStep(program_, operation) + "the kernel " + signature.name +
+                                      " accessed memory out of bounds: " + boundsReport.first +
+                                      (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
+                                                                    " out-of-bounds accesses in all)"
+                                                              : std::string()));
+    }
+
+    const launch::RunSetup& setup_;
+    const launch::Program& program_;
+    launch::NamedArrays& outputs_;
+    bool checkBounds_;
+    std::vector<Entry> entries_;                                // per kernel instance
+    std::vector<std::pair<std::byte*, std::uint64_t>> symbols_; // address and size
+    bool direct_ = true;
+    std::vector<model::Array> owned_;   // per buffer: a working copy, or none
+    std::vector<std::byte*> memory_;    // per buffer
+    std::vector<std::byte*> working_;   // per argument, for the refill
+    std::vector<std::size_t> outputOf_; // per argument copied out: its place in the outputs
+    std::vector<void*> pointers_;       // the launch's parameters
+    std::vector<ArrayArgument> arrays_;
+};
 
 } // namespace
 
@@ -673,310 +831,47 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
                                     const ChildInputs& inputs, launch::NamedArrays& outputs,
                                     const std::atomic<bool>& cancel) const {
     const auto library = loadCompiled(loaded.library);
-    Replay replay;
-    for (std::size_t k = 0; k < program.kernels.size(); ++k) {
-        const std::string n = std::to_string(k);
-        const Entry entry{symbol<int (*)()>(*library, "kernelpad_arity_" + n),
-                          symbol<void (*)(void* const*)>(*library, "kernelpad_run_block_" + n),
-                          symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(
-                              *library, "kernelpad_run_thread_" + n)};
-        const auto& signature = program.kernels[k].signature;
-        if (static_cast<std::size_t>(entry.arity()) != signature.parameters.size())
-            throw launch::SetupError({(program.single ? std::string("args") : program.kernels[k].name) +
-                                      ": the kernel takes " + std::to_string(entry.arity()) +
-                                      " parameters, the playground gives " +
-                                      std::to_string(signature.parameters.size())});
-        replay.entries.push_back(entry);
-    }
-    symbol<void (*)(void (*)(Meeting&))>(*library, "kernelpad_install")(&ThreadFibers::meet);
-    if (checkBounds_) {
-        using Report =
-            void (*)(const char*, long long, unsigned long long, uint3Like, uint3Like, const char*, unsigned);
-        symbol<void (*)(Report)>(*library, "kernelpad_install_bounds")(&recordOutOfBounds);
-    }
-    for (std::size_t s = 0; s < program.symbols.size(); ++s) {
-        unsigned long long bytes = 0;
-        auto* address =
-            symbol<void* (*)(unsigned long long*)>(*library, "kernelpad_symbol_" + std::to_string(s))(&bytes);
-        replay.symbols.emplace_back(static_cast<std::byte*>(address), bytes);
-    }
-    // Nothing runs before every write into a symbol is known to fit it.
-    for (const auto& operation : program.operations)
-        if (const auto* write = std::get_if<launch::SymbolOperation>(&operation.what);
-            write && write->bytes > replay.symbols[write->symbol].second)
-            throw launch::SetupError({program.steps[operation.step].path +
-                                      ".symbol: " + std::to_string(write->bytes) + " bytes do not fit " +
-                                      program.symbols[write->symbol].name + ", which holds " +
-                                      std::to_string(replay.symbols[write->symbol].second)});
+    ProgramReplay replay(*library, setup, program, outputs, checkBounds_);
 
-    // What the kernels read and write, refilled from the inputs before every repeat. Out and inout arrays
-    // are the results themselves (memory shared with the parent) unless a swap moves them, so nothing is
-    // copied out; the others, and scratch buffers, are working copies.
-    const bool direct = !program.argumentsMoved();
-    std::vector<model::Array> owned(program.buffers.size());
-    replay.memory.assign(program.buffers.size(), nullptr);
-    std::vector<std::byte*> working(setup.args.size(), nullptr); // per argument, for the refill
-    std::vector<std::size_t> outputOf(setup.args.size(), 0);
-    for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i)
-        if (setup.args[i].copiedOut()) outputOf[i] = out++;
-    for (std::size_t b = 0; b < program.buffers.size(); ++b) {
-        const auto& buffer = program.buffers[b];
-        const auto argument = static_cast<std::size_t>(buffer.argument);
-        if (!buffer.scratch() && direct && setup.args[argument].copiedOut()) {
-            replay.memory[b] = outputs[outputOf[argument]].second.data();
-        } else {
-            owned[b] = model::Array(buffer.dtype, buffer.shape, model::heapAllocator(),
-                                    model::Array::Uninitialized{});
-            replay.memory[b] = owned[b].data();
-        }
-        if (!buffer.scratch()) working[argument] = replay.memory[b];
-    }
-
-    // Fibers and their stacks, one set per worker, kept from launch to launch and repeat to repeat: mapping
-    // a worker's stacks (a guard page each, a page fault for each stack's top) in every repeat cost more than
+    // The workers, their fibers and stacks are kept from launch to launch and repeat to repeat: mapping a
+    // worker's stacks (a guard page each, a page fault for each stack's top) in every repeat cost more than
     // the kernel on 16 cores, where the workers queue on the process's memory map.
-    std::vector<std::unique_ptr<ThreadFibers>> fiberSets(workers_);
-    std::vector<std::vector<unsigned char>> sharedMemory(workers_);
-    const auto prepareWorker = [&loaded] {
+    const auto prepareWorker = [flush = loaded.flushDenormals] {
         sandbox::prepareThreadForOverflow();
-        if (loaded.flushDenormals) flushDenormalsOnThisThread();
+        if (flush) flushDenormalsOnThisThread();
     };
     prepareWorker();
-    std::optional<WorkerPool> pool;
-    if (!loaded.wholeGrid) {
-        std::uint64_t mostBlocks = 0;
-        for (const auto& [kernel, geometry] : program.distinctLaunches())
-            mostBlocks = std::max(mostBlocks, geometry.blocks());
-        pool.emplace(static_cast<unsigned>(std::min<std::uint64_t>(workers_, mostBlocks)), prepareWorker);
-    }
-
-    const auto runGrid = [&](std::size_t kernel, const launch::LaunchGeometry& g, void* const* pointers,
-                             const std::string& kernelName) {
-        const Entry& entry = replay.entries[kernel];
-        const bool split = loaded.split[kernel];
-        const bool fibers = loaded.fibers && !split;
-        const std::uint64_t blocks = g.blocks();
-        const bool wholeGrid = loaded.wholeGrid && fibers;
-        const unsigned workers =
-            wholeGrid
-                ? static_cast<unsigned>(blocks)
-                : static_cast<unsigned>(std::min<std::uint64_t>(pool ? pool->size() : workers_, blocks));
-        if (fiberSets.size() < workers) fiberSets.resize(workers);
-        if (sharedMemory.size() < workers) sharedMemory.resize(workers);
-        std::atomic<std::uint64_t> next{0};
-        // Enough chunks per worker to even out blocks of unequal cost, few enough to keep the counter cold.
-        // A whole grid at once: one block per worker, which meet at each grid.sync(); a block that ends
-        // (or fails) leaves the meeting, so the others are never left waiting for it.
-        const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
-        std::barrier gridBarrier(static_cast<std::ptrdiff_t>(wholeGrid ? workers : 1));
-        std::latch started(static_cast<std::ptrdiff_t>(wholeGrid ? workers : 0));
-        std::atomic<bool> abandon{false};
-        const std::function<void()> gridSync =
-            wholeGrid ? std::function<void()>([&] { gridBarrier.arrive_and_wait(); }) : nullptr;
-        const auto worker = [&](unsigned w) {
-            if (w >= workers) return; // the pool is larger than this launch's grid
-            std::vector<unsigned char>& shared = sharedMemory[w];
-            if (shared.size() < std::max<std::size_t>(g.sharedBytes, 1))
-                shared.resize(std::max<std::size_t>(g.sharedBytes, 1));
-            if (fibers && !fiberSets[w]) fiberSets[w] = std::make_unique<ThreadFibers>();
-            ThreadFibers* threadFibers = fibers ? fiberSets[w].get() : nullptr;
-            const std::size_t threads = static_cast<std::size_t>(g.threadsPerBlock());
-            // The block's built-ins live in this worker thread's state, which the kernel reads. Blocks are
-            // taken a chunk at a time and their indices counted up, not divided out for each block:
-            // with 2^16 small blocks, per-block bookkeeping showed in a memory-bound kernel's time.
-            auto& state = kernelpad_block_state;
-            std::copy(g.grid.begin(), g.grid.end(), state.gridDimension);
-            std::copy(g.block.begin(), g.block.end(), state.blockDimension);
-            state.dynamicShared = shared.data();
-            state.dynamicSharedBytes = g.sharedBytes;
-            state.blockThreads = static_cast<unsigned>(threads);
-            const auto runBlock = [&] {
-                if (split) {
-                    entry.runThread(pointers, 0, 0, 0); // the split kernel runs the whole block
-                } else if (!threadFibers) {
-                    entry.runBlock(pointers);
-                } else {
-                    const auto body = [&](std::size_t t) {
-                        entry.runThread(pointers, static_cast<unsigned>(t % g.block[0]),
-                                        static_cast<unsigned>(t / g.block[0] % g.block[1]),
-                                        static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
-                    };
-                    // A block that ends, or fails, leaves the grid's meetings.
-                    struct Leave {
-                        std::barrier<>* grid;
-                        ~Leave() {
-                            if (grid) grid->arrive_and_drop();
-                        }
-                    } leave{wholeGrid ? &gridBarrier : nullptr};
-                    try {
-                        threadFibers->run(threads, body, gridSync);
-                    } catch (const launch::KernelFault& e) {
-                        throw launch::KernelFault("the kernel " + kernelName + " cannot go on: " + e.what());
-                    }
-                }
-            };
-            if (wholeGrid) { // block w, whatever the other workers do, once every worker has started
-                started.arrive_and_wait();
-                if (abandon) return;
-                state.blockIndex[0] = static_cast<std::uint32_t>(w % g.grid[0]);
-                state.blockIndex[1] = static_cast<std::uint32_t>(w / g.grid[0] % g.grid[1]);
-                state.blockIndex[2] = static_cast<std::uint32_t>(w / (std::uint64_t{g.grid[0]} * g.grid[1]));
-                runBlock();
-                return;
-            }
-            for (std::uint64_t first = next.fetch_add(chunk); first < blocks; first = next.fetch_add(chunk)) {
-                auto x = static_cast<std::uint32_t>(first % g.grid[0]);
-                auto y = static_cast<std::uint32_t>(first / g.grid[0] % g.grid[1]);
-                auto z = static_cast<std::uint32_t>(first / (std::uint64_t{g.grid[0]} * g.grid[1]));
-                for (std::uint64_t b = first, end = std::min(blocks, first + chunk); b < end; ++b) {
-                    state.blockIndex[0] = x;
-                    state.blockIndex[1] = y;
-                    state.blockIndex[2] = z;
-                    runBlock();
-                    if (++x == g.grid[0]) {
-                        x = 0;
-                        if (++y == g.grid[1]) {
-                            y = 0;
-                            ++z;
-                        }
-                    }
-                }
-            }
-        };
-        if (!wholeGrid) {
-            pool->run(worker);
-            return;
-        }
-        // An exception a kernel throws (new failing, a throw) ends the launch with the first one, on
-        // this thread, where runContainedCode reports it; escaping a thread it would end the process.
-        std::mutex failureMutex;
-        std::exception_ptr failure;
-        const auto guarded = [&](unsigned w) {
-            try {
-                if (w > 0) prepareWorker();
-                worker(w);
-            } catch (...) {
-                const std::lock_guard lock(failureMutex);
-                if (!failure) failure = std::current_exception();
-            }
-        };
-        std::vector<std::thread> threads;
-        try {
-            for (unsigned w = 1; w < workers; ++w)
-                threads.emplace_back(guarded, w);
-        } catch (const std::system_error& e) {
-            // The system refused a thread: stop those already started (a whole grid's blocks wait for
-            // each other, so none has begun) and say so, rather than end the process.
-            abandon = true;
-            started.count_down(static_cast<std::ptrdiff_t>(workers - threads.size()));
-            for (auto& t : threads)
-                t.join();
-            throw Error("could not start " + std::to_string(workers) + " threads for the kernel's blocks (" +
-                        e.what() + ")");
-        }
-        guarded(0);
-        for (auto& t : threads)
-            t.join();
-        if (failure) std::rethrow_exception(failure);
-    };
-
-    // A launch's parameters: pointers into the buffers, or the scalars' bytes; in the bounds-checking mode
-    // an array parameter is its data, element count and name.
-    std::vector<void*> pointers;
-    std::vector<ArrayArgument> arrays;
-    const auto launch = [&](const launch::Operation& operation, const launch::LaunchOperation& op) {
-        const auto& signature = program.kernels[op.kernel].signature;
-        pointers.assign(op.args.size(), nullptr);
-        arrays.assign(op.args.size(), {});
-        for (std::size_t i = 0; i < op.args.size(); ++i) {
-            const auto& arg = op.args[i];
-            if (!arg.pointer) {
-                pointers[i] = const_cast<std::byte*>(arg.bytes.data());
-                continue;
-            }
-            pointers[i] = at(replay, program, arg.place);
-            if (checkBounds_ && signature.parameters[i].dtype) {
-                arrays[i] = {pointers[i], arg.elements, arg.name.c_str()};
-                pointers[i] = &arrays[i];
-            }
-        }
-        {
-            const std::lock_guard lock(boundsReport.mutex);
-            boundsReport.count = 0;
-        }
-        try {
-            runGrid(op.kernel, op.geometry, pointers.data(), signature.name);
-        } catch (const launch::KernelFault& e) {
-            if (program.single) throw;
-            throw launch::KernelFault(inStep(program, operation) + e.what());
-        }
-        if (checkBounds_ && boundsReport.count > 0)
-            throw launch::KernelFault(inStep(program, operation) + "the kernel " + signature.name +
-                                      " accessed memory out of bounds: " + boundsReport.first +
-                                      (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
-                                                                    " out-of-bounds accesses in all)"
-                                                              : std::string()));
-    };
-    const auto perform = [&](const launch::Operation& operation) {
-        std::visit(Overloaded{
-                       [&](const launch::LaunchOperation& op) { launch(operation, op); },
-                       [&](const launch::CopyOperation& op) {
-                           std::memmove(at(replay, program, op.to), at(replay, program, op.from),
-                                        op.elements * model::byteSize(program.buffers[op.to.buffer].dtype));
-                       },
-                       [&](const launch::FillOperation& op) {
-                           std::byte* to = at(replay, program, op.to);
-                           const std::size_t size = op.value.size();
-                           if (std::all_of(op.value.begin(), op.value.end(),
-                                           [](std::byte b) { return b == std::byte{0}; })) {
-                               std::memset(to, 0, op.elements * size);
-                               return;
-                           }
-                           for (std::uint64_t i = 0; i < op.elements; ++i)
-                               std::memcpy(to + i * size, op.value.data(), size);
-                       },
-                       [&](const launch::SymbolOperation& op) {
-                           std::memcpy(replay.symbols[op.symbol].first,
-                                       op.from ? at(replay, program, *op.from) : op.values.data(), op.bytes);
-                       },
-                   },
-                   operation.what);
-    };
+    std::uint64_t mostBlocks = 0;
+    for (const auto& [kernel, geometry] : program.distinctLaunches())
+        mostBlocks = std::max(mostBlocks, geometry.blocks());
+    GridRun grid(workers_, mostBlocks, loaded.wholeGrid, prepareWorker);
 
     std::vector<std::vector<double>> stepMs(program.single ? 0 : program.steps.size());
     std::vector<double> roundSteps(stepMs.size());
+    std::atomic_ref<std::uint64_t> operationNow(*loaded.operation);
     int round = 0;
     const auto times = launch::repeatRounds(options.warmup, options.repeat, &cancel, [&] {
         auto t = Clock::now();
-        inputs.refill(working);
-        for (std::size_t b = 0; b < program.buffers.size(); ++b)
-            if (program.buffers[b].scratch()) std::memset(replay.memory[b], 0, program.buffers[b].bytes());
+        replay.refill(inputs);
         const double copyIn = millisecondsSince(t);
         std::fill(roundSteps.begin(), roundSteps.end(), 0.0);
         const auto start = Clock::now();
         for (std::size_t j = 0; j < program.operations.size(); ++j) {
             const auto& operation = program.operations[j];
             if (program.single) {
-                perform(operation);
+                replay.perform(operation, grid, loaded.split, loaded.fibers);
                 continue;
             }
-            std::atomic_ref<std::uint64_t>(*loaded.operation).store(j, std::memory_order_relaxed);
+            operationNow.store(j, std::memory_order_relaxed);
             const auto before = Clock::now();
-            perform(operation);
+            replay.perform(operation, grid, loaded.split, loaded.fibers);
             launch::chargeStep(program, operation.step, millisecondsSince(before), roundSteps);
         }
-        if (!program.single)
-            std::atomic_ref<std::uint64_t>(*loaded.operation)
-                .store(program.operations.size(), std::memory_order_relaxed);
+        if (!program.single) operationNow.store(program.operations.size(), std::memory_order_relaxed);
         const double kernel = millisecondsSince(start);
-        // Outputs a swap moved are copied where the results are kept; the others were written there.
         t = Clock::now();
-        if (!direct)
-            for (std::size_t i = 0; i < setup.args.size(); ++i)
-                if (setup.args[i].copiedOut())
-                    std::memcpy(outputs[outputOf[i]].second.data(),
-                                at(replay, program, program.finalPlace[i]), setup.args[i].array.bytes());
-        const double copyOut = direct ? 0.0 : millisecondsSince(t);
+        if (!replay.direct()) replay.copyOut();
+        const double copyOut = replay.direct() ? 0.0 : millisecondsSince(t);
         if (round++ >= options.warmup)
             for (std::size_t i = 0; i < stepMs.size(); ++i)
                 stepMs[i].push_back(roundSteps[i]);

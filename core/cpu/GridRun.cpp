@@ -1,0 +1,188 @@
+#include "GridRun.h"
+
+#include "BlockState.h"
+#include "ThreadFibers.h"
+#include "core/Error.h"
+#include "core/launch/KernelFault.h"
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <exception>
+#include <latch>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+namespace kp::cpu {
+
+struct GridRun::Launch {
+    const Entry& entry;
+    BlockExecution how;
+    const launch::LaunchGeometry& g;
+    void* const* pointers;
+    const std::string& kernelName;
+    unsigned workers; // that take part in this launch
+    std::uint64_t blocks;
+    std::uint64_t chunk;                // blocks a worker takes at a time
+    std::atomic<std::uint64_t> next{0}; // the first block no worker has taken
+    // A whole grid at once: one block per worker, which meet at each grid.sync().
+    std::barrier<>* gridBarrier = nullptr;
+    std::latch* started = nullptr;
+    const std::atomic<bool>* abandon = nullptr;
+};
+
+GridRun::GridRun(unsigned workers, std::uint64_t mostBlocks, bool wholeGrid,
+                 std::function<void()> prepareWorker)
+    : workers_(workers), wholeGrid_(wholeGrid), prepareWorker_(std::move(prepareWorker)),
+      mostBlocks_(std::max<std::uint64_t>(mostBlocks, 1)), fiberSets_(workers), sharedMemory_(workers) {
+    if (!wholeGrid_) startPool();
+}
+
+void GridRun::startPool() {
+    pool_.emplace(static_cast<unsigned>(std::min<std::uint64_t>(workers_, mostBlocks_)), prepareWorker_);
+}
+
+GridRun::~GridRun() = default;
+
+void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g,
+                  void* const* pointers, const std::string& kernelName) {
+    const std::uint64_t blocks = g.blocks();
+    const bool wholeGrid = wholeGrid_ && how == BlockExecution::Fibers;
+    const unsigned workers =
+        wholeGrid ? static_cast<unsigned>(blocks)
+                  : static_cast<unsigned>(std::min<std::uint64_t>(pool_ ? pool_->size() : workers_, blocks));
+    if (fiberSets_.size() < workers) fiberSets_.resize(workers);
+    if (sharedMemory_.size() < workers) sharedMemory_.resize(workers);
+    // Enough chunks per worker to even out blocks of unequal cost, few enough to keep the counter cold.
+    const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
+    Launch launch{entry, how, g, pointers, kernelName, workers, blocks, chunk};
+    if (!wholeGrid) {
+        if (!pool_) startPool(); // a kernel of the program that does not sync its grid
+        pool_->run([&](unsigned w) { worker(launch, w); });
+        return;
+    }
+    runWholeGrid(launch);
+}
+
+void GridRun::worker(Launch& launch, unsigned w) {
+    if (w >= launch.workers) return; // the pool is larger than this launch's grid
+    const auto& g = launch.g;
+    std::vector<unsigned char>& shared = sharedMemory_[w];
+    if (shared.size() < std::max<std::size_t>(g.sharedBytes, 1))
+        shared.resize(std::max<std::size_t>(g.sharedBytes, 1));
+    const bool fibers = launch.how == BlockExecution::Fibers;
+    if (fibers && !fiberSets_[w]) fiberSets_[w] = std::make_unique<ThreadFibers>();
+    ThreadFibers* threadFibers = fibers ? fiberSets_[w].get() : nullptr;
+    const auto threads = static_cast<std::size_t>(g.threadsPerBlock());
+    // The block's built-ins live in this worker thread's state, which the kernel reads. Blocks are taken a
+    // chunk at a time and their indices counted up, not divided out for each block: with 2^16 small
+    // blocks, per-block bookkeeping showed in a memory-bound kernel's time.
+    auto& state = kernelpad_block_state;
+    std::copy(g.grid.begin(), g.grid.end(), state.gridDimension);
+    std::copy(g.block.begin(), g.block.end(), state.blockDimension);
+    state.dynamicShared = shared.data();
+    state.dynamicSharedBytes = g.sharedBytes;
+    state.blockThreads = static_cast<unsigned>(threads);
+    const std::function<void()> gridSync =
+        launch.gridBarrier ? std::function<void()>([&launch] { launch.gridBarrier->arrive_and_wait(); })
+                           : nullptr;
+    const auto runBlock = [&] {
+        if (launch.how == BlockExecution::Split) {
+            launch.entry.runThread(launch.pointers, 0, 0, 0); // the split kernel runs the whole block
+            return;
+        }
+        if (!threadFibers) {
+            launch.entry.runBlock(launch.pointers);
+            return;
+        }
+        const auto body = [&](std::size_t t) {
+            launch.entry.runThread(launch.pointers, static_cast<unsigned>(t % g.block[0]),
+                                   static_cast<unsigned>(t / g.block[0] % g.block[1]),
+                                   static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
+        };
+        // A block that ends, or fails, leaves the grid's meetings, so the others are never left waiting.
+        struct Leave {
+            std::barrier<>* grid;
+            ~Leave() {
+                if (grid) grid->arrive_and_drop();
+            }
+        } leave{launch.gridBarrier};
+        try {
+            threadFibers->run(threads, body, gridSync);
+        } catch (const launch::KernelFault& e) {
+            throw launch::KernelFault("the kernel " + launch.kernelName + " cannot go on: " + e.what());
+        }
+    };
+    if (launch.gridBarrier) { // block w, whatever the other workers do, once every worker has started
+        launch.started->arrive_and_wait();
+        if (*launch.abandon) return;
+        state.blockIndex[0] = static_cast<std::uint32_t>(w % g.grid[0]);
+        state.blockIndex[1] = static_cast<std::uint32_t>(w / g.grid[0] % g.grid[1]);
+        state.blockIndex[2] = static_cast<std::uint32_t>(w / (std::uint64_t{g.grid[0]} * g.grid[1]));
+        runBlock();
+        return;
+    }
+    for (std::uint64_t first = launch.next.fetch_add(launch.chunk); first < launch.blocks;
+         first = launch.next.fetch_add(launch.chunk)) {
+        auto x = static_cast<std::uint32_t>(first % g.grid[0]);
+        auto y = static_cast<std::uint32_t>(first / g.grid[0] % g.grid[1]);
+        auto z = static_cast<std::uint32_t>(first / (std::uint64_t{g.grid[0]} * g.grid[1]));
+        for (std::uint64_t b = first, end = std::min(launch.blocks, first + launch.chunk); b < end; ++b) {
+            state.blockIndex[0] = x;
+            state.blockIndex[1] = y;
+            state.blockIndex[2] = z;
+            runBlock();
+            if (++x == g.grid[0]) {
+                x = 0;
+                if (++y == g.grid[1]) {
+                    y = 0;
+                    ++z;
+                }
+            }
+        }
+    }
+}
+
+void GridRun::runWholeGrid(Launch& launch) {
+    const unsigned workers = launch.workers;
+    std::barrier gridBarrier(static_cast<std::ptrdiff_t>(workers));
+    std::latch started(static_cast<std::ptrdiff_t>(workers));
+    std::atomic<bool> abandon{false};
+    launch.gridBarrier = &gridBarrier;
+    launch.started = &started;
+    launch.abandon = &abandon;
+    // An exception a kernel throws (new failing, a throw) ends the launch with the first one, on this
+    // thread, where runContainedCode reports it; escaping a thread it would end the process.
+    std::mutex failureMutex;
+    std::exception_ptr failure;
+    const auto guarded = [&](unsigned w) {
+        try {
+            if (w > 0 && prepareWorker_) prepareWorker_();
+            worker(launch, w);
+        } catch (...) {
+            const std::lock_guard lock(failureMutex);
+            if (!failure) failure = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    try {
+        for (unsigned w = 1; w < workers; ++w)
+            threads.emplace_back(guarded, w);
+    } catch (const std::system_error& e) {
+        // The system refused a thread: stop those already started (a whole grid's blocks wait for each
+        // other, so none has begun) and say so, rather than end the process.
+        abandon = true;
+        started.count_down(static_cast<std::ptrdiff_t>(workers - threads.size()));
+        for (auto& t : threads)
+            t.join();
+        throw Error("could not start " + std::to_string(workers) + " threads for the kernel's blocks (" +
+                    e.what() + ")");
+    }
+    guarded(0);
+    for (auto& t : threads)
+        t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
+} // namespace kp::cpu

@@ -1,0 +1,66 @@
+// Runs one launch's blocks on the CPU backend's workers, inside the contained child: blocks taken a chunk
+// at a time by the workers of a pool kept from launch to launch, or, for a kernel that syncs its grid,
+// every block at once on a thread of its own. Each worker keeps its fibers and its shared memory between
+// launches.
+#pragma once
+
+#include "WorkerPool.h"
+#include "core/launch/LaunchGeometry.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kp::cpu {
+
+class ThreadFibers;
+
+// A kernel's entry points in the compiled library (CpuRunner's generated kernelpad_run_* functions).
+struct Entry {
+    int (*arity)() = nullptr;
+    void (*runBlock)(void* const*) = nullptr; // the block's threads in a loop
+    void (*runThread)(void* const*, unsigned, unsigned,
+                      unsigned) = nullptr; // one thread; a split kernel: the block
+};
+
+// How a kernel's block runs.
+enum class BlockExecution {
+    Loop,  // a loop over the threads: the kernel never synchronises
+    Split, // split at its barriers: one call runs the whole block
+    Fibers // one fiber per thread, switching at each barrier
+};
+
+class GridRun {
+public:
+    // `workers` at most; `mostBlocks`, the largest grid of the program, caps the pool. A program whose
+    // kernels sync their grid (`wholeGrid`) starts threads per launch instead of keeping a pool.
+    // `prepareWorker` runs first on every worker thread (signal stack, denormal mode).
+    GridRun(unsigned workers, std::uint64_t mostBlocks, bool wholeGrid, std::function<void()> prepareWorker);
+    ~GridRun();
+    GridRun(const GridRun&) = delete;
+    GridRun& operator=(const GridRun&) = delete;
+
+    // Runs every block of `g` with the kernel's parameters `pointers`; returns when all have ended. A fault
+    // of a fiber-run kernel is thrown as a launch::KernelFault that names `kernelName`.
+    void run(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g, void* const* pointers,
+             const std::string& kernelName);
+
+private:
+    // What a worker needs to run blocks of one launch.
+    struct Launch;
+    void worker(Launch& launch, unsigned w);
+    void runWholeGrid(Launch& launch);
+    void startPool();
+
+    unsigned workers_;
+    bool wholeGrid_;
+    std::function<void()> prepareWorker_;
+    std::uint64_t mostBlocks_;
+    std::optional<WorkerPool> pool_;
+    std::vector<std::unique_ptr<ThreadFibers>> fiberSets_; // per worker, made when a kernel needs them
+    std::vector<std::vector<unsigned char>> sharedMemory_; // per worker
+};
+
+} // namespace kp::cpu
