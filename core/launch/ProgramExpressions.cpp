@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "core/Lines.h"
+#include "core/model/FormulaFunctions.h"
 
 #include <cmath>
 #include <limits>
@@ -12,19 +13,6 @@
 namespace kp::launch {
 
 namespace {
-
-double divup(double a, double b) {
-    return std::ceil(a / b);
-}
-double modulo(double a, double b) {
-    return std::fmod(a, b);
-}
-double floorOf(double a) {
-    return std::floor(a);
-}
-double ceilOf(double a) {
-    return std::ceil(a);
-}
 
 // size(x), rows(x), cols(x), depth(x): the functions of a buffer, whose argument is a name.
 const std::regex& dimensionCall() {
@@ -100,10 +88,7 @@ mu::Parser& ProgramExpressions::parserFor(const std::string& text) {
         parser->DefineVar(name, &value);
     for (auto& [name, value] : dimensions_)
         parser->DefineVar(name, &value);
-    parser->DefineFun("divup", divup);
-    parser->DefineFun("floor", floorOf);
-    parser->DefineFun("ceil", ceilOf);
-    parser->DefineOprt("%", modulo, mu::prMUL_DIV, mu::oaLEFT, true);
+    model::defineFormulaFunctions(*parser);
     parser->DefineConst("true", 1);
     parser->DefineConst("false", 0);
     parser->SetExpr(rewrite(text));

@@ -1,5 +1,6 @@
 #include "ArrayGenerator.h"
 
+#include "FormulaFunctions.h"
 #include "core/Error.h"
 
 #include <algorithm>
@@ -111,15 +112,18 @@ void defineFormula(mu::Parser& parser, FormulaVariables& variables, const std::s
         parser.DefineVar("n", &variables.n);
         parser.DefineConst("pi", std::numbers::pi);
         parser.DefineConst("e", std::numbers::e);
+        defineFormulaFunctions(parser);
         parser.SetExpr(formula);
         parser.Eval(); // parses now, so that a bad formula fails before any element is written
     } catch (const mu::Parser::exception_type& error) {
         std::string message = where + ": the formula \"" + formula + "\" is not valid";
         if (error.GetPos() >= 0) message += " at character " + std::to_string(error.GetPos() + 1);
         if (!error.GetToken().empty()) message += " (\"" + error.GetToken() + "\")";
-        throw InputError(message + ": " + error.GetMsg() +
-                         ". A formula may use i, j, k (the element's indices), c (the vector component), "
-                         "n (the element count), pi, e and muparser's functions (sin, exp, sqrt, ...)");
+        throw InputError(
+            message + ": " + error.GetMsg() +
+            ". A formula may use i, j, k (the element's indices), c (the vector component), "
+            "n (the element count), pi, e, a % b, floor, ceil and muparser's functions (sin, exp, "
+            "sqrt, ...)");
     }
     if (parser.GetNumResults() != 1)
         throw InputError(where + ": the formula \"" + formula + "\" gives " +

@@ -3,6 +3,7 @@
 #include "GridCoverage.h"
 #include "core/Error.h"
 #include "core/launch/RunSetup.h"
+#include "core/model/FormulaFunctions.h"
 
 #include <algorithm>
 #include <charconv>
@@ -191,6 +192,7 @@ double evaluateFlops(const std::string& formula, double n) {
     double variable = n;
     try {
         parser.DefineVar("n", &variable);
+        model::defineFormulaFunctions(parser);
         parser.SetExpr(formula);
         const double value = parser.Eval();
         if (!std::isfinite(value) || value < 0)

@@ -221,6 +221,31 @@ private slots:
         QCOMPARE(ran.result.kernelMs.size(), std::size_t{3});
     }
 
+    // A kernel that syncs its grid beside a block reduction: on the CPU backend the first runs every block at
+    // once on threads of its own, the second on the workers. Integer values keep the sums exact in any order.
+    void gridSyncBesideABlockReduction() {
+        const auto* backend = runner();
+        if (!backend) return;
+        const int n = 4000, blocks = 16;
+        const json file = {
+            {"format", "kernelpad/1"},
+            {"code", kernels("grid_normalize.cu")},
+            {"args",
+             {array("data", "float32", {n}, "inout", {{"formula", "1 + i % 4"}}),
+              array("total", "float32", {1}, "out")}},
+            {"buffers", {{{"name", "sums"}, {"array", {{"dtype", "float32"}, {"shape", {blocks}}}}}}},
+            {"steps",
+             {launchStep("blockSums", {blocks}, {256}, {"data", "sums", "size(data)"}),
+              launchStep("normalize", {blocks}, {256}, {"data", "sums", blocks, "total", "size(data)"})}}};
+        const auto ran = run(file, *backend, 2);
+        const auto data = input<float>(ran, "data");
+        const float total = std::accumulate(data.begin(), data.end(), 0.0f);
+        QCOMPARE(ran.result.output("total")->as<float>()[0], total);
+        const auto out = valuesOf<float>(*ran.result.output("data"));
+        for (std::size_t i = 0; i < out.size(); i += 997)
+            QCOMPARE(out[i], data[i] / total);
+    }
+
     // 101 Jacobi sweeps between two grids: the output is read back from wherever its name ended.
     void jacobiSweepsSwapTwoGrids() {
         const auto* backend = runner();
