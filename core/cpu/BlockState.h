@@ -10,6 +10,7 @@ struct KernelpadBlockStateLayout {
     unsigned char* dynamicShared;
     unsigned long long dynamicSharedBytes;
     unsigned blockThreads;
+    void* deferredAtomics; // the worker's table of deferred atomics (GridRun), or null
 };
 // The worker thread's: the CPU runner sets the block's fields before it runs the block.
 extern __thread KernelpadBlockStateLayout kernelpad_block_state;

@@ -194,6 +194,8 @@ template <auto F, typename... P> void runThread(void (*)(P...), void* const* arg
 template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(P); }
 } // namespace kernelpad_entry
 extern "C" void kernelpad_install(void (*meet)(::kernelpad::Meeting&)) { ::kernelpad::meet = meet; }
+extern "C" void kernelpad_flush_deferred(void* table) { ::kernelpad::flushDeferred(table); }
+extern "C" unsigned long long kernelpad_deferred_bytes() { return sizeof(::kernelpad::DeferredTable); }
 )";
     for (std::size_t k = 0; k < program.kernels.size(); ++k) {
         const std::string& kernel = program.kernels[k].name;
@@ -291,8 +293,7 @@ std::string checkedCasts(const std::string& source) {
 // For the bounds-checking mode: each array parameter of the launched kernels' definitions becomes
 // ::kernelpad::Checked<T> with the same name, on the same lines (newlines kept), so diagnostics and
 // reported lines stay the user's.
-std::string checkedParameters(const launch::RunSetup& setup, const launch::Program& program) {
-    std::string text = setup.source;
+std::string checkedParameters(std::string text, const launch::Program& program) {
     for (const std::size_t k : definitionsFromLast(program)) {
         const auto& signature = program.kernels[k].signature;
         const std::vector<ParameterSpan> spans = parameterSpans(text, signature.line, signature.column);
@@ -417,12 +418,12 @@ bool CpuRunner::needsFibers(const std::string& source) {
     return false;
 }
 
-std::string CpuRunner::hostSource(const launch::RunSetup& setup, bool checkBounds) {
-    return hostProgram(setup, checkBounds, false).text;
+std::string CpuRunner::hostSource(const launch::RunSetup& setup, bool checkBounds, bool deferAtomics) {
+    return hostProgram(setup, checkBounds, false, deferAtomics).text;
 }
 
-CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, bool checkBounds,
-                                              bool trySplit) {
+CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, bool checkBounds, bool trySplit,
+                                              bool deferAtomics) {
     static const std::regex nameExpression(R"([A-Za-z_][\w:]*(<[\w:<>, *&+-]*>)?)");
     const launch::Program ran = launch::programOf(setup);
     const auto& kernels = ran.kernels;
@@ -445,7 +446,20 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
         text += "#define " + name + " " + value + "\n";
     }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
-    std::string user = withoutBuiltInIncludes(checkBounds ? checkedParameters(setup, ran) : setup.source);
+    std::string user = setup.source;
+    if (deferAtomics)
+        for (const std::size_t k : definitionsFromLast(ran)) {
+            const auto& signature = kernels[k].signature;
+            std::vector<std::pair<std::string, bool>> parameters;
+            for (const auto& parameter : signature.parameters)
+                parameters.emplace_back(parameter.name, parameter.pointer);
+            const auto deferred = rewriteDeferredAtomics(user, signature.line, signature.column, parameters);
+            for (std::size_t i = 0; i < kernels.size(); ++i) // every instance of the same definition
+                if (kernels[i].signature.line == signature.line &&
+                    kernels[i].signature.column == signature.column)
+                    program.kernels[i].deferred = deferred;
+        }
+    user = withoutBuiltInIncludes(checkBounds ? checkedParameters(std::move(user), ran) : user);
     if (trySplit)
         for (const std::size_t k : definitionsFromLast(ran)) {
             const auto& signature = kernels[k].signature;
@@ -455,7 +469,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
             for (std::size_t i = 0; i < kernels.size(); ++i) // every instance of the same definition
                 if (kernels[i].signature.line == signature.line &&
                     kernels[i].signature.column == signature.column)
-                    program.kernels[i] = {split.reason, split.barriers};
+                    program.kernels[i] = {split.reason, split.barriers, program.kernels[i].deferred};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoints(ran);
@@ -503,7 +517,7 @@ CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
     HostProgram program;
     bool anySplit = false;
     if (splitAtBarriers_) {
-        program = hostProgram(setup, checkBounds_, true);
+        program = hostProgram(setup, checkBounds_, true, deferAtomics_);
         anySplit = std::any_of(program.kernels.begin(), program.kernels.end(),
                                [](const auto& k) { return k.notSplitBecause.empty(); });
         if (anySplit) {
@@ -515,13 +529,24 @@ CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
     }
     const bool splitCompiled = anySplit && out.compiled.ok;
     if (!splitCompiled) {
-        out.compiled = compiler_.compile({{setup.sourceName, hostSource(setup, checkBounds_)}}, options);
+        const HostProgram plain = hostProgram(setup, checkBounds_, false, deferAtomics_);
+        if (!splitAtBarriers_) program.kernels = plain.kernels; // what the plain source defers
+        out.compiled = compiler_.compile({{setup.sourceName, plain.text}}, options);
         if (!out.compiled.ok)
             throw launch::CompileError(explainUnsupported(out.compiled.diagnostics), out.compiled.log);
     }
     for (std::size_t k = 0; k < kernels.size(); ++k) {
         std::string words =
             executionWords(splitAtBarriers_ ? &program.kernels[k] : nullptr, splitCompiled, fibers);
+        std::vector<std::size_t> deferred;
+        for (const auto& parameter : program.kernels[k].deferred) {
+            deferred.push_back(parameter.index);
+            words += "; atomics on " + parameter.name +
+                     " are combined on each core and applied once at the end of the launch (nothing in the "
+                     "kernel reads " +
+                     parameter.name + ")";
+        }
+        out.deferred.push_back(std::move(deferred));
         if (kernels.size() > 1) words = kernels[k].name + ": " + words;
         out.execution += (out.execution.empty() ? "" : "; ") + words;
     }
@@ -590,7 +615,7 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
         }
     const auto workers = gridLine > 0 ? static_cast<unsigned>(gridWorkers) : workers_;
 
-    auto [compiled, execution, split, fibers] = compile(setup);
+    auto [compiled, execution, split, fibers, deferred] = compile(setup);
     result.execution = std::move(execution);
     result.compileMs = compiled.milliseconds;
     result.compileFromCache = compiled.fromCache;
@@ -623,7 +648,7 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
                                   program.single ? std::function<std::string()>() : whereNow};
     // A lambda may not name a structured binding (clang).
     const Loaded loaded{
-        compiled.library, split, fibers, gridLine > 0, flushesDenormals(setup.compile.options), at};
+        compiled.library, split, deferred, fibers, gridLine > 0, flushesDenormals(setup.compile.options), at};
     const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
         return runLoaded(setup, program, options, loaded, inputs, result.outputs, cancel);
     });
@@ -645,6 +670,13 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
 
 namespace {
 
+// How each kernel instance runs (CpuRunner::Compiled's).
+struct Execution {
+    const std::vector<bool>& split;
+    const std::vector<std::vector<std::size_t>>& deferred;
+    bool fibers = false;
+};
+
 // A program replayed in the child: the kernels' entry points and the symbols' addresses in the loaded
 // library, each buffer's memory, and the operations performed on them.
 class ProgramReplay {
@@ -664,10 +696,9 @@ public:
     }
 
     // Runs one operation, launches on `grid`.
-    void perform(const launch::Operation& operation, GridRun& grid, const std::vector<bool>& split,
-                 bool fibers) {
+    void perform(const launch::Operation& operation, GridRun& grid, const Execution& execution) {
         std::visit(Overloaded{
-                       [&](const launch::LaunchOperation& op) { launch(operation, op, grid, split, fibers); },
+                       [&](const launch::LaunchOperation& op) { launch(operation, op, grid, execution); },
                        [&](const launch::CopyOperation& op) {
                            std::memmove(at(op.to), at(op.from),
                                         op.elements * model::byteSize(program_.buffers[op.to.buffer].dtype));
@@ -680,6 +711,11 @@ public:
                    },
                    operation.what);
     }
+
+    // The library's way to apply a worker's deferred atomics, and the size of their table.
+    using Flush = void (*)(void*);
+    Flush flushDeferred() const noexcept { return flushDeferred_; }
+    std::size_t deferredBytes() const noexcept { return deferredBytes_; }
 
     // Whether out and inout arrays are written where the results are kept (no swap moves them).
     bool direct() const noexcept { return direct_; }
@@ -723,6 +759,8 @@ private:
             entries_.push_back(entry);
         }
         symbol<void (*)(void (*)(Meeting&))>(library, "kernelpad_install")(&ThreadFibers::meet);
+        flushDeferred_ = symbol<void (*)(void*)>(library, "kernelpad_flush_deferred");
+        deferredBytes_ = symbol<unsigned long long (*)()>(library, "kernelpad_deferred_bytes")();
         if (checkBounds_) {
             using Report = void (*)(const char*, long long, unsigned long long, uint3Like, uint3Like,
                                     const char*, unsigned);
@@ -772,7 +810,7 @@ private:
     // A launch's parameters: pointers into the buffers, or the scalars' bytes; in the bounds-checking mode
     // an array parameter is its data, element count and name.
     void launch(const launch::Operation& operation, const launch::LaunchOperation& op, GridRun& grid,
-                const std::vector<bool>& split, bool fibers) {
+                const Execution& execution) {
         const auto& signature = program_.kernels[op.kernel].signature;
         pointers_.assign(op.args.size(), nullptr);
         arrays_.assign(op.args.size(), {});
@@ -792,11 +830,12 @@ private:
             const std::lock_guard lock(boundsReport.mutex);
             boundsReport.count = 0;
         }
-        const BlockExecution how = split[op.kernel] ? BlockExecution::Split
-                                   : fibers         ? BlockExecution::Fibers
-                                                    : BlockExecution::Loop;
+        const BlockExecution how = execution.split[op.kernel] ? BlockExecution::Split
+                                   : execution.fibers         ? BlockExecution::Fibers
+                                                              : BlockExecution::Loop;
         try {
-            grid.run(entries_[op.kernel], how, op.geometry, pointers_.data(), signature.name);
+            grid.run(entries_[op.kernel], how, op.geometry, pointers_.data(), signature.name,
+                     mayDefer(op, execution.deferred[op.kernel]));
         } catch (const launch::KernelFault& e) {
             if (program_.single) throw;
             throw launch::KernelFault(inStep(program_, operation) + e.what());
@@ -807,6 +846,19 @@ private:
                                       (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
                                                                     " out-of-bounds accesses in all)"
                                                               : std::string()));
+    }
+
+    // The deferred atomics of a launch stay deferred only where no other pointer argument reaches into
+    // the same buffer (a program may pass one buffer twice, or a view of it): the kernel could read
+    // through that one what its atomics change.
+    bool mayDefer(const launch::LaunchOperation& op, const std::vector<std::size_t>& deferred) const {
+        if (deferred.empty()) return false;
+        for (const std::size_t d : deferred)
+            for (std::size_t i = 0; i < op.args.size(); ++i)
+                if (i != d && op.args[i].pointer && op.args[d].pointer &&
+                    op.args[i].place.buffer == op.args[d].place.buffer)
+                    return false;
+        return true;
     }
 
     const launch::RunSetup& setup_;
@@ -820,7 +872,9 @@ private:
     std::vector<std::byte*> memory_;    // per buffer
     std::vector<std::byte*> working_;   // per argument, for the refill
     std::vector<std::size_t> outputOf_; // per argument copied out: its place in the outputs
-    std::vector<void*> pointers_;       // the launch's parameters
+    void (*flushDeferred_)(void*) = nullptr;
+    std::size_t deferredBytes_ = 0;
+    std::vector<void*> pointers_; // the launch's parameters
     std::vector<ArrayArgument> arrays_;
 };
 
@@ -845,6 +899,8 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
     for (const auto& [kernel, geometry] : program.distinctLaunches())
         mostBlocks = std::max(mostBlocks, geometry.blocks());
     GridRun grid(workers_, mostBlocks, loaded.wholeGrid, prepareWorker);
+    grid.setDeferredAtomics(replay.flushDeferred(), replay.deferredBytes());
+    const Execution execution{loaded.split, loaded.deferred, loaded.fibers};
 
     std::vector<std::vector<double>> stepMs(program.single ? 0 : program.steps.size());
     std::vector<double> roundSteps(stepMs.size());
@@ -859,12 +915,12 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
         for (std::size_t j = 0; j < program.operations.size(); ++j) {
             const auto& operation = program.operations[j];
             if (program.single) {
-                replay.perform(operation, grid, loaded.split, loaded.fibers);
+                replay.perform(operation, grid, execution);
                 continue;
             }
             operationNow.store(j, std::memory_order_relaxed);
             const auto before = Clock::now();
-            replay.perform(operation, grid, loaded.split, loaded.fibers);
+            replay.perform(operation, grid, execution);
             launch::chargeStep(program, operation.step, millisecondsSince(before), roundSteps);
         }
         if (!program.single) operationNow.store(program.operations.size(), std::memory_order_relaxed);

@@ -5,6 +5,7 @@
 // either.
 #pragma once
 
+#include "DeferredAtomics.h"
 #include "HostCompiler.h"
 #include "core/launch/LaunchGeometry.h"
 #include "core/launch/RunResult.h"
@@ -32,23 +33,29 @@ public:
     // On by default: kernels run split at their barriers where they can (see BarrierSplit.h), else as
     // fibers. Off: always fibers for kernels that synchronise (tests and benchmarks compare the two).
     void setSplitAtBarriers(bool on) noexcept { splitAtBarriers_ = on; }
+    // Whether atomics nobody reads during a launch are folded per worker (DeferredAtomics.h); on by
+    // default, off to measure what it saves.
+    void setDeferAtomics(bool on) noexcept { deferAtomics_ = on; }
 
     unsigned workers() const noexcept { return workers_; }
     std::string backendName() const override; // "cpu (16 threads)"
     launch::LaunchLimits limits() const override { return launch::LaunchLimits::cpu(); }
 
     // The translation unit the host compiler sees: built-ins, the user's source under #line, the entry.
-    static std::string hostSource(const launch::RunSetup& setup, bool checkBounds = false);
+    static std::string hostSource(const launch::RunSetup& setup, bool checkBounds = false,
+                                  bool deferAtomics = true);
     struct HostProgram {
         std::string text;
         struct Kernel {
             std::string notSplitBecause; // empty: split at its barriers (or not asked to be)
             int barriers = 0;
+            std::vector<DeferredParameter> deferred; // parameters whose atomics are folded per worker
         };
         std::vector<Kernel> kernels; // per kernel instance of the setup's program, when asked to split
     };
     // The same, with each kernel split at its barriers where `trySplit` and the kernel allow it.
-    static HostProgram hostProgram(const launch::RunSetup& setup, bool checkBounds, bool trySplit);
+    static HostProgram hostProgram(const launch::RunSetup& setup, bool checkBounds, bool trySplit,
+                                   bool deferAtomics = true);
     // Whether the source synchronises threads of a block (then they run as fibers).
     static bool needsFibers(const std::string& source);
 
@@ -58,6 +65,8 @@ public:
         std::string execution;   // how its threads will run, in words
         std::vector<bool> split; // per kernel instance: split at its barriers, one call runs a whole block
         bool fibers = false; // the source synchronises: a kernel not split runs a block's threads as fibers
+        std::vector<std::vector<std::size_t>>
+            deferred; // per kernel instance: parameters with deferred atomics
     };
     // Compiles the setup's kernels as run() would (split at their barriers where they can), without loading
     // or running them: the editor's diagnostics for the CPU backend, safe on a file just opened. Needs only
@@ -79,7 +88,8 @@ public:
 private:
     struct Loaded {
         std::filesystem::path library;
-        std::vector<bool> split; // per kernel instance
+        std::vector<bool> split;                        // per kernel instance
+        std::vector<std::vector<std::size_t>> deferred; // per kernel instance, parameter indices
         bool fibers = false;
         bool wholeGrid = false;      // the kernel syncs its grid: every block at once, on a thread of its own
         bool flushDenormals = false; // --ftz=true or -use_fast_math
@@ -96,6 +106,7 @@ private:
     unsigned workers_;
     bool checkBounds_;
     bool splitAtBarriers_ = true;
+    bool deferAtomics_ = true;
 };
 
 } // namespace kp::cpu

@@ -30,6 +30,7 @@ struct GridRun::Launch {
     std::barrier<>* gridBarrier = nullptr;
     std::latch* started = nullptr;
     const std::atomic<bool>* abandon = nullptr;
+    bool deferAtomics = false;
 };
 
 GridRun::GridRun(unsigned workers, std::uint64_t mostBlocks, bool wholeGrid,
@@ -45,8 +46,13 @@ void GridRun::startPool() {
 
 GridRun::~GridRun() = default;
 
+void GridRun::setDeferredAtomics(void (*flush)(void*), std::size_t tableBytes) {
+    flushDeferred_ = flush;
+    deferredBytes_ = tableBytes;
+}
+
 void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g,
-                  void* const* pointers, const std::string& kernelName) {
+                  void* const* pointers, const std::string& kernelName, bool deferAtomics) {
     const std::uint64_t blocks = g.blocks();
     const bool wholeGrid = wholeGrid_ && how == BlockExecution::Fibers;
     const unsigned workers =
@@ -54,9 +60,11 @@ void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGe
                   : static_cast<unsigned>(std::min<std::uint64_t>(pool_ ? pool_->size() : workers_, blocks));
     if (fiberSets_.size() < workers) fiberSets_.resize(workers);
     if (sharedMemory_.size() < workers) sharedMemory_.resize(workers);
+    if (deferredTables_.size() < workers) deferredTables_.resize(workers);
     // Enough chunks per worker to even out blocks of unequal cost, few enough to keep the counter cold.
     const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
     Launch launch{entry, how, g, pointers, kernelName, workers, blocks, chunk};
+    launch.deferAtomics = deferAtomics && flushDeferred_ && deferredBytes_ > 0;
     if (!wholeGrid) {
         if (!pool_) startPool(); // a kernel of the program that does not sync its grid
         pool_->run([&](unsigned w) { worker(launch, w); });
@@ -84,6 +92,21 @@ void GridRun::worker(Launch& launch, unsigned w) {
     state.dynamicShared = shared.data();
     state.dynamicSharedBytes = g.sharedBytes;
     state.blockThreads = static_cast<unsigned>(threads);
+    // The worker's deferred atomics, applied once its blocks are done, or if one fails (the results of a
+    // failed launch are not shown, but the next launch must start from an empty table).
+    struct Flush {
+        void (*flush)(void*);
+        void* table;
+        ~Flush() {
+            if (table) flush(table);
+        }
+    } flush{flushDeferred_, nullptr};
+    if (launch.deferAtomics) {
+        auto& table = deferredTables_[w];
+        if (!table) table.reset(new std::byte[deferredBytes_]()); // zeroed: every slot free
+        flush.table = table.get();
+    }
+    state.deferredAtomics = flush.table;
     const std::function<void()> gridSync =
         launch.gridBarrier ? std::function<void()>([&launch] { launch.gridBarrier->arrive_and_wait(); })
                            : nullptr;

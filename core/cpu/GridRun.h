@@ -44,8 +44,13 @@ public:
 
     // Runs every block of `g` with the kernel's parameters `pointers`; returns when all have ended. A fault
     // of a fiber-run kernel is thrown as a launch::KernelFault that names `kernelName`.
+    // `deferAtomics`: the kernel's deferred atomics (DeferredAtomics.h) fold into each worker's table, which
+    // is applied when the worker's blocks are done; otherwise they act at once.
     void run(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g, void* const* pointers,
-             const std::string& kernelName);
+             const std::string& kernelName, bool deferAtomics = false);
+
+    // The loaded library's way to apply a table of deferred atomics, and the table's size.
+    void setDeferredAtomics(void (*flush)(void*), std::size_t tableBytes);
 
 private:
     // What a worker needs to run blocks of one launch.
@@ -61,6 +66,9 @@ private:
     std::optional<WorkerPool> pool_;
     std::vector<std::unique_ptr<ThreadFibers>> fiberSets_; // per worker, made when a kernel needs them
     std::vector<std::vector<unsigned char>> sharedMemory_; // per worker
+    void (*flushDeferred_)(void*) = nullptr;
+    std::size_t deferredBytes_ = 0;
+    std::vector<std::unique_ptr<std::byte[]>> deferredTables_; // per worker, zeroed, made at first need
 };
 
 } // namespace kp::cpu

@@ -243,6 +243,7 @@ struct KernelpadBlockState {
     unsigned char* dynamicShared;
     unsigned long long dynamicSharedBytes;
     unsigned blockThreads;
+    void* deferredAtomics; // the worker's table of deferred atomics, or null where this launch defers none
 };
 extern "C" __thread __attribute__((tls_model("initial-exec"))) KernelpadBlockState kernelpad_block_state;
 
@@ -831,6 +832,110 @@ KERNELPAD_CHECKED_ATOMIC(atomicMax)
 template <typename T, typename C, typename V> T atomicCAS(::kernelpad::Checked<T> address, C compare, V value) {
     return atomicCAS(&address[0], static_cast<T>(compare), static_cast<T>(value));
 }
+
+// Deferred atomics: the CPU backend's fast path for atomics whose value nobody reads during the launch.
+// CpuRunner (core/cpu/DeferredAtomics) rewrites a call such as `atomicAdd(total, v * v);` into
+// `_kp_dfAdd(total, v * v);` only where all of these hold, for a pointer parameter P of the kernel:
+//   - P appears in the kernel's body only as the address of atomicAdd/Sub/Min/Max/And/Or/Xor calls that
+//     are whole statements (their returned old value is discarded), once in each such address;
+//   - no #define of the source names P; and, checked at each launch, no other pointer argument of the
+//     launch points into P's buffer.
+// Then no thread of the launch can read what P points at, so the only observers are later launches and
+// the host: each worker folds its threads' operations on one address into one pending value (a sum, a
+// maximum, ...) and applies it atomically once its blocks are done, before the launch ends. The final
+// value is what the atomics would have left: exactly so for integers, whose operations commute; float
+// and double sums are added in another order, as a GPU's atomics also add in no fixed order. Contended
+// atomics on one address (a sum of squares into one float, a histogram's 256 bins) thus stop bouncing one
+// cache line between cores for every operation.
+namespace kernelpad {
+struct DeferredSlot {
+    void* address;                                  // null: free
+    void (*apply)(void*, const unsigned char*);     // the operation and type, applied atomically
+    alignas(8) unsigned char value[8];              // the pending operand, in its type's bytes
+};
+struct DeferredTable {
+    static constexpr unsigned kSlots = 512;         // a power of two; CpuRunner gives each worker 16 KiB
+    static constexpr unsigned kProbes = 8;
+    DeferredSlot slots[kSlots];
+    DeferredSlot* recent;                           // the slot last used: a hot address skips the hash
+    unsigned used;
+};
+struct DeferredAdd { template <typename T> static T fold(T a, T b) { return a + b; } template <typename T> static void now(T* p, T v) { atomicAdd(p, v); } };
+struct DeferredSub { template <typename T> static T fold(T a, T b) { return a + b; } template <typename T> static void now(T* p, T v) { atomicSub(p, v); } };
+struct DeferredMin { template <typename T> static T fold(T a, T b) { return b < a ? b : a; } template <typename T> static void now(T* p, T v) { atomicMin(p, v); } };
+struct DeferredMax { template <typename T> static T fold(T a, T b) { return b > a ? b : a; } template <typename T> static void now(T* p, T v) { atomicMax(p, v); } };
+struct DeferredAnd { template <typename T> static T fold(T a, T b) { return a & b; } template <typename T> static void now(T* p, T v) { atomicAnd(p, v); } };
+struct DeferredOr { template <typename T> static T fold(T a, T b) { return a | b; } template <typename T> static void now(T* p, T v) { atomicOr(p, v); } };
+struct DeferredXor { template <typename T> static T fold(T a, T b) { return a ^ b; } template <typename T> static void now(T* p, T v) { atomicXor(p, v); } };
+template <typename T> inline T pendingOf(const unsigned char* bytes) { T v; std::memcpy(&v, bytes, sizeof(T)); return v; }
+template <typename Op, typename T> void applyDeferred(void* address, const unsigned char* value) {
+    Op::now(static_cast<T*>(address), pendingOf<T>(value));
+}
+template <typename Op, typename T> inline void foldInto(DeferredSlot& s, T value) {
+    const T folded = Op::fold(pendingOf<T>(s.value), value);
+    std::memcpy(s.value, &folded, sizeof(T));
+}
+template <typename Op, typename T> inline void deferred(T* address, T value) {
+    auto* table = static_cast<DeferredTable*>(kernelpad_block_state.deferredAtomics);
+    if (!table) { Op::now(address, value); return; }
+    void (*const apply)(void*, const unsigned char*) = &applyDeferred<Op, T>;
+    if (DeferredSlot* r = table->recent; r && r->address == address && r->apply == apply) { foldInto<Op>(*r, value); return; }
+    unsigned slot = static_cast<unsigned>((reinterpret_cast<unsigned long long>(address) >> 2) * 0x9E3779B97F4A7C15ull >> 55) & (DeferredTable::kSlots - 1);
+    for (unsigned probe = 0; probe < DeferredTable::kProbes; ++probe, slot = (slot + 1) & (DeferredTable::kSlots - 1)) {
+        DeferredSlot& s = table->slots[slot];
+        if (s.address == address) {
+            if (s.apply != apply) { // another operation on this address: what is pending goes first
+                s.apply(s.address, s.value);
+                s.apply = apply;
+                std::memcpy(s.value, &value, sizeof(T));
+            } else {
+                foldInto<Op>(s, value);
+            }
+            table->recent = &s;
+            return;
+        }
+        if (!s.address) {
+            s.address = address;
+            s.apply = apply;
+            std::memcpy(s.value, &value, sizeof(T));
+            ++table->used;
+            table->recent = &s;
+            return;
+        }
+    }
+    Op::now(address, value); // the table is crowded here, and holds nothing for this address
+}
+template <typename T> struct DeferredAddable : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned long long> || std::is_same_v<T, float> || std::is_same_v<T, double>> {};
+template <typename T> struct DeferredSubtractable : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int>> {};
+template <typename T> struct DeferredOrdered : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long>> {};
+template <typename T> struct DeferredBitwise : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned long long>> {};
+// Applies what a worker's table holds and empties it (the entry kernelpad_flush_deferred, after its blocks).
+inline void flushDeferred(void* t) {
+    auto* table = static_cast<DeferredTable*>(t);
+    if (!table || table->used == 0) return;
+    for (auto& s : table->slots)
+        if (s.address) { s.apply(s.address, s.value); s.address = nullptr; }
+    table->used = 0;
+    table->recent = nullptr;
+}
+} // namespace kernelpad
+// The rewritten calls, named as long as the originals so that columns in messages stay where they were.
+// A type CUDA has no such atomic for goes to the original call, which then says so.
+#define KERNELPAD_DEFERRED(name, original, Op, Supported)                                                 \
+    template <typename T, typename V> inline void name(T* address, V value) {                           \
+        if constexpr (::kernelpad::Supported<T>::value) ::kernelpad::deferred<::kernelpad::Op>(address, static_cast<T>(value)); \
+        else original(address, value);                                                                   \
+    }                                                                                                   \
+    template <typename T, typename V> inline void name(::kernelpad::Checked<T> address, V value) { name(&address[0], value); } \
+    template <typename T, typename V> inline void name##_block(T address, V value) { name(address, value); } \
+    template <typename T, typename V> inline void name##_system(T address, V value) { name(address, value); }
+KERNELPAD_DEFERRED(_kp_dfAdd, atomicAdd, DeferredAdd, DeferredAddable)
+KERNELPAD_DEFERRED(_kp_dfSub, atomicSub, DeferredSub, DeferredSubtractable)
+KERNELPAD_DEFERRED(_kp_dfMin, atomicMin, DeferredMin, DeferredOrdered)
+KERNELPAD_DEFERRED(_kp_dfMax, atomicMax, DeferredMax, DeferredOrdered)
+KERNELPAD_DEFERRED(_kp_dfAnd, atomicAnd, DeferredAnd, DeferredBitwise)
+KERNELPAD_DEFERRED(_kp_dfOr, atomicOr, DeferredOr, DeferredBitwise)
+KERNELPAD_DEFERRED(_kp_dfXor, atomicXor, DeferredXor, DeferredBitwise)
 
 // ((old >= limit) ? 0 : old + 1) and (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines them.
 inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {

@@ -2,7 +2,8 @@
 // barrier-free kernel on one core within 1.25x of a serial loop; all cores at least 0.6x speedup per
 // core on a compute-bound kernel; barrier kernels (shared-memory reduction, tiled matrix multiply)
 // within 10x of a serial loop; warp shuffles faster than the block-wide exchange the warp model replaced
-// (issue 22). Runs on any machine. Usage: bench_cpu [--json FILE].
+// (issue 22); contended atomics on all cores at least as fast as a serial loop (issue 25). Runs on any
+// machine. Usage: bench_cpu [--json FILE].
 #include "BenchTable.h"
 #include "core/cpu/CpuRunner.h"
 #include "core/io/PlaygroundFile.h"
@@ -182,6 +183,61 @@ int main(int argc, char** argv) {
     });
     table.add({"warp-shuffle reduction 2^22, all cores vs serial loop", "ms",
                medianKernelMs(all, shuffles, 5), serialAdd, "ratio < 12.7 (block-wide exchange)", 12.7});
+
+    // 6. Contended atomics (issue 25): every thread's atomicAdd on one float (the seed's sum of squares), and
+    // on 256 bins (a byte histogram), all cores against the serial loop; and the same with the atomics
+    // acting at once, as they did before they were folded per core.
+    cpu::CpuRunner allAtOnce(cpu::HostCompiler(), cores);
+    allAtOnce.setDeferAtomics(false);
+    const std::size_t side = 4000;
+    const auto sumSquares =
+        setupOf("__global__ void sum_squares(const float* a, float* total, int width, int height) {\n"
+                "    const int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    const int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                "    if (x < width && y < height) {\n"
+                "        const float v = a[y * width + x];\n"
+                "        atomicAdd(total, v * v);\n"
+                "    }\n}\n",
+                "sum_squares",
+                {array("a", {side, side}, "in", "ones"), array("total", {1}, "out"),
+                 scalar("width", "cols(a)"), scalar("height", "rows(a)")},
+                {{"grid", {250, 250}}, {"block", {16, 16}}});
+    const std::vector<float> ones(side * side, 1.0f);
+    const double serialSquares = bench::medianMs(9, [&] {
+        float s = 0;
+        for (float v : ones)
+            s += v * v;
+        keep(s);
+    });
+    table.add({"atomicAdd of 16M squares into one float, all cores vs serial loop", "ms",
+               medianKernelMs(all, sumSquares, 5), serialSquares, "ratio <= 1", 1.0});
+    table.add({"the same, each atomic at once (before issue 25)", "ms",
+               medianKernelMs(allAtOnce, sumSquares, 3), serialSquares, "(information)", 0});
+
+    const std::size_t bytes = std::size_t{1} << 24;
+    nlohmann::json data = {{"name", "data"},
+                           {"array", {{"dtype", "uint8"}, {"shape", {bytes}}}},
+                           {"direction", "in"},
+                           {"init", {{"random", "uniform"}, {"low", 0}, {"high", 255}, {"seed", 3}}}};
+    nlohmann::json bins = {
+        {"name", "bins"}, {"array", {{"dtype", "uint32"}, {"shape", {256}}}}, {"direction", "out"}};
+    const auto histogram =
+        setupOf("__global__ void histogram(const unsigned char* data, unsigned int* bins, int n) {\n"
+                "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i < n) atomicAdd(&bins[data[i]], 1u);\n}\n",
+                "histogram", {data, bins, scalar("n", "size(data)")}, {{"grid", "auto"}, {"block", {256}}});
+    const auto dataSpan = histogram.find("data")->array.as<std::uint8_t>();
+    const std::vector<std::uint8_t> dataBytes(dataSpan.begin(), dataSpan.end());
+    const double serialHistogram = bench::medianMs(9, [&] {
+        std::vector<unsigned> counts(256, 0);
+        for (const std::uint8_t v : dataBytes)
+            ++counts[v];
+        keep(counts);
+    });
+    table.add({"atomicAdd of 16M bytes into 256 bins, all cores vs serial loop", "ms",
+               medianKernelMs(all, histogram, 5), serialHistogram, "ratio <= 1", 1.0});
+    table.add({"the same, each atomic at once (before issue 25)", "ms",
+               medianKernelMs(allAtOnce, histogram, 3), serialHistogram, "(information)", 0});
 
     table.print();
     if (argc == 3 && std::strcmp(argv[1], "--json") == 0) table.writeJson(argv[2]);

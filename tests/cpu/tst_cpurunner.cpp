@@ -137,6 +137,148 @@ private slots:
         QCOMPARE(result.output("wrap")->value(0), static_cast<double>(threads % 10)); // counts 0..9 and wraps
     }
 
+    // The fast path for contended atomics (DeferredAtomics.h) renames a call only where the kernel cannot
+    // read what it changes; everything else stays an atomic that acts at once.
+    void deferredAtomicsOnlyWhereNothingReadsThem_data() {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QStringList>("deferred");
+        QTest::newRow("one float") << "atomicAdd(total, v * v);" << QStringList{"total"};
+        QTest::newRow("bins indexed by the data") << "atomicAdd(&bins[data[i]], 1u);" << QStringList{"bins"};
+        QTest::newRow("after an if, and the block form")
+            << "if (i < n) atomicMax_block(best + 1, i);" << QStringList{"best"};
+        QTest::newRow("old value used") << "int slot = atomicAdd(total, 1);" << QStringList{};
+        QTest::newRow("old value compared") << "if (atomicAdd(total, 1) == 0) v = 1;" << QStringList{};
+        QTest::newRow("read after") << "atomicAdd(total, v); v = *total;" << QStringList{};
+        QTest::newRow("read in the index") << "atomicAdd(&total[(int)total[0]], v);" << QStringList{};
+        QTest::newRow("dereferenced in the address")
+            << "atomicAdd(bins + *total, 1u);" << QStringList{"bins"};
+        QTest::newRow("passed to a helper") << "atomicAdd(total, v); helper(total);" << QStringList{};
+        QTest::newRow("not deferrable") << "atomicCAS(total, 0, 1);" << QStringList{};
+        QTest::newRow("a member of the same name")
+            << "atomicOr(total, v); v = other.total + other->total;" << QStringList{"total"};
+        QTest::newRow("in a ternary") << "v = i ? 0 : atomicAdd(total, 1);" << QStringList{};
+    }
+    void deferredAtomicsOnlyWhereNothingReadsThem() {
+        QFETCH(QString, body);
+        QFETCH(QStringList, deferred);
+        const std::string head = "__global__ void k(int* total, const unsigned char* data, unsigned* bins, "
+                                 "int* best, int n) {\n    int i = threadIdx.x, v = i;\n    ";
+        const std::string original = head + body.toStdString() + "\n}\n";
+        std::string source = original;
+        const std::vector<std::pair<std::string, bool>> parameters{
+            {"total", true}, {"data", true}, {"bins", true}, {"best", true}, {"n", false}};
+        const auto found = cpu::rewriteDeferredAtomics(source, 1, 17, parameters);
+        QStringList names;
+        for (const auto& p : found)
+            names << QString::fromStdString(p.name);
+        QCOMPARE(names, deferred);
+        QCOMPARE(source.size(), original.size()); // columns stay where they were
+        QCOMPARE(source.find("_kp_df") != std::string::npos, !deferred.isEmpty());
+
+        // A #define that names the parameters could read them: nothing is deferred.
+        std::string defined = "#define ALL total + bins + best\n" + original;
+        QVERIFY(cpu::rewriteDeferredAtomics(defined, 2, 17, parameters).empty());
+    }
+
+    // Folded per core, the atomics leave what CUDA's would: every operation, integer and float, on one
+    // address and on many; the same values with the fast path off; and the run says which took it.
+    void deferredAtomicsLeaveCudasValues() {
+        const auto setup = setupOf(
+            "__global__ void fold(int* c, unsigned long long* big, float* f, double* d, unsigned* bins,\n"
+            "                     const unsigned char* data, int n) {\n"
+            "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i >= n) return;\n"
+            "    atomicAdd(&c[0], 1);\n    atomicSub(&c[1], 2);\n"
+            "    atomicMax(&c[2], i);\n    atomicMin(&c[3], -i);\n"
+            "    atomicOr(&c[4], 1 << (i % 31));\n    atomicXor(&c[5], i);\n    atomicAnd(&c[6], ~(1 << (i % "
+            "8)));\n"
+            "    atomicAdd(big, (unsigned long long)i);\n"
+            "    atomicAdd(f, 1.0f);\n    atomicAdd(d, 0.5);\n"
+            "    atomicAdd(&bins[data[i]], 1u);\n}\n",
+            "fold",
+            {array("c", "int32", {7}, "inout", {{"constant", -1}}), array("big", "uint64", {1}, "out"),
+             array("f", "float32", {1}, "out"), array("d", "float64", {1}, "out"),
+             array("bins", "uint32", {256}, "out"),
+             array("data", "uint8", {100000}, "in",
+                   {{"random", "uniform"}, {"low", 0}, {"high", 255}, {"seed", 9}}),
+             scalar("n", "int32", "size(data)")},
+            {{"grid", {391}}, {"block", {256}}});
+        const auto compiled = runner_->compile(setup);
+        for (const char* name : {"c", "big", "f", "d", "bins"})
+            QVERIFY2(compiled.execution.find("atomics on " + std::string(name) +
+                                             " are combined on each core") != std::string::npos,
+                     compiled.execution.c_str());
+        QVERIFY(compiled.execution.find("atomics on data") == std::string::npos);
+        QCOMPARE(compiled.deferred.at(0), (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+
+        const auto result = runner_->run(setup, {2, 1, nullptr}); // repeats start from the inputs again
+        constexpr int n = 100000;
+        const auto* c = result.output("c");
+        QCOMPARE(c->value(0), -1.0 + n);
+        QCOMPARE(c->value(1), -1.0 - 2.0 * n);
+        QCOMPARE(c->value(2), n - 1.0);
+        QCOMPARE(c->value(3), -static_cast<double>(n - 1));
+        QCOMPARE(c->value(4), -1.0); // -1 has every bit already
+        int x = -1;
+        for (int i = 0; i < n; ++i)
+            x ^= i;
+        QCOMPARE(c->value(5), static_cast<double>(x));
+        QCOMPARE(c->value(6), static_cast<double>(~0xff));
+        QCOMPARE(result.output("big")->value(0), static_cast<double>(std::int64_t{n} * (n - 1) / 2));
+        QCOMPARE(result.output("f")->value(0), static_cast<double>(n)); // whole numbers: exact in any order
+        QCOMPARE(result.output("d")->value(0), 0.5 * n);
+        std::vector<double> counts(256, 0.0);
+        const auto* data = &setup.find("data")->array;
+        for (std::size_t i = 0; i < n; ++i)
+            counts[static_cast<std::size_t>(data->value(i))] += 1;
+        for (std::size_t b = 0; b < 256; ++b)
+            QCOMPARE(result.output("bins")->value(b), counts[b]);
+
+        cpu::CpuRunner atOnce(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 4);
+        atOnce.setDeferAtomics(false);
+        QVERIFY(atOnce.compile(setup).execution.find("combined on each core") == std::string::npos);
+        const auto direct = atOnce.run(setup);
+        for (const char* name : {"c", "big", "f", "d", "bins"})
+            QVERIFY2(*direct.output(name) == *result.output(name), name);
+
+        // The bounds mode checks a deferred atomic's address like any other.
+        auto outside = setup;
+        outside.source.replace(outside.source.find("&bins[data[i]]"), 14, "&bins[data[i] + 200]");
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2, true);
+        try {
+            (void)checked.run(outside);
+            QFAIL("an atomic past the last bin went unnoticed");
+        } catch (const launch::KernelFault& e) {
+            QVERIFY2(std::string(e.what()).find("] is outside bins, which has 256 elements") !=
+                         std::string::npos,
+                     e.what());
+        }
+    }
+
+    // A program that passes one buffer twice lets the kernel read, through the second pointer, what its
+    // atomics change: a thread must then see its own atomicAdd, so nothing is deferred in that launch.
+    void deferredAtomicsStayOffWhereAnotherArgumentAliases() {
+        const nlohmann::json file = {
+            {"format", "kernelpad/1"},
+            {"code", "__global__ void bump(int* counts, const int* view, int* seen) {\n"
+                     "    atomicAdd(counts, 1);\n    seen[threadIdx.x] = view[0];\n}\n"},
+            {"args",
+             {array("counts", "int32", {1}, "inout", {{"constant", 0}}), array("seen", "int32", {1}, "out")}},
+            {"steps",
+             {{{"launch",
+                {{"kernel", "bump"},
+                 {"grid", {1}},
+                 {"block", {1}},
+                 {"args", {"counts", "counts", "seen"}}}}}}}};
+        const auto setup = launch::prepare(
+            io::parsePlayground(file.dump(), cache_.filePath("alias.kpad.json").toStdString()));
+        QVERIFY(runner_->compile(setup).execution.find("atomics on counts are combined") !=
+                std::string::npos);
+        const auto result = runner_->run(setup);
+        QCOMPARE(result.output("counts")->value(0), 1.0);
+        QCOMPARE(result.output("seen")->value(0), 1.0); // its own add, seen at once
+    }
+
     // CUDA's atomics are overloads: the value converts to the address's type, as under NVRTC, and the
     // _block and _system forms exist. A single template<T> atomicAdd(T*, T) rejected these.
     void atomicsTakeEveryCudaOverload() {

@@ -1,0 +1,166 @@
+#include "DeferredAtomics.h"
+
+#include "BarrierSplit.h"
+#include "core/source/Lexer.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace kp::cpu {
+
+namespace {
+
+using source::Token;
+using source::TokenKind;
+
+// The atomics whose old value a statement may discard and whose effects fold: the deferred form is
+// "_kp_df" + what follows "atomic", as long as the original.
+bool isDeferrable(std::string_view name) {
+    static constexpr std::array<std::string_view, 7> kOperations{"Add", "Sub", "Min", "Max",
+                                                                 "And", "Or",  "Xor"};
+    if (!name.starts_with("atomic")) return false;
+    name.remove_prefix(6);
+    for (const std::string_view suffix : {"_block", "_system"})
+        if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
+    return std::find(kOperations.begin(), kOperations.end(), name) != kOperations.end();
+}
+
+// Names that a #define of the source mentions: a parameter among them may be read through a macro.
+bool definedInMacro(const std::string& source, std::string_view name) {
+    source::Lexer lexer(source);
+    bool inDefine = false;
+    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next()) {
+        if (token.kind == TokenKind::Directive) {
+            inDefine = false;
+            const Token word = lexer.next();
+            inDefine = word.inDirective && lexer.text(word) == "define";
+            continue;
+        }
+        if (!token.inDirective) inDefine = false;
+        if (inDefine && token.kind == TokenKind::Identifier && lexer.text(token) == name) return true;
+    }
+    return false;
+}
+
+class Body {
+public:
+    Body(std::string_view source, std::vector<Token> tokens) : source_(source), tokens_(std::move(tokens)) {}
+    std::string_view text(std::size_t i) const {
+        return i < tokens_.size() ? source_.substr(tokens_[i].offset, tokens_[i].length) : std::string_view();
+    }
+    const Token& token(std::size_t i) const { return tokens_[i]; }
+    std::size_t size() const { return tokens_.size(); }
+    // The token that closes the bracket at `open`; size() where none does.
+    std::size_t closing(std::size_t open) const {
+        const std::string_view o = text(open);
+        const std::string_view c = o == "(" ? ")" : o == "[" ? "]" : "}";
+        int depth = 0;
+        for (std::size_t i = open; i < tokens_.size(); ++i) {
+            if (text(i) == o) ++depth;
+            if (text(i) == c && --depth == 0) return i;
+        }
+        return tokens_.size();
+    }
+
+private:
+    std::string_view source_;
+    std::vector<Token> tokens_;
+};
+
+// The kernel's tokens from its name to the brace that closes its body; empty where it has a directive
+// inside or does not end.
+std::vector<Token> kernelTokens(std::string_view source, std::size_t name, int line, int column) {
+    source::Lexer lexer(source, {.offset = name, .line = line, .column = column});
+    std::vector<Token> tokens;
+    int braces = 0;
+    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next()) {
+        if (token.kind == TokenKind::Directive) return {};
+        tokens.push_back(token);
+        const std::string_view text = lexer.text(token);
+        if (text == "{") ++braces;
+        if (text == "}" && --braces == 0) return tokens;
+    }
+    return {};
+}
+
+// Whether the identifier at `at` is the base of the address of a deferrable atomic call that is a whole
+// statement (`atomicAdd(name, v);`, `atomicAdd(&name[i], v);`, `atomicOr(name + i, v);`), and the only
+// use of `name` in that address; if so, `call` is where the call's name stands. An index that reads
+// `name`, or `name` inside brackets (`&bins[name[i]]`, `*name`), is a read: not deferrable.
+bool inDiscardedAtomic(const Body& k, std::size_t at, std::size_t bodyOpen, std::string_view name,
+                       std::size_t& call) {
+    const std::string_view previous = k.text(at - 1);
+    if (previous != "(" && previous != "&" && previous != "+") return false;
+    // Back to the '(' that opens the call, at depth 0 from here.
+    std::size_t open = at;
+    int depth = 0;
+    while (open > bodyOpen) {
+        --open;
+        const std::string_view t = k.text(open);
+        if (t == ")" || t == "]") ++depth;
+        if ((t == "(" || t == "[") && depth-- == 0) break;
+        if (depth == 0 && (t == "," || t == ";" || t == "{" || t == "}"))
+            return false; // not the first argument
+    }
+    if (open <= bodyOpen + 1 || k.text(open) != "(" || !isDeferrable(k.text(open - 1))) return false;
+    call = open - 1;
+    const std::string_view before = k.text(call - 1);
+    if (before != ";" && before != "{" && before != "}" && before != ")" && before != "else" &&
+        before != "do")
+        return false;
+    const std::size_t close = k.closing(open);
+    if (close >= k.size() || k.text(close + 1) != ";") return false;
+    // The address is the tokens up to the first comma at depth 0: `name` once in it.
+    int uses = 0;
+    depth = 0;
+    for (std::size_t i = open + 1; i < close; ++i) {
+        const std::string_view t = k.text(i);
+        if (t == "(" || t == "[" || t == "{") ++depth;
+        if (t == ")" || t == "]" || t == "}") --depth;
+        if (depth == 0 && t == ",") break;
+        if (t == name) ++uses;
+    }
+    return uses == 1;
+}
+
+} // namespace
+
+std::vector<DeferredParameter>
+rewriteDeferredAtomics(std::string& source, int line, int column,
+                       const std::vector<std::pair<std::string, bool>>& parameters) {
+    const std::size_t name = offsetOf(source, line, column);
+    if (name == std::string::npos || name >= source.size()) return {};
+    const Body k(source, kernelTokens(source, name, line, column));
+    std::size_t open = 0;
+    while (open < k.size() && k.text(open) != "(")
+        ++open;
+    if (open >= k.size()) return {};
+    const std::size_t bodyOpen = k.closing(open) + 1;
+    if (bodyOpen >= k.size() || k.text(bodyOpen) != "{") return {};
+
+    std::vector<DeferredParameter> deferred;
+    std::vector<std::size_t> renames;
+    for (std::size_t p = 0; p < parameters.size(); ++p) {
+        const auto& [parameter, pointer] = parameters[p];
+        if (!pointer || parameter.empty()) continue;
+        std::vector<std::size_t> calls;
+        bool onlyAtomics = true;
+        for (std::size_t i = bodyOpen + 1; i + 1 < k.size() && onlyAtomics; ++i) {
+            if (k.token(i).kind != TokenKind::Identifier || k.text(i) != parameter) continue;
+            const std::string_view before = k.text(i - 1);
+            if (before == "." || before == "->" || before == "::") continue; // a member of that name
+            std::size_t call = 0;
+            onlyAtomics = inDiscardedAtomic(k, i, bodyOpen, parameter, call);
+            calls.push_back(call);
+        }
+        if (!onlyAtomics || calls.empty() || definedInMacro(source, parameter)) continue;
+        deferred.push_back({parameter, p, static_cast<int>(calls.size())});
+        renames.insert(renames.end(), calls.begin(), calls.end());
+    }
+    for (const std::size_t call : renames)
+        source.replace(k.token(call).offset, 6, "_kp_df"); // "atomic" -> "_kp_df"
+    return deferred;
+}
+
+} // namespace kp::cpu
