@@ -75,6 +75,7 @@ void printSummary(const launch::RunSetup& setup, const run::RunReport& report) {
     else
         std::cout << setup.signature.name << " on " << result.backend << ", a program of "
                   << setup.program.steps.size() << " steps, " << setup.program.launchCount() << " launches\n";
+    if (!result.execution.empty()) std::cout << "  runs as    " << result.execution << "\n";
     std::cout << std::fixed << std::setprecision(4);
     std::cout << "  compile    " << result.compileMs << " ms" << (result.compileFromCache ? " (cached)" : "")
               << "\n";

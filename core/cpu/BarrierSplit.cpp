@@ -849,14 +849,54 @@ struct FileUses {
     bool threadIdxOutside = false;
 };
 
+// Synchronising calls that could run in this kernel: those in its body and those outside every kernel's
+// body (a helper it may call). Another kernel's own barriers are not this one's: device code cannot call a
+// __global__ function, so a program whose other kernels synchronise still splits this one.
 FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t bodyEnd) {
     FileUses uses;
     source::Lexer lexer(source);
-    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next()) {
-        if (token.kind != TokenKind::Identifier) continue;
-        const std::string_view name = lexer.text(token);
-        if (source::isSynchronisingCall(name)) ++uses.synchronisingCalls;
-        if (name == "threadIdx" && (token.offset < bodyBegin || token.offset >= bodyEnd))
+    std::vector<Token> tokens;
+    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next())
+        if (token.kind != TokenKind::Directive) tokens.push_back(token); // a macro's calls count too
+    const auto text = [&](std::size_t i) {
+        return i < tokens.size() ? lexer.text(tokens[i]) : std::string_view();
+    };
+    // The bodies of the other kernels, as token ranges [open, close].
+    std::vector<std::pair<std::size_t, std::size_t>> otherKernels;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (text(i) != "__global__") continue;
+        std::size_t j = i + 1;
+        while (j < tokens.size() && text(j) != "(" && text(j) != ";" && text(j) != "{")
+            ++j;
+        if (text(j) != "(") continue; // __launch_bounds__(...) comes first: its list is skipped below
+        // Past parenthesised lists (launch bounds, the parameters) up to the body's brace or a ';'.
+        while (j < tokens.size() && text(j) != "{" && text(j) != ";") {
+            if (text(j) == "(") {
+                for (int depth = 0; j < tokens.size(); ++j) {
+                    if (text(j) == "(") ++depth;
+                    if (text(j) == ")" && --depth == 0) break;
+                }
+            }
+            ++j;
+        }
+        if (text(j) != "{") continue;
+        std::size_t close = j;
+        for (int depth = 0; close < tokens.size(); ++close) {
+            if (text(close) == "{") ++depth;
+            if (text(close) == "}" && --depth == 0) break;
+        }
+        if (tokens[j].offset != bodyBegin) otherKernels.emplace_back(j, close);
+        i = j;
+    }
+    for (std::size_t i = 0, other = 0; i < tokens.size(); ++i) {
+        while (other < otherKernels.size() && otherKernels[other].second < i)
+            ++other;
+        const bool inOtherKernel =
+            other < otherKernels.size() && otherKernels[other].first <= i && i <= otherKernels[other].second;
+        if (tokens[i].kind != TokenKind::Identifier) continue;
+        const std::string_view name = text(i);
+        if (source::isSynchronisingCall(name) && !inOtherKernel) ++uses.synchronisingCalls;
+        if (name == "threadIdx" && (tokens[i].offset < bodyBegin || tokens[i].offset >= bodyEnd))
             uses.threadIdxOutside = true;
     }
     return uses;
@@ -902,7 +942,7 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
         result.barriers = count(root);
         if (uses.synchronisingCalls != result.barriers)
             throw NotSplit{
-                "it synchronises other than by __syncthreads(); statements in the kernel (warp operations, "
+                "synchronisation other than __syncthreads(); statements in the kernel (warp operations, "
                 "barriers in helpers or expressions)"};
         bool anyReturn = false, lambda = false, jump = false;
         for (std::size_t t = bodyOpen; t < root.last; ++t) {

@@ -36,6 +36,7 @@ bool RunReport::passed() const {
 nlohmann::ordered_json RunReport::toJson() const {
     nlohmann::ordered_json out;
     out["backend"] = result->backend;
+    if (!result->execution.empty()) out["execution"] = result->execution; // how the CPU backend ran it
     out["kernel_ms"] = result->kernelMs;
     out["h2d_ms"] = result->h2dMs;
     out["d2h_ms"] = result->d2hMs;

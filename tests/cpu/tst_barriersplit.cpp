@@ -250,10 +250,10 @@ __global__ void k(int* a, int n) {
             << "__global__ void k(int* a) { int& v = a[threadIdx.x]; __syncthreads(); v = 1; }"
             << "reference";
         QTest::newRow("warp shuffle") << "__global__ void k(int* a) { a[0] = __shfl_sync(~0u, a[1], 0); }"
-                                      << "synchronises";
+                                      << "synchronisation other than __syncthreads()";
         QTest::newRow("barrier in an expression")
             << "__global__ void k(int* a) { a[0] = (__syncthreads(), 1); }"
-            << "synchronises";
+            << "synchronisation other than __syncthreads()";
         QTest::newRow("barrier in a switch")
             << "__global__ void k(int* a) { switch (a[0]) { case 1: __syncthreads(); } }"
             << "switch";
@@ -340,6 +340,16 @@ __global__ void k(int* a, int n) {
             << 1 << true;
         QTest::newRow("a macro")
             << "#define SYNC __syncthreads()\n__global__ void k(int* a) {\n    SYNC;\n}\n"
+            << 2 << false;
+        // Device code cannot call a __global__ function: another kernel's barriers are not this one's.
+        QTest::newRow("another kernel's barriers and shuffles")
+            << "__global__ void other(int* a) {\n    __syncthreads();\n    a[0] = __shfl_sync(~0u, a[1], "
+               "0);\n}\n"
+               "__global__ void k(int* a) {\n    a[threadIdx.x] = 1;\n    __syncthreads();\n}\n"
+            << 5 << true;
+        QTest::newRow("a helper's barrier still counts")
+            << "__device__ void helper() { __syncthreads(); }\n__global__ void k(int* a) {\n    helper();\n"
+               "    __syncthreads();\n}\n"
             << 2 << false;
     }
     void countsOnlyCallsInCode() {
