@@ -280,6 +280,24 @@ public:
             "[[maybe_unused]] const unsigned __kp_n = __kp_block.x * __kp_block.y * __kp_block.z;\n";
         for (const auto& [first, last] : prelude_)
             out += chunk(first, last + 1, false) + "\n";
+        // A __shared__ variable is thread_local (a block's, on its worker): in a kernel library every use
+        // would call __tls_get_addr, which the compiler does not hoist out of the thread loops (a third of a
+        // scan's time). Its address is taken once here, and an inner scope names it through a reference.
+        std::string shadows;
+        int sharedCount = 0;
+        for (const auto& [first, last] : prelude_) {
+            if (!k_.is(first, "__shared__")) continue;
+            for (const std::string_view name : sharedNames(first, last + 1)) {
+                const std::string pointer = "__kp_shared_" + std::to_string(sharedCount++);
+                out +=
+                    "auto* const " + pointer + " = ::kernelpad::opaqueAddress(&" + std::string(name) + ");\n";
+                shadows += "[[maybe_unused]] auto& " + std::string(name) + " = *" + pointer + ";\n";
+            }
+        }
+        if (!shadows.empty()) {
+            out += "{\n" + shadows;
+            innerScope_ = true;
+        }
         if (!frame_.empty()) {
             out += "struct __kp_frame_t {\n";
             for (const std::string& member : frame_)
@@ -291,11 +309,27 @@ public:
                 "unsigned char __kp_alive[::kernelpad::kMaxThreads];\nstd::memset(__kp_alive, 1, __kp_n);\n";
         out_ = std::move(out);
         statement(root, "");
-        out_ += "}";
+        out_ += innerScope_ ? "}}" : "}";
         return std::move(out_);
     }
 
 private:
+    // The names a declaration [first, last) declares: identifiers outside brackets followed by '[', ',',
+    // '=' or the end (`__shared__ float a[16][17], b;` gives a and b).
+    std::vector<std::string_view> sharedNames(std::size_t first, std::size_t last) const {
+        std::vector<std::string_view> names;
+        int depth = 0;
+        for (std::size_t i = first; i < last; ++i) {
+            if (k_.is(i, "(") || k_.is(i, "[") || k_.is(i, "<") || k_.is(i, "{")) ++depth;
+            if (k_.is(i, ")") || k_.is(i, "]") || k_.is(i, ">") || k_.is(i, "}")) --depth;
+            if (depth != 0 || !k_.identifier(i)) continue;
+            if (i + 1 == last || k_.is(i + 1, "[") || k_.is(i + 1, ",") || k_.is(i + 1, "=") ||
+                k_.is(i + 1, ";"))
+                names.push_back(k_.text(i));
+        }
+        return names;
+    }
+
     // A split-level simple statement [first, last) (without its ';'): kernel scope, or a declaration
     // that place() puts in the frame or leaves local, or (nullopt) plain region code.
     std::optional<Declaration> classify(std::size_t first, std::size_t last) {
@@ -830,8 +864,9 @@ private:
     std::map<std::string, std::pair<std::string, std::string>>
         aliases_; // name -> (type, component of threadIdx)
     std::vector<std::pair<std::size_t, std::size_t>>
-        prelude_;                                     // kernel-scope statements, tokens [first, last]
-    std::set<std::size_t> placed_;                    // first tokens of those
+        prelude_;                  // kernel-scope statements, tokens [first, last]
+    bool innerScope_ = false;      // the body is in a scope that names the __shared__ variables by reference
+    std::set<std::size_t> placed_; // first tokens of those
     std::map<std::size_t, Declaration> declarations_; // frame declarations by first token
     std::set<std::string> frameNames_;
     std::set<std::string> constants_; // kernel-scope constants

@@ -487,9 +487,10 @@ namespace {
 std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool splitCompiled, bool fibers) {
     if (!split) return fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
     if (split->notSplitBecause.empty() && splitCompiled)
-        return split->barriers == 0 ? "threads of a block run in one loop (the kernel has no barriers)"
-                                    : "threads of a block run as loops between its " +
-                                          std::to_string(split->barriers) + " barriers";
+        return split->barriers == 0   ? "threads of a block run in one loop (the kernel has no barriers)"
+               : split->barriers == 1 ? "threads of a block run as loops before and after its barrier"
+                                      : "threads of a block run as loops between its " +
+                                            std::to_string(split->barriers) + " barriers";
     if (split->notSplitBecause.empty())
         return "threads of a block run as fibers (the host compiler rejected the kernel split at its "
                "barriers)";

@@ -250,11 +250,17 @@ extern "C" __thread __attribute__((tls_model("initial-exec"))) KernelpadBlockSta
 namespace kernelpad {
 // Most threads in a block (the CPU backend's launch limit).
 inline constexpr unsigned kMaxThreads = 1024;
+// The address of a thread_local (a __shared__ variable) as a value the compiler cannot trace back to
+// it: otherwise it recomputes the address, a call of __tls_get_addr, at every use in the thread loops.
+template <typename T> inline T* opaqueAddress(T* p) {
+    asm("" : "+r"(p));
+    return p;
+}
 // A kernel split at its barriers keeps the variables that live across a barrier here, one element per
 // thread: one frame per worker thread, reused block after block.
 template <typename Frame> Frame& frame() {
     static thread_local Frame storage;
-    return storage;
+    return *opaqueAddress(&storage);
 }
 // Where threads meet (__syncthreads, warp operations), the core switches between them (fibers). A thread
 // says what it does in a Meeting and waits in meet() until the others named are there; the result is

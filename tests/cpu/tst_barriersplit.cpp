@@ -196,7 +196,7 @@ __global__ void k(int* a, int n) {
         const auto split = split_->run(setup);
         const auto fibers = fibers_->run(setup);
         const QString execution = QString::fromStdString(split.execution);
-        QCOMPARE(execution.contains("as loops between") || execution.contains("in one loop"), splits);
+        QCOMPARE(execution.contains("as loops ") || execution.contains("in one loop"), splits);
         QVERIFY2(fibers.execution.find("loops") == std::string::npos, fibers.execution.c_str());
         const auto* a = split.output("a");
         const auto* b = fibers.output("a");
