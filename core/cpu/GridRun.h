@@ -7,10 +7,12 @@
 #include "WorkerPool.h"
 #include "core/launch/LaunchGeometry.h"
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace kp::cpu {
@@ -58,6 +60,11 @@ private:
     void worker(Launch& launch, unsigned w);
     void runWholeGrid(Launch& launch);
     void startPool();
+    // Whether a launch of `g` runs its blocks on the calling thread alone: one block, or a small grid that
+    // has not yet shown it takes longer than waking the workers.
+    bool launchesAlone(const Entry& entry, const launch::LaunchGeometry& g) const;
+    static constexpr std::uint64_t kAloneThreads = 16384;
+    static constexpr std::chrono::microseconds kAloneAtMost{50};
 
     unsigned workers_;
     bool wholeGrid_;
@@ -69,6 +76,8 @@ private:
     void (*flushDeferred_)(void*) = nullptr;
     std::size_t deferredBytes_ = 0;
     std::vector<std::unique_ptr<std::byte[]>> deferredTables_; // per worker, zeroed, made at first need
+    // Small grids (kernel, blocks, threads per block) that took too long alone: the workers share them.
+    std::vector<std::tuple<const void*, std::uint64_t, std::uint64_t>> sharedSmallGrids_;
 };
 
 } // namespace kp::cpu

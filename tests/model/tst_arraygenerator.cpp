@@ -251,8 +251,10 @@ private slots:
         // The remainder and rounding a course's fills use, as in a program's expressions.
         const Array cycled =
             make(DType::Int32, {7}, formula("1 + i % 3 + floor(i / 4) * 10 + ceil(0.5) + divup(i, 2)"));
-        for (int i = 0; i < 7; ++i)
-            QCOMPARE(cycled.value(std::size_t(i)), double(1 + i % 3 + (i / 4) * 10 + 1 + (i + 1) / 2));
+        for (int i = 0; i < 7; ++i) {
+            const int expected = 1 + i % 3 + (i / 4) * 10 + 1 + (i + 1) / 2; // whole-number arithmetic
+            QCOMPARE(cycled.value(std::size_t(i)), double(expected));
+        }
 
         const Array rounded = make(DType::Int8, {4}, formula("i / 2"));
         QCOMPARE(rounded.value(1), 1.0); // 0.5 rounds away from zero
