@@ -459,6 +459,14 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                     kernels[i].signature.column == signature.column)
                     program.kernels[i].deferred = deferred;
         }
+    for (const std::size_t k : definitionsFromLast(ran)) {
+        const auto& signature = kernels[k].signature;
+        const int renamed = rewriteSharedAtomics(user, signature.line, signature.column);
+        for (std::size_t i = 0; i < kernels.size(); ++i)
+            if (kernels[i].signature.line == signature.line &&
+                kernels[i].signature.column == signature.column)
+                program.kernels[i].sharedAtomics = renamed;
+    }
     user = withoutBuiltInIncludes(checkBounds ? checkedParameters(std::move(user), ran) : user);
     if (trySplit)
         for (const std::size_t k : definitionsFromLast(ran)) {
@@ -469,7 +477,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
             for (std::size_t i = 0; i < kernels.size(); ++i) // every instance of the same definition
                 if (kernels[i].signature.line == signature.line &&
                     kernels[i].signature.column == signature.column)
-                    program.kernels[i] = {split.reason, split.barriers, program.kernels[i].deferred};
+                    program.kernels[i] = {split.reason, split.barriers, program.kernels[i].deferred,
+                                          program.kernels[i].sharedAtomics};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoints(ran);
@@ -547,6 +556,8 @@ CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
                      "kernel reads " +
                      parameter.name + ")";
         }
+        if (program.kernels[k].sharedAtomics > 0)
+            words += "; atomics on its shared memory run without a lock (a block's threads share one core)";
         out.deferred.push_back(std::move(deferred));
         if (kernels.size() > 1) words = kernels[k].name + ": " + words;
         out.execution += (out.execution.empty() ? "" : "; ") + words;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string_view>
 
 namespace kp::cpu {
@@ -19,6 +20,17 @@ using source::TokenKind;
 bool isDeferrable(std::string_view name) {
     static constexpr std::array<std::string_view, 7> kOperations{"Add", "Sub", "Min", "Max",
                                                                  "And", "Or",  "Xor"};
+    if (!name.starts_with("atomic")) return false;
+    name.remove_prefix(6);
+    for (const std::string_view suffix : {"_block", "_system"})
+        if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
+    return std::find(kOperations.begin(), kOperations.end(), name) != kOperations.end();
+}
+
+// Any atomic operation CUDA has, which a block's own shared memory may take without a lock.
+bool isAtomic(std::string_view name) {
+    static constexpr std::array<std::string_view, 11> kOperations{"Add", "Sub",  "Min", "Max", "And", "Or",
+                                                                  "Xor", "Exch", "CAS", "Inc", "Dec"};
     if (!name.starts_with("atomic")) return false;
     name.remove_prefix(6);
     for (const std::string_view suffix : {"_block", "_system"})
@@ -124,20 +136,83 @@ bool inDiscardedAtomic(const Body& k, std::size_t at, std::size_t bodyOpen, std:
     return uses == 1;
 }
 
+// The kernel's body as tokens, and where its braces are; empty where the kernel cannot be read.
+struct KernelBody {
+    Body tokens;
+    std::size_t open = 0; // the body's '{'
+};
+std::optional<KernelBody> kernelBody(const std::string& source, int line, int column) {
+    const std::size_t name = offsetOf(source, line, column);
+    if (name == std::string::npos || name >= source.size()) return std::nullopt;
+    Body k(source, kernelTokens(source, name, line, column));
+    std::size_t open = 0;
+    while (open < k.size() && k.text(open) != "(")
+        ++open;
+    if (open >= k.size()) return std::nullopt;
+    const std::size_t bodyOpen = k.closing(open) + 1;
+    if (bodyOpen >= k.size() || k.text(bodyOpen) != "{") return std::nullopt;
+    return KernelBody{std::move(k), bodyOpen};
+}
+
 } // namespace
+
+int rewriteSharedAtomics(std::string& source, int line, int column) {
+    const auto body = kernelBody(source, line, column);
+    if (!body) return 0;
+    const Body& k = body->tokens;
+    // The names the body declares __shared__ (static or extern), not pointers: `__shared__ unsigned
+    // bins[256];`, `extern __shared__ float s[];`. A __shared__ pointer may point anywhere.
+    std::vector<std::string_view> shared;
+    for (std::size_t i = body->open + 1; i < k.size(); ++i) {
+        if (k.text(i) != "__shared__") continue;
+        std::size_t end = i;
+        while (end < k.size() && k.text(end) != ";")
+            ++end;
+        std::size_t first = i;
+        while (first > body->open + 1 && k.text(first - 1) != ";" && k.text(first - 1) != "{" &&
+               k.text(first - 1) != "}")
+            --first;
+        bool pointer = false;
+        std::vector<std::string_view> names;
+        int depth = 0;
+        for (std::size_t t = first; t < end; ++t) {
+            const std::string_view text = k.text(t);
+            if (text == "(" || text == "[" || text == "<") ++depth;
+            if (text == ")" || text == "]" || text == ">") --depth;
+            if (depth == 0 && (text == "*" || text == "&")) pointer = true;
+            if (depth == 0 && k.token(t).kind == TokenKind::Identifier &&
+                (t + 1 == end || k.text(t + 1) == "[" || k.text(t + 1) == "," || k.text(t + 1) == "="))
+                names.push_back(text);
+        }
+        if (!pointer) shared.insert(shared.end(), names.begin(), names.end());
+        i = end;
+    }
+    if (shared.empty()) return 0;
+    std::vector<std::size_t> calls;
+    for (std::size_t i = body->open + 1; i + 2 < k.size(); ++i) {
+        if (!isAtomic(k.text(i)) || k.text(i + 1) != "(") continue;
+        const std::string_view before = k.text(i - 1);
+        if (before == "." || before == "->" || before == "::") continue;
+        // The address: `name`, `&name[...]` or `name + ...`, its first tokens.
+        std::size_t at = i + 2;
+        if (k.text(at) == "&") ++at;
+        if (std::find(shared.begin(), shared.end(), k.text(at)) == shared.end()) continue;
+        const std::string_view next = k.text(at + 1);
+        if (next != "[" && next != "," && next != "+") continue;
+        calls.push_back(i);
+    }
+    for (const std::size_t call : calls)
+        source.replace(k.token(call).offset, 6, "_kp_sh"); // "atomic" -> "_kp_sh"
+    return static_cast<int>(calls.size());
+}
 
 std::vector<DeferredParameter>
 rewriteDeferredAtomics(std::string& source, int line, int column,
                        const std::vector<std::pair<std::string, bool>>& parameters) {
-    const std::size_t name = offsetOf(source, line, column);
-    if (name == std::string::npos || name >= source.size()) return {};
-    const Body k(source, kernelTokens(source, name, line, column));
-    std::size_t open = 0;
-    while (open < k.size() && k.text(open) != "(")
-        ++open;
-    if (open >= k.size()) return {};
-    const std::size_t bodyOpen = k.closing(open) + 1;
-    if (bodyOpen >= k.size() || k.text(bodyOpen) != "{") return {};
+    const auto body = kernelBody(source, line, column);
+    if (!body) return {};
+    const Body& k = body->tokens;
+    const std::size_t bodyOpen = body->open;
 
     std::vector<DeferredParameter> deferred;
     std::vector<std::size_t> renames;

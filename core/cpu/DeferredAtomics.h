@@ -22,4 +22,10 @@ std::vector<DeferredParameter>
 rewriteDeferredAtomics(std::string& source, int line, int column,
                        const std::vector<std::pair<std::string, bool>>& parameters);
 
+// Renames, in `source` (same length after), the atomic calls in the body of the kernel at (line, column)
+// whose address is in one of the kernel's own __shared__ arrays or variables: a block's threads all run on
+// one worker thread, so a plain read-modify-write is atomic there (kernelpad_cuda_host.h, "Atomics on
+// shared memory"). Returns how many calls it renamed.
+int rewriteSharedAtomics(std::string& source, int line, int column);
+
 } // namespace kp::cpu

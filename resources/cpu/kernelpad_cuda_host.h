@@ -962,6 +962,64 @@ inline unsigned int atomicDec_block(unsigned int* address, unsigned int limit) {
 inline unsigned int atomicDec_system(unsigned int* address, unsigned int limit) { return atomicDec(address, limit); }
 template <typename T> unsigned int atomicInc(::kernelpad::Checked<T> address, unsigned int limit) { return atomicInc(&address[0], limit); }
 template <typename T> unsigned int atomicDec(::kernelpad::Checked<T> address, unsigned int limit) { return atomicDec(&address[0], limit); }
+// Atomics on shared memory: CpuRunner (core/cpu/DeferredAtomics) renames `atomicAdd(&bins[v], 1)` to
+// `_kp_shAdd(&bins[v], 1)` where the address is in a __shared__ array or variable the kernel declares. A
+// block's threads all run on one worker thread (a loop, the split's loops, or fibers that switch only
+// where threads meet), and its shared memory is its own: a plain read-modify-write cannot be interleaved
+// with another thread's, so it is the atomic, returned old value included, without a locked instruction.
+// A type CUDA has no such atomic for goes to the original call, which then says so.
+#define KERNELPAD_SHARED_ATOMIC(name, original, update)                                                    \
+    template <typename T, typename V> inline T name(T* address, V value) {                               \
+        if constexpr (requires { original(address, static_cast<T>(value)); }) {                          \
+            const T old = *address;                                                                      \
+            const T operand = static_cast<T>(value);                                                     \
+            *address = update;                                                                           \
+            return old;                                                                                  \
+        } else {                                                                                         \
+            return original(address, value);                                                             \
+        }                                                                                                \
+    }                                                                                                    \
+    template <typename T, typename V> inline T name(::kernelpad::Checked<T> address, V value) { return name(&address[0], value); } \
+    template <typename T, typename V> inline auto name##_block(T address, V value) { return name(address, value); } \
+    template <typename T, typename V> inline auto name##_system(T address, V value) { return name(address, value); }
+KERNELPAD_SHARED_ATOMIC(_kp_shAdd, atomicAdd, old + operand)
+KERNELPAD_SHARED_ATOMIC(_kp_shSub, atomicSub, old - operand)
+KERNELPAD_SHARED_ATOMIC(_kp_shMin, atomicMin, operand < old ? operand : old)
+KERNELPAD_SHARED_ATOMIC(_kp_shMax, atomicMax, operand > old ? operand : old)
+KERNELPAD_SHARED_ATOMIC(_kp_shAnd, atomicAnd, old & operand)
+KERNELPAD_SHARED_ATOMIC(_kp_shOr, atomicOr, old | operand)
+KERNELPAD_SHARED_ATOMIC(_kp_shXor, atomicXor, old ^ operand)
+KERNELPAD_SHARED_ATOMIC(_kp_shExch, atomicExch, operand)
+template <typename T, typename C, typename V> inline T _kp_shCAS(T* address, C compare, V value) {
+    if constexpr (requires { atomicCAS(address, static_cast<T>(compare), static_cast<T>(value)); }) {
+        const T old = *address;
+        if (old == static_cast<T>(compare)) *address = static_cast<T>(value);
+        return old;
+    } else {
+        return atomicCAS(address, compare, value);
+    }
+}
+template <typename T, typename C, typename V> inline T _kp_shCAS(::kernelpad::Checked<T> address, C compare, V value) { return _kp_shCAS(&address[0], compare, value); }
+template <typename T, typename C, typename V> inline auto _kp_shCAS_block(T address, C compare, V value) { return _kp_shCAS(address, compare, value); }
+template <typename T, typename C, typename V> inline auto _kp_shCAS_system(T address, C compare, V value) { return _kp_shCAS(address, compare, value); }
+
+// atomicInc and atomicDec on shared memory, as CUDA defines them (see above).
+inline unsigned int _kp_shInc(unsigned int* address, unsigned int limit) {
+    const unsigned int old = *address;
+    *address = old >= limit ? 0u : old + 1u;
+    return old;
+}
+inline unsigned int _kp_shDec(unsigned int* address, unsigned int limit) {
+    const unsigned int old = *address;
+    *address = (old == 0u || old > limit) ? limit : old - 1u;
+    return old;
+}
+template <typename T> unsigned int _kp_shInc(::kernelpad::Checked<T> address, unsigned int limit) { return _kp_shInc(&address[0], limit); }
+template <typename T> unsigned int _kp_shDec(::kernelpad::Checked<T> address, unsigned int limit) { return _kp_shDec(&address[0], limit); }
+template <typename T> unsigned int _kp_shInc_block(T address, unsigned int limit) { return _kp_shInc(address, limit); }
+template <typename T> unsigned int _kp_shDec_block(T address, unsigned int limit) { return _kp_shDec(address, limit); }
+template <typename T> unsigned int _kp_shInc_system(T address, unsigned int limit) { return _kp_shInc(address, limit); }
+template <typename T> unsigned int _kp_shDec_system(T address, unsigned int limit) { return _kp_shDec(address, limit); }
 
 // Math: CUDA's single-precision names and intrinsics over the host's libm.
 using std::abs;

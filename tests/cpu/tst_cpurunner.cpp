@@ -256,6 +256,57 @@ private slots:
         }
     }
 
+    // Atomics on a block's own shared memory run without a lock (one worker thread runs the block); they
+    // keep CUDA's results, the returned old values included, split, as fibers and in the bounds mode.
+    void sharedMemoryAtomicsNeedNoLock() {
+        std::string source = "__global__ void k(int* out, int* g) {\n"
+                             "    __shared__ int counts[4], best;\n    __shared__ int* p;\n"
+                             "    extern __shared__ unsigned dyn[];\n"
+                             "    atomicAdd(&counts[0], 1); atomicMax(&best, 3); atomicInc(dyn + 1, 9u);\n"
+                             "    atomicAdd(p, 1); atomicAdd(g, 1); x.atomicAdd(counts, 1);\n}\n";
+        const std::string original = source;
+        QCOMPARE(cpu::rewriteSharedAtomics(source, 1, 17), 3);
+        QCOMPARE(source.size(), original.size());
+        QVERIFY(source.find("_kp_shAdd(&counts[0]") != std::string::npos);
+        QVERIFY(source.find("_kp_shMax(&best") != std::string::npos);
+        QVERIFY(source.find("_kp_shInc(dyn + 1") != std::string::npos);
+        QVERIFY(source.find("atomicAdd(p, 1)") != std::string::npos); // a __shared__ pointer: anywhere
+        QVERIFY(source.find("atomicAdd(g, 1)") != std::string::npos);
+
+        const auto setup =
+            setupOf("__global__ void slots(int* firsts, unsigned* wraps, int* totals) {\n"
+                    "    __shared__ int count, top, taken;\n    __shared__ unsigned wrap;\n"
+                    "    if (threadIdx.x == 0) { count = 0; top = -1; taken = 0; wrap = 0; }\n"
+                    "    __syncthreads();\n"
+                    "    const int mine = atomicAdd(&count, 1);\n" // every thread a distinct old value
+                    "    atomicMax(&top, (int)threadIdx.x);\n    atomicInc(&wrap, 6u);\n"
+                    "    if (atomicCAS(&taken, 0, 1) == 0) firsts[blockIdx.x] = mine;\n"
+                    "    __syncthreads();\n"
+                    "    if (threadIdx.x == 0) { totals[blockIdx.x] = count * 1000 + top; wraps[blockIdx.x] "
+                    "= wrap; }\n"
+                    "}\n",
+                    "slots",
+                    {array("firsts", "int32", {8}, "out"), array("wraps", "uint32", {8}, "out"),
+                     array("totals", "int32", {8}, "out")},
+                    {{"grid", {8}}, {"block", {200}}});
+        const auto compiled = runner_->compile(setup);
+        QVERIFY2(compiled.execution.find("atomics on its shared memory run without a lock") !=
+                     std::string::npos,
+                 compiled.execution.c_str());
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2, true);
+        cpu::CpuRunner fibers(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
+        fibers.setSplitAtBarriers(false);
+        for (const cpu::CpuRunner* runner :
+             std::initializer_list<const cpu::CpuRunner*>{&*runner_, &checked, &fibers}) {
+            const auto result = runner->run(setup);
+            for (std::size_t b = 0; b < 8; ++b) {
+                QCOMPARE(result.output("totals")->value(b), 200.0 * 1000 + 199);
+                QCOMPARE(result.output("wraps")->value(b), static_cast<double>(200 % 7)); // 0..6, then 0
+                QVERIFY(result.output("firsts")->value(b) >= 0 && result.output("firsts")->value(b) < 200);
+            }
+        }
+    }
+
     // A program that passes one buffer twice lets the kernel read, through the second pointer, what its
     // atomics change: a thread must then see its own atomicAdd, so nothing is deferred in that launch.
     void deferredAtomicsStayOffWhereAnotherArgumentAliases() {
