@@ -221,6 +221,16 @@ extern "C" unsigned long long kernelpad_deferred_bytes() { return sizeof(::kerne
 
 // The kernel definitions a program launches, one per definition (a template's instances share theirs),
 // last in the source first: a rewrite of one leaves the text before it where it was.
+// The kernel instances of `kernels` defined where `signature` is (a template's instances share one).
+template <typename Kernels>
+std::vector<std::size_t> instancesOf(const Kernels& kernels, const model::KernelSignature& signature) {
+    std::vector<std::size_t> instances;
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+        if (kernels[i].signature.line == signature.line && kernels[i].signature.column == signature.column)
+            instances.push_back(i);
+    return instances;
+}
+
 std::vector<std::size_t> definitionsFromLast(const launch::Program& program) {
     std::vector<std::size_t> kernels;
     for (std::size_t k = 0; k < program.kernels.size(); ++k) {
@@ -454,18 +464,14 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
             for (const auto& parameter : signature.parameters)
                 parameters.emplace_back(parameter.name, parameter.pointer);
             const auto deferred = rewriteDeferredAtomics(user, signature.line, signature.column, parameters);
-            for (std::size_t i = 0; i < kernels.size(); ++i) // every instance of the same definition
-                if (kernels[i].signature.line == signature.line &&
-                    kernels[i].signature.column == signature.column)
-                    program.kernels[i].deferred = deferred;
+            for (const std::size_t i : instancesOf(kernels, signature)) // a template's instances share it
+                program.kernels[i].deferred = deferred;
         }
     for (const std::size_t k : definitionsFromLast(ran)) {
         const auto& signature = kernels[k].signature;
         const int renamed = rewriteSharedAtomics(user, signature.line, signature.column);
-        for (std::size_t i = 0; i < kernels.size(); ++i)
-            if (kernels[i].signature.line == signature.line &&
-                kernels[i].signature.column == signature.column)
-                program.kernels[i].sharedAtomics = renamed;
+        for (const std::size_t i : instancesOf(kernels, signature)) // a template's instances share it
+            program.kernels[i].sharedAtomics = renamed;
     }
     user = withoutBuiltInIncludes(checkBounds ? checkedParameters(std::move(user), ran) : user);
     if (trySplit)
@@ -474,11 +480,9 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
             auto split =
                 splitAtBarriers(user, signature.line, signature.column, {setup.sourceName, checkBounds});
             if (split.split()) user = std::move(split.source);
-            for (std::size_t i = 0; i < kernels.size(); ++i) // every instance of the same definition
-                if (kernels[i].signature.line == signature.line &&
-                    kernels[i].signature.column == signature.column)
-                    program.kernels[i] = {split.reason, split.barriers, program.kernels[i].deferred,
-                                          program.kernels[i].sharedAtomics};
+            for (const std::size_t i : instancesOf(kernels, signature)) // a template's instances share it
+                program.kernels[i] = {split.reason, split.barriers, program.kernels[i].deferred,
+                                      program.kernels[i].sharedAtomics};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoints(ran);

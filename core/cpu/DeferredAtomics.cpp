@@ -15,27 +15,29 @@ namespace {
 using source::Token;
 using source::TokenKind;
 
+// The operation of a CUDA atomic's name ("Add" for atomicAdd, atomicAdd_block, atomicAdd_system); empty
+// for any other name.
+std::string_view atomicOperation(std::string_view name) {
+    if (!name.starts_with("atomic")) return {};
+    name.remove_prefix(6);
+    for (const std::string_view suffix : {"_block", "_system"})
+        if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
+    return name;
+}
+
 // The atomics whose old value a statement may discard and whose effects fold: the deferred form is
 // "_kp_df" + what follows "atomic", as long as the original.
 bool isDeferrable(std::string_view name) {
     static constexpr std::array<std::string_view, 7> kOperations{"Add", "Sub", "Min", "Max",
                                                                  "And", "Or",  "Xor"};
-    if (!name.starts_with("atomic")) return false;
-    name.remove_prefix(6);
-    for (const std::string_view suffix : {"_block", "_system"})
-        if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
-    return std::find(kOperations.begin(), kOperations.end(), name) != kOperations.end();
+    return std::find(kOperations.begin(), kOperations.end(), atomicOperation(name)) != kOperations.end();
 }
 
 // Any atomic operation CUDA has, which a block's own shared memory may take without a lock.
 bool isAtomic(std::string_view name) {
     static constexpr std::array<std::string_view, 11> kOperations{"Add", "Sub",  "Min", "Max", "And", "Or",
                                                                   "Xor", "Exch", "CAS", "Inc", "Dec"};
-    if (!name.starts_with("atomic")) return false;
-    name.remove_prefix(6);
-    for (const std::string_view suffix : {"_block", "_system"})
-        if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
-    return std::find(kOperations.begin(), kOperations.end(), name) != kOperations.end();
+    return std::find(kOperations.begin(), kOperations.end(), atomicOperation(name)) != kOperations.end();
 }
 
 // Names that a #define of the source mentions: a parameter among them may be read through a macro.
