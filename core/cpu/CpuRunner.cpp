@@ -788,14 +788,7 @@ private:
                                                                                 std::to_string(s))(&bytes);
             symbols_.emplace_back(static_cast<std::byte*>(address), bytes);
         }
-        // Nothing runs before every write into a symbol is known to fit it.
-        for (const auto& operation : program_.operations)
-            if (const auto* write = std::get_if<launch::SymbolOperation>(&operation.what);
-                write && write->bytes > symbols_[write->symbol].second)
-                throw launch::SetupError({program_.steps[operation.step].path +
-                                          ".symbol: " + std::to_string(write->bytes) + " bytes do not fit " +
-                                          program_.symbols[write->symbol].name + ", which holds " +
-                                          std::to_string(symbols_[write->symbol].second)});
+        launch::checkSymbolWrites(program_, [this](std::uint32_t s) { return symbols_[s].second; });
     }
 
     // What the kernels read and write, refilled from the inputs before every repeat. Out and inout arrays

@@ -40,21 +40,21 @@ bool isAtomic(std::string_view name) {
     return std::find(kOperations.begin(), kOperations.end(), atomicOperation(name)) != kOperations.end();
 }
 
-// Names that a #define of the source mentions: a parameter among them may be read through a macro.
-bool definedInMacro(const std::string& source, std::string_view name) {
+// The identifiers the source's #defines mention: a parameter among them may be read through a macro.
+std::vector<std::string> namesInMacros(const std::string& source) {
+    std::vector<std::string> names;
     source::Lexer lexer(source);
     bool inDefine = false;
     for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next()) {
         if (token.kind == TokenKind::Directive) {
-            inDefine = false;
             const Token word = lexer.next();
             inDefine = word.inDirective && lexer.text(word) == "define";
             continue;
         }
         if (!token.inDirective) inDefine = false;
-        if (inDefine && token.kind == TokenKind::Identifier && lexer.text(token) == name) return true;
+        if (inDefine && token.kind == TokenKind::Identifier) names.emplace_back(lexer.text(token));
     }
-    return false;
+    return names;
 }
 
 class Body {
@@ -218,6 +218,7 @@ rewriteDeferredAtomics(std::string& source, int line, int column,
 
     std::vector<DeferredParameter> deferred;
     std::vector<std::size_t> renames;
+    std::optional<std::vector<std::string>> macroNames;
     for (std::size_t p = 0; p < parameters.size(); ++p) {
         const auto& [parameter, pointer] = parameters[p];
         if (!pointer || parameter.empty()) continue;
@@ -231,7 +232,9 @@ rewriteDeferredAtomics(std::string& source, int line, int column,
             onlyAtomics = inDiscardedAtomic(k, i, bodyOpen, parameter, call);
             calls.push_back(call);
         }
-        if (!onlyAtomics || calls.empty() || definedInMacro(source, parameter)) continue;
+        if (!onlyAtomics || calls.empty()) continue;
+        if (!macroNames) macroNames = namesInMacros(source); // once, for the first candidate
+        if (std::find(macroNames->begin(), macroNames->end(), parameter) != macroNames->end()) continue;
         deferred.push_back({parameter, p, static_cast<int>(calls.size())});
         renames.insert(renames.end(), calls.begin(), calls.end());
     }

@@ -182,7 +182,8 @@ void GridRun::worker(Launch& launch, unsigned w) {
 }
 
 bool GridRun::launchesAlone(const Entry& entry, const launch::LaunchGeometry& g) const {
-    if (g.blocks() * g.threadsPerBlock() > kAloneThreads || g.blocks() == 1) return g.blocks() == 1;
+    if (g.blocks() == 1) return true;
+    if (g.blocks() * g.threadsPerBlock() > kAloneThreads) return false;
     const auto key =
         std::make_tuple(reinterpret_cast<const void*>(entry.runThread), g.blocks(), g.threadsPerBlock());
     return std::find(sharedSmallGrids_.begin(), sharedSmallGrids_.end(), key) == sharedSmallGrids_.end();

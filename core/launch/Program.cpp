@@ -1,5 +1,7 @@
 #include "Program.h"
 
+#include "RunSetup.h"
+
 #include <algorithm>
 
 namespace kp::launch {
@@ -53,6 +55,17 @@ std::vector<std::string> checkLaunches(const Program& program, const LaunchLimit
         }
     }
     return problems;
+}
+
+void checkSymbolWrites(const Program& program,
+                       const std::function<std::uint64_t(std::uint32_t symbol)>& bytes) {
+    for (const auto& operation : program.operations)
+        if (const auto* write = std::get_if<SymbolOperation>(&operation.what);
+            write && write->bytes > bytes(write->symbol))
+            throw SetupError({program.steps[operation.step].path +
+                              ".symbol: " + std::to_string(write->bytes) + " bytes do not fit " +
+                              program.symbols[write->symbol].name + ", which holds " +
+                              std::to_string(bytes(write->symbol))});
 }
 
 std::vector<StepTiming> stepTimings(const Program& program) {

@@ -144,6 +144,11 @@ struct KernelLimits {
 std::vector<std::string> checkLaunches(const Program& program, const LaunchLimits& limits,
                                        const std::function<KernelLimits(std::uint32_t kernel)>& kernel = {});
 
+// Throws SetupError for the first write into a symbol that does not fit it, naming its step; `bytes` gives
+// symbol s's size as the backend found it. Nothing runs before every write is known to fit.
+void checkSymbolWrites(const Program& program,
+                       const std::function<std::uint64_t(std::uint32_t symbol)>& bytes);
+
 // One StepTiming per step of the program, with no times yet.
 std::vector<StepTiming> stepTimings(const Program& program);
 // Adds `ms` to step `step` and to each loop around it, in `perStep` (one entry per step).

@@ -199,13 +199,7 @@ private:
     void loadSymbols(const cuda::Module& module, const cuda::CompileResult& compiled) {
         for (const auto& symbol : program_.symbols)
             globals_.push_back(module.global(globalName(symbol, compiled)));
-        for (const auto& operation : program_.operations)
-            if (const auto* write = std::get_if<launch::SymbolOperation>(&operation.what);
-                write && write->bytes > globals_[write->symbol].bytes)
-                throw launch::SetupError({program_.steps[operation.step].path +
-                                          ".symbol: " + std::to_string(write->bytes) + " bytes do not fit " +
-                                          program_.symbols[write->symbol].name + ", which holds " +
-                                          std::to_string(globals_[write->symbol].bytes)});
+        launch::checkSymbolWrites(program_, [this](std::uint32_t s) { return globals_[s].bytes; });
     }
 
     void perform(const launch::Operation& operation, std::size_t& launches, const cuda::Stream& stream) {
