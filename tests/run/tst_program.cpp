@@ -326,6 +326,29 @@ private slots:
                      qPrintable(QStringLiteral("dst[%1]: %2 vs %3").arg(i).arg(dst[i]).arg(expected[i])));
     }
 
+    // A write into a __constant__ array larger than the array is refused before anything runs, with its
+    // step, on both backends (each reads the symbol's size from what it compiled).
+    void aSymbolWriteThatDoesNotFitIsRefused() {
+        const auto* backend = runner();
+        if (!backend) return;
+        const json file = {{"format", "kernelpad/1"},
+                           {"code",
+                            "__constant__ float taps[4];\n"
+                            "__global__ void scale(float* x) { x[threadIdx.x] *= taps[threadIdx.x % 4]; }\n"},
+                           {"args", {array("x", "float32", {8}, "inout", "ones")}},
+                           {"steps",
+                            {{{"symbol", {{"name", "taps"}, {"values", {1, 2, 3, 4, 5, 6, 7, 8}}}}},
+                             launchStep("scale", {1}, {8}, {"x"})}}};
+        try {
+            (void)run(file, *backend);
+            QFAIL("8 floats were written into a symbol of 4");
+        } catch (const launch::SetupError& e) {
+            QVERIFY2(std::string(e.what()).find(
+                         "steps[0].symbol: 32 bytes do not fit taps, which holds 16") != std::string::npos,
+                     e.what());
+        }
+    }
+
     // A step's kernel that writes past its buffer is named with its step and pass (bounds checking on the
     // CPU backend).
     void aFaultNamesItsStep() {
