@@ -169,7 +169,7 @@ void PlaygroundDocument::restore(const RecoveredSession& session) {
     }
     setPanelsModified(true); // restored, not saved
     changedSinceAutosave_ = true;
-    autosave(); // this window holds it now: the crashed session's file can go
+    autosaveNow(); // this window holds it now: the crashed session's file can go
     RecoveryStore::discard(session);
     emit logged(tr("Restored the playground %1 saved at %2")
                     .arg(session.documentPath.isEmpty() ? tr("untitled") : session.documentPath,
@@ -410,14 +410,27 @@ void PlaygroundDocument::carryOver(PlaygroundDocument& from) {
     }
     setPanelsModified(true);
     changedSinceAutosave_ = true;
-    autosave();
+    autosaveNow(); // the other window's autosave is gone already
 }
 
 void PlaygroundDocument::autosave() {
     if (!changedSinceAutosave_) return;
-    const RecoveredSession session = this->session();
+    // Written on the store's thread; a failure comes back here, and the next tick tries again.
+    recovery_.saveInBackground(session(), [this](const QString& error) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, error] {
+                changedSinceAutosave_ = true;
+                emit message(tr("Autosave failed: %1").arg(error), 5000);
+            },
+            Qt::QueuedConnection);
+    });
+    changedSinceAutosave_ = false;
+}
+
+void PlaygroundDocument::autosaveNow() {
     QString error;
-    if (recovery_.save(session, &error))
+    if (recovery_.save(session(), &error))
         changedSinceAutosave_ = false;
     else
         emit message(tr("Autosave failed: %1").arg(error), 5000);

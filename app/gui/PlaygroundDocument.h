@@ -103,7 +103,8 @@ private:
     bool mayReplace(const QString& path, const QString& confirmed);
     void saved(const QString& path);
     void addRecent(const QString& path);
-    void autosave();
+    void autosave();    // on the store's thread (the timer's)
+    void autosaveNow(); // before anything that needs the file written
     void forgetAutosave();
     void say(const QString& text); // the status bar and the log
 

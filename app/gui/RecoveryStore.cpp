@@ -32,7 +32,14 @@ RecoveryStore::RecoveryStore(QString directory)
     lock_->tryLock(0);
 }
 
-RecoveryStore::~RecoveryStore() = default;
+RecoveryStore::~RecoveryStore() {
+    {
+        const std::lock_guard lock(mutex_);
+        quit_ = true; // a save under way finishes; one not started is the session's last and still written
+    }
+    wake_.notify_all();
+    if (writer_.joinable()) writer_.join();
+}
 
 QString RecoveryStore::file() const {
     return QDir(directory_).filePath(id_ + QStringLiteral(".json"));
@@ -46,6 +53,37 @@ bool RecoveryStore::save(const QString& documentPath, const QString& text, QStri
 }
 
 bool RecoveryStore::save(const RecoveredSession& session, QString* error) {
+    return write(bytesOf(session), error);
+}
+
+void RecoveryStore::saveInBackground(const RecoveredSession& session, Failed failed) {
+    QByteArray bytes = bytesOf(session);
+    {
+        const std::lock_guard lock(mutex_);
+        pending_.emplace(std::move(bytes), std::move(failed));
+        if (!writer_.joinable()) writer_ = std::thread([this] { writeLoop(); });
+    }
+    wake_.notify_one();
+}
+
+void RecoveryStore::writeLoop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [this] { return quit_ || pending_; });
+        if (!pending_) return; // quit, nothing left
+        auto [bytes, failed] = std::move(*pending_);
+        pending_.reset();
+        writing_ = true;
+        lock.unlock();
+        QString error;
+        if (!write(bytes, &error) && failed) failed(error);
+        lock.lock();
+        writing_ = false;
+        idle_.notify_all();
+    }
+}
+
+QByteArray RecoveryStore::bytesOf(const RecoveredSession& session) const {
     QJsonObject object{
         {QStringLiteral("document"), session.documentPath},
         {QStringLiteral("text"), session.text},
@@ -58,7 +96,10 @@ bool RecoveryStore::save(const RecoveredSession& session, QString* error) {
         object.insert(QStringLiteral("source_path"), session.sourcePath);
         object.insert(QStringLiteral("folder"), session.folder);
     }
-    const QByteArray bytes = QJsonDocument(object).toJson(QJsonDocument::Compact);
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+bool RecoveryStore::write(const QByteArray& bytes, QString* error) const {
     try {
         kp::io::writeFileAtomically(
             file().toStdString(),
@@ -71,6 +112,9 @@ bool RecoveryStore::save(const RecoveredSession& session, QString* error) {
 }
 
 void RecoveryStore::clear() {
+    std::unique_lock lock(mutex_);
+    pending_.reset();
+    idle_.wait(lock, [this] { return !writing_; });
     QFile::remove(file());
 }
 

@@ -8,7 +8,12 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <condition_variable>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 class QLockFile;
 
@@ -38,7 +43,13 @@ public:
     bool save(const RecoveredSession& session, QString* error = nullptr);
     // The text alone, as a session without a playground.
     bool save(const QString& documentPath, const QString& text, QString* error = nullptr);
-    // A normal end: nothing to recover from this session.
+    // The same save on the store's own thread: the write and its fsync, which take as long as the disk
+    // does (hundreds of ms on a busy one), never hold up the GUI thread. A later call replaces a save not
+    // yet started. `failed` is called on that thread with the error.
+    using Failed = std::function<void(const QString& error)>;
+    void saveInBackground(const RecoveredSession& session, Failed failed);
+    // A normal end: nothing to recover from this session. A background save not yet started is dropped and
+    // one under way is waited for, so that nothing writes the file again after it is gone.
     void clear();
 
     // Sessions of apps that ended without clear(): crashed, killed. Not this one's, not running ones'.
@@ -50,7 +61,17 @@ public:
     QString file() const; // this session's recovery file
 
 private:
+    QByteArray bytesOf(const RecoveredSession& session) const;
+    bool write(const QByteArray& bytes, QString* error) const;
+    void writeLoop();
+
     QString directory_;
     QString id_;
     std::unique_ptr<QLockFile> lock_;
+
+    std::mutex mutex_;
+    std::condition_variable wake_, idle_;
+    std::optional<std::pair<QByteArray, Failed>> pending_;
+    bool writing_ = false, quit_ = false;
+    std::thread writer_; // started by the first background save
 };
