@@ -1,5 +1,6 @@
 #include "BackendChooser.h"
 
+#include "core/Cores.h"
 #include "core/Error.h"
 #include "core/cuda/Driver.h"
 
@@ -21,8 +22,7 @@ BackendChooser::BackendChooser(QWidget* parent) : QComboBox(parent) {
     for (const auto& d : devices_)
         addItem(tr("CUDA %1: %2").arg(d.ordinal).arg(QString::fromStdString(d.name)),
                 QStringLiteral("cuda:%1").arg(d.ordinal));
-    addItem(tr("CPU (%1 threads)").arg(std::max(1u, std::thread::hardware_concurrency())),
-            QStringLiteral("cpu"));
+    addItem(tr("CPU (%1 threads)").arg(kp::usableCores()), QStringLiteral("cpu"));
     if (!cudaUnavailable_.isEmpty()) {
         addItem(tr("CUDA unavailable"), QString());
         auto* items = qobject_cast<QStandardItemModel*>(model());

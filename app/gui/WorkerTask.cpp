@@ -5,6 +5,7 @@
 WorkerTask::WorkerTask(std::filesystem::path workerExecutable, QObject* parent)
     : QObject(parent), client_(std::move(workerExecutable)) {
     qRegisterMetaType<WorkerResultPtr>();
+    client_.setNiceIncrement(5); // the window stays the machine's first call on the cores
     thread_ = std::thread([this] { loop(); });
 }
 

@@ -6,6 +6,7 @@
 #include "CudaHostHeader.h"
 #include "GridRun.h"
 #include "ThreadFibers.h"
+#include "core/Cores.h"
 #include "core/Overloaded.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
@@ -411,9 +412,8 @@ template <typename F> F symbol(const SharedLibrary& library, const std::string& 
 } // namespace
 
 CpuRunner::CpuRunner(HostCompiler compiler, unsigned workers, bool checkBounds)
-    : compiler_(std::move(compiler)),
-      workers_(workers ? workers : std::max(1u, std::thread::hardware_concurrency())),
-      checkBounds_(checkBounds) {}
+    : compiler_(std::move(compiler)), workers_(workers ? workers : usableCores()), checkBounds_(checkBounds) {
+}
 
 std::string CpuRunner::backendName() const {
     return "cpu (" + std::to_string(workers_) + (workers_ == 1 ? " thread)" : " threads)");

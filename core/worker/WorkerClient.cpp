@@ -12,6 +12,7 @@
 #include <cstring>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -208,6 +209,7 @@ void WorkerClient::start() {
         throw SystemError("socketpair", errno, "the worker's socket");
     UniqueFd ours(ends[0]), theirs(ends[1]);
     const std::string path = executable_.string();
+    const int niceIncrement = niceIncrement_;
     // A fresh output file per worker; the earlier one is closed here.
     output_.reset(::memfd_create("kernelpad-worker-output", MFD_CLOEXEC));
     outputRead_ = 0;
@@ -218,6 +220,7 @@ void WorkerClient::start() {
         // Only async-signal-safe calls until exec: the app has threads.
         if (::dup2(theirs.get(), 3) < 0 || ::dup2(output_.get(), 1) < 0 || ::dup2(output_.get(), 2) < 0)
             ::_exit(126);
+        if (niceIncrement > 0) ::setpriority(PRIO_PROCESS, 0, ::getpriority(PRIO_PROCESS, 0) + niceIncrement);
         const char* argv[] = {"kernelpad-worker", "--socket", "3", nullptr};
         ::execv(path.c_str(), const_cast<char* const*>(argv));
         ::_exit(127);

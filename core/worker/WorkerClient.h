@@ -91,6 +91,10 @@ public:
     void stop() noexcept;
 
     pid_t pid() const noexcept { return pid_.load(); } // the worker's, or -1 when none runs
+    // Workers started from here on run `increment` nice levels below this process: a kernel spinning on
+    // every core then leaves a GUI thread its turn (a loaded 2-core machine froze the window for 460 ms
+    // at the same priority). It costs a run nothing on an otherwise idle machine.
+    void setNiceIncrement(int increment) noexcept { niceIncrement_ = increment; }
     const std::filesystem::path& executable() const noexcept { return executable_; }
 
     // $KERNELPAD_WORKER when set (tests, unusual installs), else kernelpad-worker in the folder of the
@@ -121,6 +125,7 @@ private:
     std::string reap(); // waits for the worker to end; says how it ended
 
     std::filesystem::path executable_;
+    int niceIncrement_ = 0;
     std::mutex runMutex_;
     std::string takeOutput();          // what the worker printed since the last call
     std::unique_ptr<Channel> channel_; // to the worker, while one runs

@@ -2,6 +2,7 @@
 // all cores. Built-ins, barriers, static and dynamic shared memory, atomics under contention, 2D/3D
 // launches, and compile errors that point at the user's own line. Runs in CI (no GPU).
 #include "../TestSupport.h"
+#include "core/Cores.h"
 #include "core/cpu/CpuRunner.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/launch/CompileError.h"
@@ -14,6 +15,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sched.h>
+#include <thread>
 
 using namespace kp;
 
@@ -62,6 +65,30 @@ private slots:
             QCOMPARE(d->value(i), 0.5 * static_cast<double>(i));
         const cpu::CpuRunner single(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1);
         QVERIFY(*single.run(setup).output("d") == *d);
+    }
+
+    // As many workers as this process may use: a `taskset` or a container's CPU quota allows fewer than
+    // the machine has, and threads past the allowance only queue (and, under a quota, stop the GUI too).
+    void startsAsManyWorkersAsTheProcessMayUse() {
+        QCOMPARE(coresInCpuMax("max 100000"), 0u);
+        QCOMPARE(coresInCpuMax("200000 100000"), 2u);
+        QCOMPARE(coresInCpuMax("150000 100000"), 2u); // 1.5 cores: two threads, each busy part of the time
+        QCOMPARE(coresInCpuMax("50000 100000"), 1u);
+        QCOMPARE(coresInCpuMax(""), 0u);
+        QVERIFY(usableCores() >= 1 && usableCores() <= std::max(1u, std::thread::hardware_concurrency()));
+        cpu_set_t all, one;
+        QCOMPARE(::sched_getaffinity(0, sizeof all, &all), 0);
+        std::size_t first = 0;
+        while (!CPU_ISSET(first, &all))
+            ++first;
+        CPU_ZERO(&one);
+        CPU_SET(first, &one);
+        QCOMPARE(::sched_setaffinity(0, sizeof one, &one), 0);
+        const unsigned pinned = usableCores();
+        const cpu::CpuRunner defaulted(cpu::HostCompiler(std::string(), cache_.path().toStdString()));
+        QCOMPARE(::sched_setaffinity(0, sizeof all, &all), 0);
+        QCOMPARE(pinned, 1u);
+        QCOMPARE(defaulted.backendName(), std::string("cpu (1 thread)"));
     }
 
     void barriersOrderSharedMemory() {

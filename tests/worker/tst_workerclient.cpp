@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/resource.h>
 #include <thread>
 
 using namespace kp;
@@ -60,6 +61,27 @@ private slots:
     // An abort on the CPU is not only an assert(): a write past an array's end that damages memory ends
     // the same way. The message said "An assert() in the kernel that failed shows like this" of an
     // off-by-one write; it now names both and what tells them apart.
+    // The app's workers run a few nice levels down, so that a kernel spinning on every core does not
+    // freeze the window on a loaded machine; the worker keeps working at that priority.
+    void workersStartedBelowThisProcessesPriority() {
+        worker::WorkerClient lowered{KP_WORKER_PATH};
+        lowered.setNiceIncrement(3);
+        const auto result = lowered.run({worker::RunRequest{validPlayground(), kFaults + "valid.kpad.json",
+                                                            run::parseRunBackend("cpu")}});
+        QVERIFY2(result.ok(), result.message.c_str());
+        QVERIFY(lowered.pid() > 0);
+        errno = 0;
+        const int ours = ::getpriority(PRIO_PROCESS, 0);
+        const int theirs = ::getpriority(PRIO_PROCESS, static_cast<id_t>(lowered.pid()));
+        QCOMPARE(errno, 0);
+        QCOMPARE(theirs, std::min(19, ours + 3));
+        QVERIFY(client_
+                    .run({worker::RunRequest{validPlayground(), kFaults + "valid.kpad.json",
+                                             run::parseRunBackend("cpu")}})
+                    .ok());
+        QCOMPARE(::getpriority(PRIO_PROCESS, static_cast<id_t>(client_.pid())), ours); // not asked: unchanged
+    }
+
     void explainsAnAbortAsAnAssertOrDamagedMemory() {
         const std::string text = worker::explainCrash("SIGABRT (signal 6)", true, false);
         QVERIFY2(text.find("assert()") != std::string::npos &&
