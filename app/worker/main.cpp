@@ -2,6 +2,7 @@
 // crashes, hangs or corrupts memory ends this process and not the app. Started by the client with one
 // end of a Unix socket as file descriptor 3 (--socket 3); speaks core/worker/Protocol.h over it.
 #include "core/Error.h"
+#include "core/cpu/CpuRunner.h"
 #include "core/cuda/CudaError.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/launch/CompileError.h"
@@ -149,6 +150,14 @@ bool fatal(const worker::Message& reply) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // A build step: the CPU backend's built-ins, precompiled for this machine's compiler into DIR.
+    if (argc == 3 && std::strcmp(argv[1], "--precompile-built-ins") == 0) {
+        std::string why;
+        if (cpu::CpuRunner::precompileBuiltIns(argv[2], why)) return 0;
+        std::fprintf(stderr, "kernelpad-worker: %s (each first compile precompiles them instead)\n",
+                     why.c_str());
+        return 0; // not a build failure: the cache is filled at run time
+    }
     if (argc != 3 || std::strcmp(argv[1], "--socket") != 0) {
         std::fprintf(
             stderr,

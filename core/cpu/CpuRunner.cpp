@@ -29,6 +29,7 @@
 #include <cstring>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <string_view>
 #include <thread>
 
@@ -443,9 +444,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                 {"kernel: \"" + kernel.name + "\" is not a kernel name the CPU backend can call"});
     HostProgram program;
     program.kernels.resize(kernels.size());
-    std::string& text = program.text;
-    text = "#line 1 \"<kernelpad cuda built-ins>\"\n";
-    text += kCudaHostHeader;
+    std::string& text = program.text; // compiled behind hostKernelOptions()'s prelude, the built-ins
     static const std::regex identifier(R"([A-Za-z_]\w*)");
     for (const auto& [name, value] : setup.compile.defines) {
         // One line each: a name that is not an identifier or a value with a line break would let the
@@ -514,6 +513,29 @@ std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool spl
 
 } // namespace
 
+bool CpuRunner::precompileBuiltIns(const std::filesystem::path& cacheDirectory, std::string& why) {
+    namespace fs = std::filesystem;
+    const HostCompiler compiler(std::string(), cacheDirectory);
+    if (!compiler.isGcc()) {
+        why = "the host compiler is not GCC: the built-ins are compiled with each kernel";
+        return false;
+    }
+    HostCompileOptions kernels = hostKernelOptions();
+    const auto arithmetic = arithmeticFlags({}, true);
+    kernels.flags.insert(kernels.flags.end(), arithmetic.begin(), arithmetic.end());
+    const auto forKernels = compiler.precompilePrelude(kernels);
+    const auto forReferences = compiler.precompilePrelude(hostKernelOptions());
+    if (!forKernels || !forReferences) {
+        why = "the built-ins did not precompile with " + compiler.compilerPath();
+        return false;
+    }
+    // Those of an older header or compiler go: each is ~47 MB.
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(cacheDirectory / "prelude", ec))
+        if (entry.path() != *forKernels && entry.path() != *forReferences) fs::remove_all(entry.path(), ec);
+    return true;
+}
+
 CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
     Compiled out;
     HostCompileOptions options = hostKernelOptions();
@@ -549,9 +571,41 @@ CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
         if (!out.compiled.ok)
             throw launch::CompileError(explainUnsupported(out.compiled.diagnostics), out.compiled.log);
     }
+    describe(out, program, kernels, splitCompiled);
+    return out;
+}
+
+CpuRunner::Compiled CpuRunner::check(const launch::RunSetup& setup) const {
+    Compiled out;
+    HostCompileOptions options = hostKernelOptions();
+    const auto arithmetic = arithmeticFlags(setup.compile.options, compiler_.isGcc());
+    options.flags.insert(options.flags.end(), arithmetic.begin(), arithmetic.end());
+    options.readable = {setup.folder};
+    if (!setup.folder.empty()) options.includeDirs = {setup.folder.string()};
+    options.syntaxOnly = true;
+    // The source as written (less the rewrites every run makes): its diagnostics are the user's own.
+    const HostProgram plain = hostProgram(setup, checkBounds_, false, deferAtomics_);
+    out.compiled = compiler_.compile({{setup.sourceName, plain.text}}, options);
+    if (!out.compiled.ok)
+        throw launch::CompileError(explainUnsupported(out.compiled.diagnostics), out.compiled.log);
+    const auto kernels = launch::programOf(setup).kernels;
+    out.fibers = needsFibers(setup.source);
+    const HostProgram program =
+        splitAtBarriers_ ? hostProgram(setup, checkBounds_, true, deferAtomics_) : plain;
+    out.split.assign(kernels.size(), false);
+    for (std::size_t k = 0; k < kernels.size(); ++k)
+        out.split[k] = splitAtBarriers_ && program.kernels[k].notSplitBecause.empty();
+    // Said as a run will do it; a split the host compiler then rejects (rare) runs as fibers, and the run's
+    // own words say so.
+    describe(out, program, kernels, std::find(out.split.begin(), out.split.end(), true) != out.split.end());
+    return out;
+}
+
+void CpuRunner::describe(Compiled& out, const HostProgram& program,
+                         const std::vector<launch::KernelInstance>& kernels, bool splitCompiled) const {
     for (std::size_t k = 0; k < kernels.size(); ++k) {
         std::string words =
-            executionWords(splitAtBarriers_ ? &program.kernels[k] : nullptr, splitCompiled, fibers);
+            executionWords(splitAtBarriers_ ? &program.kernels[k] : nullptr, splitCompiled, out.fibers);
         std::vector<std::size_t> deferred;
         for (const auto& parameter : program.kernels[k].deferred) {
             deferred.push_back(parameter.index);
@@ -566,7 +620,6 @@ CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
         if (kernels.size() > 1) words = kernels[k].name + ": " + words;
         out.execution += (out.execution.empty() ? "" : "; ") + words;
     }
-    return out;
 }
 
 namespace {

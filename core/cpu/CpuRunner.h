@@ -8,6 +8,7 @@
 #include "DeferredAtomics.h"
 #include "HostCompiler.h"
 #include "core/launch/LaunchGeometry.h"
+#include "core/launch/Program.h"
 #include "core/launch/RunResult.h"
 #include "core/launch/RunSetup.h"
 #include "core/launch/Runner.h"
@@ -41,7 +42,13 @@ public:
     std::string backendName() const override; // "cpu (16 threads)"
     launch::LaunchLimits limits() const override { return launch::LaunchLimits::cpu(); }
 
-    // The translation unit the host compiler sees: built-ins, the user's source under #line, the entry.
+    // Precompiles the built-ins for kernels (with this processor's arithmetic flags) and for references
+    // into `cacheDirectory`'s prelude folder, removing any older ones there: a build step
+    // (kernelpad-worker --precompile-built-ins). False, saying why on `why`, when they were not.
+    static bool precompileBuiltIns(const std::filesystem::path& cacheDirectory, std::string& why);
+
+    // The translation unit the host compiler sees behind the built-ins (hostKernelOptions()'s prelude): the
+    // user's source under #line, the entry points.
     static std::string hostSource(const launch::RunSetup& setup, bool checkBounds = false,
                                   bool deferAtomics = true);
     struct HostProgram {
@@ -74,6 +81,9 @@ public:
     // launch::prepareKernel()'s fields (no arguments) unless bounds checking is on. Throws
     // launch::CompileError with diagnostics in the user's file and lines.
     Compiled compile(const launch::RunSetup& setup) const;
+    // The same diagnostics sooner, as you type: the source checked (-fsyntax-only, behind the precompiled
+    // built-ins), no library built; `execution` says how a run will split the kernels.
+    Compiled check(const launch::RunSetup& setup) const;
 
     // Runs in a child process under the sandbox (cpu/ContainedRun.h): the kernel's crash, exit() or
     // stack overflow is a launch::KernelFault naming it, never this process's end, and where the sandbox is
@@ -87,6 +97,9 @@ public:
                           const launch::RunOptions& options = {}) const override;
 
 private:
+    // The execution words and deferred parameters of `program`'s kernels into `out` (out.fibers set).
+    void describe(Compiled& out, const HostProgram& program,
+                  const std::vector<launch::KernelInstance>& kernels, bool splitCompiled) const;
     struct Loaded {
         std::filesystem::path library;
         std::vector<bool> split;                        // per kernel instance

@@ -169,18 +169,121 @@ bool HostCompiler::isGcc() const {
            compilerVersion_.find("Free Software Foundation") != std::string::npos;
 }
 
-HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
-                                        const HostCompileOptions& options) const {
-    const auto start = std::chrono::steady_clock::now();
-    const std::string& cxx = compilerPath();
+sandbox::ProcessOptions HostCompiler::compilerRun(const fs::path& work, const HostCompileOptions& options,
+                                                  std::optional<sandbox::Confinement>& confinement) const {
+    sandbox::ProcessOptions run;
+    run.workingDirectory = work.string();
+    run.timeLimitSeconds = limits_.wallSeconds;
+    run.limits = limits_.process;
+    run.environment = {"TMPDIR=" + work.string()};
+    if (sandbox::support().available) {
+        sandbox::Policy policy;
+        policy.readable = toolchainFolders();
+        for (const auto& dir : options.includeDirs)
+            if (narrowEnough(dir)) policy.readable.emplace_back(dir);
+        for (const auto& dir : options.readable)
+            if (narrowEnough(dir)) policy.readable.push_back(dir);
+        policy.writable = {work};
+        policy.startsPrograms = true;
+        confinement.emplace(policy);
+        run.confinement = &*confinement;
+    }
+    return run;
+}
+
+std::optional<fs::path> HostCompiler::precompiledPrelude(const std::vector<std::string>& args,
+                                                         const std::string& prelude) const {
+    if (!isGcc()) return std::nullopt;
+    // The flags a precompiled header must share with its users: all of them but the link's and the
+    // include folders' (GCC refuses a .gch built with other -f, -m or -O flags, and falls back to the
+    // header's text, which is still right).
+    std::vector<std::string> pchArgs;
+    for (const auto& a : args)
+        if (a != "-shared" && !a.starts_with("-I")) pchArgs.push_back(a);
+    std::string canonical = compilerVersion_;
+    for (const auto& a : pchArgs)
+        canonical += '\0' + a;
+    canonical += '\0' + prelude;
+    const std::string key = hexKey(canonical);
+    const fs::path folder = cacheDirectory_ / "prelude" / key;
+    const fs::path header = folder / "kernelpad_prelude.h";
+    const fs::path gch = folder / "kernelpad_prelude.h.gch";
+    const fs::path checksum = folder / "kernelpad_prelude.h.gch.xxh128";
+    // A .gch whose bytes are not the ones stored is built again: GCC trusts what it maps. Checked once per
+    // process (47 MB hash in ~10 ms), then by its time.
+    static std::mutex mutex;
+    static std::map<fs::path, fs::file_time_type> checked;
+    const std::lock_guard lock(mutex);
+    std::error_code ec;
+    const auto intact = [&](const fs::path& in) {
+        const fs::path file = in / "kernelpad_prelude.h.gch";
+        const auto stamp = fs::last_write_time(file, ec);
+        if (ec || !fs::exists(in / "kernelpad_prelude.h", ec)) return false;
+        if (const auto known = checked.find(file); known != checked.end() && known->second == stamp)
+            return true;
+        const std::string stored = readSmallFile(in / "kernelpad_prelude.h.gch.xxh128");
+        if (stored.empty() || stored != fileChecksum(file)) return false;
+        checked[file] = stamp;
+        return true;
+    };
+    for (const auto& prepared : preparedPreludeFolders())
+        if (intact(prepared / key)) return prepared / key / "kernelpad_prelude.h";
+    if (intact(folder)) return header;
+    fs::create_directories(folder, ec);
+    if (ec) return std::nullopt;
+    const sandbox::ScratchFolder work(cacheDirectory_, "prelude");
+    writeFile(work.path() / "kernelpad_prelude.h", prelude);
+    pchArgs.insert(pchArgs.end(), {"-x", "c++-header", (work.path() / "kernelpad_prelude.h").string(), "-o",
+                                   (work.path() / "out.gch").string()});
+    std::optional<sandbox::Confinement> confinement;
+    const auto built = sandbox::runProcess(pchArgs, compilerRun(work.path(), {}, confinement));
+    if (built.exitCode != 0 || built.timedOut) return std::nullopt;
+    writeFile(work.path() / "out.gch.xxh128", fileChecksum(work.path() / "out.gch") + "\n");
+    // The header first, then the checksum, then the .gch: a reader that finds the .gch finds the rest.
+    fs::rename(work.path() / "kernelpad_prelude.h", header, ec);
+    if (!ec) fs::rename(work.path() / "out.gch.xxh128", checksum, ec);
+    if (!ec) fs::rename(work.path() / "out.gch", gch, ec);
+    if (ec) return std::nullopt;
+    checked[gch] = fs::last_write_time(gch, ec);
+    return header;
+}
+
+std::vector<std::string> HostCompiler::commandFor(const HostCompileOptions& options) const {
     // -fstack-clash-protection: a large local array or alloca touches each page of the stack it takes,
     // so running off the stack's end faults on its guard page (a reported stack overflow) instead of
     // writing into whatever lies beyond.
-    std::vector<std::string> args = {
-        cxx, "-std=c++17", "-shared", "-fPIC", "-fdiagnostics-color=never", "-fstack-clash-protection"};
+    std::vector<std::string> args = {compilerPath(),
+                                     "-std=c++17",
+                                     "-shared",
+                                     "-fPIC",
+                                     "-fdiagnostics-color=never",
+                                     "-fstack-clash-protection"};
     for (const auto& dir : options.includeDirs)
         args.push_back("-I" + dir);
     args.insert(args.end(), options.flags.begin(), options.flags.end());
+    return args;
+}
+
+std::optional<fs::path> HostCompiler::precompilePrelude(const HostCompileOptions& options) const {
+    if (options.prelude.empty()) return std::nullopt;
+    const auto header = precompiledPrelude(commandFor(options), options.prelude);
+    return header ? std::optional(header->parent_path()) : std::nullopt;
+}
+
+std::vector<fs::path> preparedPreludeFolders() {
+    std::vector<fs::path> folders;
+    if (const char* chosen = std::getenv("KERNELPAD_PRELUDE_DIR"); chosen && *chosen)
+        folders.emplace_back(chosen);
+#ifdef KP_BUILD_PRELUDE_DIR
+    folders.emplace_back(KP_BUILD_PRELUDE_DIR);
+#endif
+    return folders;
+}
+
+HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
+                                        const HostCompileOptions& options) const {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::string> args = commandFor(options);
 
     // The sources are compiled from a scratch folder: their "headers" are found on the include path.
     io::IncludedHeaders headers({options.includeDirs.begin(), options.includeDirs.end()});
@@ -192,9 +295,15 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
         refused.milliseconds = millisecondsSince(start);
         return refused;
     }
+    HostCompileResult result;
+    auto finish = [&] {
+        result.milliseconds = millisecondsSince(start);
+        return result;
+    };
     std::string canonical = compilerVersion_;
     for (const auto& a : args)
         canonical += '\0' + a;
+    canonical += '\0' + options.prelude;
     for (const auto& s : sources)
         canonical += '\0' + s.fileName + '\0' + std::to_string(s.text.size()) + s.text;
     canonical += '\0' + headers.fingerprint();
@@ -202,15 +311,10 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
     const fs::path libraryPath = cacheDirectory_ / (key + ".so");
     const fs::path checksumPath = cacheDirectory_ / (key + ".so.xxh128");
 
-    HostCompileResult result;
-    auto finish = [&] {
-        result.milliseconds = millisecondsSince(start);
-        return result;
-    };
     // A cached library is used only when its bytes are the ones stored: a damaged or swapped file is
     // built again, never loaded.
     std::error_code ec;
-    if (fs::exists(libraryPath, ec)) {
+    if (!options.syntaxOnly && fs::exists(libraryPath, ec)) {
         const std::string stored = readSmallFile(checksumPath);
         if (!stored.empty() && stored == fileChecksum(libraryPath)) {
             result.ok = true;
@@ -224,39 +328,35 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
 
     fs::create_directories(cacheDirectory_, ec);
     if (ec) throw SystemError("create_directories", ec.value(), cacheDirectory_.string());
+    HostCompileOptions compileOptions = options;
+    const std::optional<fs::path> prelude =
+        options.prelude.empty() ? std::nullopt : precompiledPrelude(args, options.prelude);
+    if (prelude) {
+        args.insert(args.end(), {"-include", prelude->string()});
+        compileOptions.readable.push_back(prelude->parent_path());
+        result.preludePrecompiled = true;
+    }
     const sandbox::ScratchFolder work(cacheDirectory_, "build"); // removed however the compile ends
     for (std::size_t i = 0; i < sources.size(); ++i) {
         const fs::path file = work.path() / ("source" + std::to_string(i) + ".cpp");
-        writeFile(file, withLineDirective(sources[i]));
+        const std::string inlined = prelude || i > 0 ? std::string() : options.prelude;
+        writeFile(file, inlined + withLineDirective(sources[i]));
         args.push_back(file.string());
     }
     const fs::path temporary = work.path() / "out.so";
-    args.insert(args.end(), {"-o", temporary.string()});
+    if (options.syntaxOnly)
+        args.emplace_back("-fsyntax-only");
+    else
+        args.insert(args.end(), {"-o", temporary.string()});
 
-    sandbox::ProcessOptions run;
-    run.workingDirectory = work.path().string();
-    run.timeLimitSeconds = limits_.wallSeconds;
-    run.limits = limits_.process;
-    run.environment = {"TMPDIR=" + work.path().string()};
     std::optional<sandbox::Confinement> confinement;
-    if (sandbox::support().available) {
-        sandbox::Policy policy;
-        policy.readable = toolchainFolders();
-        for (const auto& dir : options.includeDirs)
-            if (narrowEnough(dir)) policy.readable.emplace_back(dir);
-        for (const auto& dir : options.readable)
-            if (narrowEnough(dir)) policy.readable.push_back(dir);
-        policy.writable = {work.path()};
-        policy.startsPrograms = true;
-        confinement.emplace(policy);
-        run.confinement = &*confinement;
-    }
-    const sandbox::SubprocessResult compiled = sandbox::runProcess(args, run);
+    const sandbox::SubprocessResult compiled =
+        sandbox::runProcess(args, compilerRun(work.path(), compileOptions, confinement));
     result.log = compiled.output;
     result.diagnostics = parseDiagnostics(compiled.output);
     explainLimits(result, compiled, limits_, sources.empty() ? std::string() : sources.front().fileName);
     result.ok = compiled.exitCode == 0 && !compiled.timedOut;
-    if (!result.ok) return finish();
+    if (!result.ok || options.syntaxOnly) return finish();
     // The checksum first: a library without one is never used, so a crash between the two renames
     // costs a compile, not a wrong answer.
     const fs::path checksumTemporary = work.path() / "out.so.xxh128";

@@ -9,9 +9,11 @@
 #include "core/SharedLibrary.h"
 #include "core/model/Diagnostic.h"
 #include "core/sandbox/Confinement.h"
+#include "core/sandbox/Subprocess.h"
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,12 @@ struct HostCompileOptions {
     std::vector<std::string> flags = {"-O2"}; // added after ours (-std=c++17 -shared -fPIC)
     // Folders the compiler may read besides the toolchain's (the playground's, for its headers).
     std::vector<std::filesystem::path> readable;
+    // Text compiled in front of every source (the CUDA built-ins). With GCC it is precompiled once per
+    // compiler, flags and text into the cache (a .gch beside it, included with -include), which takes
+    // parsing the standard headers it includes off every compile: ~1.0 s -> ~0.2 s for a small kernel.
+    std::string prelude;
+    // Checks the sources (-fsyntax-only) without building a library: diagnostics as you type.
+    bool syntaxOnly = false;
     bool operator==(const HostCompileOptions&) const = default;
 };
 
@@ -36,6 +44,7 @@ struct HostCompileResult {
     std::string log;
     std::filesystem::path library; // the compiled library in the cache, when ok; not loaded
     bool fromCache = false;
+    bool preludePrecompiled = false; // the prelude came from its precompiled header
     double milliseconds = 0;
 };
 
@@ -62,6 +71,11 @@ public:
     HostCompileResult compile(const std::vector<HostSource>& sources,
                               const HostCompileOptions& options = {}) const;
 
+    // Precompiles `options.prelude` for `options` now (a build step: the build ships them, see
+    // preparedPreludeFolders), returning its header's folder; none when the compiler is not GCC or the
+    // prelude does not precompile.
+    std::optional<std::filesystem::path> precompilePrelude(const HostCompileOptions& options) const;
+
     void setLimits(const HostCompileLimits& limits) { limits_ = limits; }
     const HostCompileLimits& limits() const noexcept { return limits_; }
 
@@ -69,11 +83,24 @@ public:
     static std::vector<model::Diagnostic> parseDiagnostics(const std::string& log);
 
 private:
+    std::vector<std::string> commandFor(const HostCompileOptions& options) const;
+    // The prelude's header in the cache, with its .gch beside it (built now when missing); none when the
+    // compiler is not GCC or the header does not precompile, and the prelude is then compiled inline.
+    std::optional<std::filesystem::path> precompiledPrelude(const std::vector<std::string>& args,
+                                                            const std::string& prelude) const;
+    sandbox::ProcessOptions compilerRun(const std::filesystem::path& work, const HostCompileOptions& options,
+                                        std::optional<sandbox::Confinement>& confinement) const;
+
     std::string compiler_;
     std::string compilerVersion_;
     std::filesystem::path cacheDirectory_;
     HostCompileLimits limits_;
 };
+
+// Where precompiled preludes are looked for before the cache (read only): $KERNELPAD_PRELUDE_DIR, and the
+// build's (prepared by kernelpad-worker --precompile-built-ins at build time), so that a new user's first
+// compile does not pay for precompiling.
+std::vector<std::filesystem::path> preparedPreludeFolders();
 
 // Loads a compiled library into this process, which runs its static constructors: only in a contained
 // child (sandbox/Contained) or for code Kernelpad wrote itself. Throws Error when it cannot be loaded.

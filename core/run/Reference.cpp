@@ -55,9 +55,9 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
     const std::string userText =
         io::readTextFile(model::resolveInside(setup.folder, spec.source, "reference.source"));
     const std::string escaped = std::regex_replace(spec.source, std::regex(R"(["\\])"), R"(\$&)");
-    cpu::HostSource source{spec.source, "#line 1 \"<kernelpad cuda built-ins>\"\n" +
-                                            std::string(cpu::kCudaHostHeader) + "#line 1 \"" + escaped +
-                                            "\"\n" + userText + "\n" + entryPoint(spec.function)};
+    // Behind the built-ins, hostKernelOptions()'s prelude.
+    cpu::HostSource source{spec.source,
+                           "#line 1 \"" + escaped + "\"\n" + userText + "\n" + entryPoint(spec.function)};
     cpu::HostCompileOptions options = cpu::hostKernelOptions();
     options.readable = {setup.folder}; // its headers
     if (!setup.folder.empty()) options.includeDirs = {setup.folder.string()};

@@ -426,6 +426,41 @@ private slots:
         }
     }
 
+    // Checking as you type: the same diagnostics and execution words as a compile, without a library.
+    void checkSaysWhatACompileWould() {
+        auto setup = setupOf("__global__ void reverse(int* data) {\n"
+                             "    __shared__ int tile[64];\n"
+                             "    const int t = threadIdx.x;\n"
+                             "    tile[t] = data[t];\n"
+                             "    __syncthreads();\n"
+                             "    data[t] = tile[63 - t];\n}\n",
+                             "reverse", {array("data", "int32", {64}, "inout", "ones")},
+                             {{"grid", {1}}, {"block", {64}}});
+        const auto checked = runner_->check(setup);
+        const auto compiled = runner_->compile(setup);
+        QVERIFY(checked.compiled.ok);
+        QVERIFY(checked.compiled.library.empty());
+        QVERIFY(!compiled.compiled.library.empty());
+        QCOMPARE(checked.execution, compiled.execution);
+        QVERIFY2(checked.execution.find("before and after its barrier") != std::string::npos,
+                 checked.execution.c_str());
+        QCOMPARE(checked.split, compiled.split);
+
+        setup.source.replace(setup.source.find("tile[63 - t]"), 12, "tile[63 - u]");
+        try {
+            (void)runner_->check(setup);
+            QFAIL("a compile error was expected");
+        } catch (const launch::CompileError& e) {
+            const auto& d = e.diagnostics();
+            QVERIFY2(std::any_of(d.begin(), d.end(),
+                                 [](const auto& x) {
+                                     return x.line == 6 &&
+                                            x.message.find("not declared") != std::string::npos;
+                                 }),
+                     e.what());
+        }
+    }
+
     // `#include "common.cuh"` beside the playground works on the CPU backend, and an edit of the header
     // compiles the kernel again (the header is part of the cache key).
     void headersBesideThePlaygroundAreIncludedAndWatched() {

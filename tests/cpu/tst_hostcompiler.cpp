@@ -209,6 +209,60 @@ private slots:
         QVERIFY2(d.message.find("nope") != std::string::npos, d.message.c_str());
     }
 
+    // The prelude (the CUDA built-ins) is precompiled once into the cache and used by every compile with
+    // the same flags; the user's diagnostics keep their file and line; a damaged .gch is built again, never
+    // handed to GCC; other flags get a prelude of their own.
+    void precompilesThePreludeOnceAndKeepsTheUsersLines() {
+        const auto folder = cache() / "prelude-test";
+        HostCompiler compiler({}, folder);
+        if (!compiler.isGcc()) QSKIP("the prelude is precompiled with GCC only; this compiler inlines it");
+        qputenv("KERNELPAD_PRELUDE_DIR", QByteArray()); // only this cache
+        HostCompileOptions options;
+        options.prelude =
+            "#line 1 \"<prelude>\"\n#include <cmath>\ninline double twice(double x) { return 2 * x; }\n";
+        const auto first =
+            compiler.compile({{"k.cpp", "extern \"C\" double f(double x) { return twice(x); }\n"}}, options);
+        QVERIFY2(first.ok, first.log.c_str());
+        QVERIFY(first.preludePrecompiled);
+        const auto library = loadCompiled(first.library);
+        QCOMPARE(reinterpret_cast<double (*)(double)>(library->symbol("f"))(4), 8.0);
+        std::vector<std::filesystem::path> gch;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(folder / "prelude"))
+            if (entry.path().extension() == ".gch") gch.push_back(entry.path());
+        QCOMPARE(gch.size(), std::size_t{1});
+        const auto built = std::filesystem::last_write_time(gch[0]);
+
+        options.syntaxOnly = true;
+        const auto wrong =
+            compiler.compile({{"k.cpp", "double ok = twice(1);\ndouble bad = nope(2);\n"}}, options);
+        QVERIFY(!wrong.ok);
+        QVERIFY(wrong.library.empty());
+        QVERIFY(wrong.preludePrecompiled);
+        QCOMPARE(std::filesystem::last_write_time(gch[0]), built); // used, not built again
+        QVERIFY(!wrong.diagnostics.empty());
+        QCOMPARE(wrong.diagnostics.front().file, std::string("k.cpp"));
+        QCOMPARE(wrong.diagnostics.front().line, 2);
+        const auto right = compiler.compile({{"k.cpp", "double ok = twice(1);\n"}}, options);
+        QVERIFY2(right.ok, right.log.c_str());
+        QVERIFY(right.library.empty()); // checked only: nothing built, nothing cached
+        QVERIFY(!right.fromCache);
+
+        // Damaged in the cache: the next compile (here by another compiler object) precompiles it again.
+        std::filesystem::resize_file(gch[0], 4096);
+        const auto rebuilt =
+            HostCompiler({}, folder).compile({{"k.cpp", "double ok = twice(3);\n"}}, options);
+        QVERIFY2(rebuilt.ok, rebuilt.log.c_str());
+        QVERIFY(rebuilt.preludePrecompiled);
+        QVERIFY(std::filesystem::file_size(gch[0]) > 4096);
+
+        options.flags = {"-O0"};
+        QVERIFY(compiler.compile({{"k.cpp", "double ok = twice(1);\n"}}, options).ok);
+        std::size_t now = 0;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(folder / "prelude"))
+            now += entry.path().extension() == ".gch";
+        QCOMPARE(now, std::size_t{2});
+    }
+
     void parsesCompilerDiagnostics_data() {
         QTest::addColumn<QString>("log");
         QTest::addColumn<int>("count");
