@@ -246,7 +246,7 @@ namespace {
 
 RunArgument makeArgument(const model::Playground& playground, std::size_t i,
                          const model::Parameter& parameter,
-                         const std::shared_ptr<model::HostAllocator>& allocator) {
+                         const std::shared_ptr<model::HostAllocator>& allocator, const MadeArrays& made) {
     const auto& spec = playground.args[i];
     RunArgument arg;
     arg.name = spec.name;
@@ -254,8 +254,11 @@ RunArgument makeArgument(const model::Playground& playground, std::size_t i,
     arg.isArray = spec.isArray();
     if (arg.isArray) {
         arg.direction = spec.direction.value_or(model::inferDirection(parameter.isConst));
+        std::optional<model::Array> given;
         if (arg.direction == model::Direction::Out || !spec.init)
             arg.array = model::Array(spec.array().dtype, spec.array().shape, allocator);
+        else if (made && (given = made(i, allocator)))
+            arg.array = std::move(*given);
         else
             arg.array = io::initialArray(spec.array(), *spec.init, playground.folder,
                                          "args[" + std::to_string(i) + "].init", allocator);
@@ -280,12 +283,12 @@ void checkOutputs(const RunSetup& setup) {
 // A program's arguments are its own, not a kernel's: their files give their types, and the launch steps
 // were matched parameter by parameter when the program was planned (prepareKernel).
 RunSetup prepareProgram(const model::Playground& playground,
-                        const std::shared_ptr<model::HostAllocator>& allocator) {
+                        const std::shared_ptr<model::HostAllocator>& allocator, const MadeArrays& made) {
     RunSetup setup = prepareKernel(playground);
     const auto& parameters = setup.signature.parameters;
     checkHostMemory(playground, parameters, availableMemoryBytes());
     for (std::size_t i = 0; i < parameters.size(); ++i)
-        setup.args.push_back(makeArgument(playground, i, parameters[i], allocator));
+        setup.args.push_back(makeArgument(playground, i, parameters[i], allocator, made));
     const auto first =
         std::find_if(setup.program.operations.begin(), setup.program.operations.end(),
                      [](const Operation& o) { return std::holds_alternative<LaunchOperation>(o.what); });
@@ -296,9 +299,9 @@ RunSetup prepareProgram(const model::Playground& playground,
 
 } // namespace
 
-RunSetup prepare(const model::Playground& playground,
-                 const std::shared_ptr<model::HostAllocator>& allocator) {
-    if (playground.isProgram()) return prepareProgram(playground, allocator);
+RunSetup prepare(const model::Playground& playground, const std::shared_ptr<model::HostAllocator>& allocator,
+                 const MadeArrays& made) {
+    if (playground.isProgram()) return prepareProgram(playground, allocator, made);
     RunSetup setup = prepareKernel(playground);
     const auto& parameters = setup.signature.parameters;
 
@@ -321,7 +324,7 @@ RunSetup prepare(const model::Playground& playground,
 
     checkHostMemory(playground, parameters, availableMemoryBytes());
     for (std::size_t i = 0; i < parameters.size(); ++i)
-        setup.args.push_back(makeArgument(playground, i, parameters[i], allocator));
+        setup.args.push_back(makeArgument(playground, i, parameters[i], allocator, made));
 
     setup.launch.block = playground.launch.block;
     setup.launch.sharedBytes = playground.launch.sharedBytes;

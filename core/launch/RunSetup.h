@@ -11,7 +11,9 @@
 #include "core/model/Playground.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,8 +72,14 @@ struct RunSetup {
 // dtype that differs from the parameter's, an out direction on a const pointer, ...), InputError
 // when the source cannot be read or an init fails (a bad .npy, a formula error). Arrays are allocated
 // with `allocator` (the CUDA runner passes pinned memory).
+// `made`, when given, is asked first for each array argument that starts from an init (in and inout):
+// an array it returns is that argument's, instead of one generated or read (a sweep's inputs, generated
+// once at the largest size).
+using MadeArrays = std::function<std::optional<model::Array>(std::size_t argument,
+                                                             const std::shared_ptr<model::HostAllocator>&)>;
 RunSetup prepare(const model::Playground& playground,
-                 const std::shared_ptr<model::HostAllocator>& allocator = model::heapAllocator());
+                 const std::shared_ptr<model::HostAllocator>& allocator = model::heapAllocator(),
+                 const MadeArrays& made = {});
 
 // Refuses a run that would not fit in `availableBytes` of host memory (0: unknown, no check), before
 // anything is allocated: a run holds about 2x its arrays plus its outputs once more, and twice more

@@ -232,4 +232,30 @@ void checkFormula(const std::string& formula, const std::string& where) {
     defineFormula(parser, variables, formula, where);
 }
 
+bool generatedInIndexOrder(const InitSpec& init) {
+    switch (init.kind) {
+    case InitSpec::Kind::Zeros:
+    case InitSpec::Kind::Ones:
+    case InitSpec::Kind::Constant:
+    case InitSpec::Kind::Range:
+    case InitSpec::Kind::Uniform:
+    case InitSpec::Kind::Normal:
+        return true;
+    case InitSpec::Kind::Formula:
+    case InitSpec::Kind::File:
+        return false;
+    }
+    return false;
+}
+
+Array leadingPart(const Array& larger, const Shape& shape, const std::shared_ptr<HostAllocator>& allocator) {
+    if (shape.empty() || shape.size() != larger.shape().size() || shape[0] > larger.shape()[0] ||
+        !std::equal(shape.begin() + 1, shape.end(), larger.shape().begin() + 1))
+        throw Error("leadingPart: " + toString(shape) + " is not a leading part of " +
+                    toString(larger.shape()));
+    Array part(larger.dtype(), shape, allocator, Array::Uninitialized{});
+    if (part.bytes() > 0) std::memcpy(part.data(), larger.data(), part.bytes());
+    return part;
+}
+
 } // namespace kp::model

@@ -8,8 +8,10 @@
 #include "core/cuda/CudaError.h"
 #include "core/cuda/Device.h"
 #include "core/cuda/Driver.h"
+#include "core/io/InitialArray.h"
 #include "core/launch/CompileError.h"
 #include "core/launch/KernelFault.h"
+#include "core/model/ArrayGenerator.h"
 #include "core/sandbox/Confinement.h"
 
 #include <algorithm>
@@ -57,6 +59,63 @@ bool cancelled(const std::atomic<bool>* cancel) {
 }
 
 } // namespace
+
+SweepInputs::SweepInputs(const SweepPlan& plan) : plan_(plan) {}
+
+launch::MadeArrays SweepInputs::forPoint(std::size_t point) {
+    return [this, point](std::size_t argument, const std::shared_ptr<model::HostAllocator>& allocator) {
+        return take(point, argument, allocator);
+    };
+}
+
+const model::ArgumentSpec& SweepInputs::spec(std::size_t point, std::size_t argument) const {
+    return plan_.points[point].playground.args[argument];
+}
+
+bool SweepInputs::sameKind(const model::ArgumentSpec& a, const model::ArgumentSpec& b) {
+    if (!a.isArray() || !b.isArray() || !a.init || !b.init || !(*a.init == *b.init) ||
+        a.array().dtype != b.array().dtype)
+        return false;
+    const auto& x = a.array().shape;
+    const auto& y = b.array().shape;
+    return x.size() == y.size() && !x.empty() && std::equal(x.begin() + 1, x.end(), y.begin() + 1);
+}
+
+std::optional<model::Array> SweepInputs::take(std::size_t point, std::size_t argument,
+                                              const std::shared_ptr<model::HostAllocator>& allocator) {
+    const auto& asked = spec(point, argument);
+    if (!asked.isArray() || !asked.init || !model::generatedInIndexOrder(*asked.init)) return std::nullopt;
+    auto& held = held_[argument];
+    if (!held.tried) {
+        held.tried = true;
+        // The largest of its kind over the sweep, and the last point that asks for one.
+        std::size_t largest = point;
+        for (std::size_t p = 0; p < plan_.points.size(); ++p) {
+            if (argument >= plan_.points[p].playground.args.size() || !sameKind(spec(p, argument), asked))
+                continue;
+            if (spec(p, argument).array().shape[0] >= spec(largest, argument).array().shape[0]) largest = p;
+            held.lastUser = p;
+        }
+        try {
+            const auto& big = spec(largest, argument);
+            held.array = io::initialArray(big.array(), *big.init, plan_.points[largest].playground.folder,
+                                          "args[" + std::to_string(argument) + "].init", allocator);
+        } catch (const std::bad_alloc&) {
+            return std::nullopt; // each point makes its own, and the largest says it in its row
+        } catch (const InputError&) {
+            return std::nullopt;
+        }
+    }
+    if (!held.array || !sameKind(asked, spec(held.lastUser, argument)) ||
+        asked.array().shape[0] > held.array->shape()[0])
+        return std::nullopt;
+    if (point == held.lastUser && asked.array().shape == held.array->shape()) {
+        std::optional<model::Array> last = std::move(held.array);
+        held.array.reset();
+        return last;
+    }
+    return model::leadingPart(*held.array, asked.array().shape, allocator);
+}
 
 std::vector<std::string> defaultSweepBackends(const model::Playground& playground) {
     std::vector<std::string> out;
@@ -126,12 +185,15 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
     const std::size_t total = plan.points.size() * backends.size();
     std::map<std::string, std::string> gone; // backend id -> why it is not used any more
 
+    SweepInputs inputs(plan);
     for (const auto& point : plan.points) {
         // Set up once for every backend of the point; a point too large for the host is a row per backend.
         std::optional<launch::RunSetup> setup;
         std::string setupError;
         try {
-            setup.emplace(launch::prepare(point.playground, allocator));
+            setup.emplace(
+                launch::prepare(point.playground, allocator,
+                                inputs.forPoint(static_cast<std::size_t>(&point - plan.points.data()))));
         } catch (const launch::CompileError&) {
             throw;
         } catch (const InputError& e) {

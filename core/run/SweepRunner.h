@@ -4,10 +4,13 @@
 #pragma once
 #include "Sweep.h"
 #include "SweepResult.h"
+#include "core/launch/RunSetup.h"
 
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,34 @@ struct SweepOptions {
     std::function<void(const SweepRow& row, std::size_t done, std::size_t total)> progress;
     const std::atomic<bool>* cancel = nullptr; // checked between repeats and rows
     bool check = true; // compare each row's outputs with the reference's (or, without one, the CPU backend's)
+};
+
+// The sweep's inputs, generated once at the largest size each argument takes: a smaller point gets the
+// leading part (its first rows, copied), which is what generating it would have given
+// (model::generatedInIndexOrder). Generating multiply_them's normal draws cost more than all its kernels
+// in a sweep; a memcpy is a small part of it. The largest point (the last of a block sweep) takes the
+// array itself. Where the largest cannot be made (no memory for it), each point makes its own as before.
+class SweepInputs {
+public:
+    explicit SweepInputs(const SweepPlan& plan); // kept by reference
+    // For launch::prepare of plan.points[point].
+    launch::MadeArrays forPoint(std::size_t point);
+
+private:
+    const model::ArgumentSpec& spec(std::size_t point, std::size_t argument) const;
+    // Arrays of `a`'s and `b`'s specs are leading parts of one array: the same init and dtype, the same
+    // dimensions after the first.
+    static bool sameKind(const model::ArgumentSpec& a, const model::ArgumentSpec& b);
+    std::optional<model::Array> take(std::size_t point, std::size_t argument,
+                                     const std::shared_ptr<model::HostAllocator>& allocator);
+
+    struct Held {
+        bool tried = false;
+        std::optional<model::Array> array; // at the largest size; moved out to its last user
+        std::size_t lastUser = 0;
+    };
+    const SweepPlan& plan_;
+    std::map<std::size_t, Held> held_; // by argument
 };
 
 // Each CUDA device here, the CPU backend on all cores, and the reference when the playground has one.

@@ -160,6 +160,30 @@ private slots:
         QVERIFY2(std::abs(m.stddev - 5 / std::sqrt(12.0)) < 0.02, qPrintable(QString::number(m.stddev)));
     }
 
+    // What a sweep relies on to generate once: the first rows of a larger array are the smaller array.
+    void leadingPartsAreTheSmallerArrays() {
+        InitSpec normal = kind(InitSpec::Kind::Normal);
+        normal.seed = 9;
+        InitSpec uniform = kind(InitSpec::Kind::Uniform);
+        uniform.seed = 10;
+        InitSpec range = kind(InitSpec::Kind::Range);
+        range.start = -4;
+        range.step = 0.25;
+        for (const InitSpec& init : {normal, uniform, range, kind(InitSpec::Kind::Ones)}) {
+            QVERIFY(generatedInIndexOrder(init));
+            for (const DType dtype : {DType::Float32, DType::Float64, DType::Int32, DType::Float2}) {
+                const Array large = make(dtype, {1001, 3}, init);
+                QVERIFY(leadingPart(large, {333, 3}, heapAllocator()) == make(dtype, {333, 3}, init));
+                QVERIFY(leadingPart(large, {1001, 3}, heapAllocator()) == large);
+            }
+        }
+        QVERIFY(!generatedInIndexOrder(kind(InitSpec::Kind::Formula)));
+        QVERIFY(!generatedInIndexOrder(kind(InitSpec::Kind::File)));
+        const Array large = make(DType::Float32, {10, 4}, normal);
+        QVERIFY_THROWS_EXCEPTION(kp::Error, (void)leadingPart(large, {5, 3}, heapAllocator()));
+        QVERIFY_THROWS_EXCEPTION(kp::Error, (void)leadingPart(large, {11, 4}, heapAllocator()));
+    }
+
     void keepsTheRandomSequenceAcrossPlatforms() {
         // Our own transform of mt19937_64: these values must never change, or shared playgrounds would.
         InitSpec init = kind(InitSpec::Kind::Uniform);

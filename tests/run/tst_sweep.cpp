@@ -197,6 +197,52 @@ private slots:
         }
     }
 
+    // A sweep generates its inputs once, at the largest size: every point's arrays are exactly what
+    // generating them at that point gives, for each init that allows it (normal, uniform, ranges, constants,
+    // an inout array), while a formula (which may read n) and a fixed-size array are made per point.
+    void inputsMadeOnceAreThoseEachPointWouldMake() {
+        json args = {array("y", {400}, "out"),   array("x", {400}), array("u", {400}),
+                     array("r", {400}, "inout"), array("f", {400}), array("fixed", {7}),
+                     scalar("n", "size(y)")};
+        args[1]["init"] = {{"random", "normal"}, {"mean", 1}, {"stddev", 2}, {"seed", 5}};
+        args[2]["init"] = {{"random", "uniform"}, {"low", -1}, {"high", 1}, {"seed", 6}};
+        args[3]["init"] = {{"range", {{"start", 3}, {"step", 0.5}}}};
+        args[4]["init"] = {{"formula", "i / n"}};
+        args[5]["init"] = {{"random", "normal"}, {"seed", 7}};
+        const auto p =
+            playgroundOf(args, json{{"grid", "auto"}, {"block", {256, 1, 1}}},
+                         "extern \"C\" __global__ void k(float* y, const float* x, const float* u, "
+                         "float* r, const float* f, const float* fixed, int n) {}");
+        for (const std::string parameter : {"size", "block"}) {
+            run::SweepSpec spec;
+            spec.parameter =
+                parameter == "size" ? run::SweepParameter::ProblemSize : run::SweepParameter::BlockSize;
+            spec.from = parameter == "size" ? 1001 : 32;
+            spec.to = parameter == "size" ? 77777 : 256;
+            spec.steps = 4;
+            const auto plan = run::planSweep(p, spec);
+            run::SweepInputs inputs(plan);
+            {
+                run::SweepInputs probe(plan);
+                const auto first = probe.forPoint(0);
+                QVERIFY(first(1, model::heapAllocator()).has_value()); // made once, its leading part given
+                QVERIFY(first(3, model::heapAllocator()).has_value());
+                QVERIFY(!first(4, model::heapAllocator()).has_value()); // a formula: made by the point
+            }
+            for (std::size_t i = 0; i < plan.points.size(); ++i) {
+                const auto made =
+                    launch::prepare(plan.points[i].playground, model::heapAllocator(), inputs.forPoint(i));
+                const auto fresh = launch::prepare(plan.points[i].playground);
+                for (const auto& arg : fresh.args) {
+                    if (!arg.isArray) continue;
+                    QVERIFY2(made.find(arg.name)->array == arg.array,
+                             qPrintable(QString::fromStdString(parameter + " sweep, point " +
+                                                               std::to_string(i) + ", " + arg.name)));
+                }
+            }
+        }
+    }
+
     void aSquareStaysASquareAndAnImageKeepsItsShape() {
         const auto square = playgroundOf({array("y", {512, 512}, "out"), array("x", {512, 512})});
         run::SweepSpec spec;
