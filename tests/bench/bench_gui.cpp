@@ -200,7 +200,7 @@ QString sampleAt(const QTemporaryDir& dir, std::size_t elements) {
     for (auto& a : playground["args"])
         if (a.contains("array")) a["array"]["shape"] = {elements};
     playground["launch"]["block"] = {256, 1, 1};
-    const QString path = dir.filePath(QStringLiteral("big.kpad.json"));
+    QString path = dir.filePath(QStringLiteral("big.kpad.json"));
     QFile out(path);
     out.open(QIODevice::WriteOnly);
     out.write(QByteArray::fromStdString(playground.dump(2)));
