@@ -536,14 +536,19 @@ bool CpuRunner::precompileBuiltIns(const std::filesystem::path& cacheDirectory, 
     return true;
 }
 
-CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
-    Compiled out;
+HostCompileOptions CpuRunner::optionsFor(const launch::RunSetup& setup) const {
     HostCompileOptions options = hostKernelOptions();
     const auto arithmetic = arithmeticFlags(setup.compile.options, compiler_.isGcc());
     options.flags.insert(options.flags.end(), arithmetic.begin(), arithmetic.end());
     options.readable = {setup.folder}; // its headers
     if (!setup.folder.empty())
         options.includeDirs = {setup.folder.string()}; // "common.cuh" beside the source
+    return options;
+}
+
+CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
+    Compiled out;
+    const HostCompileOptions options = optionsFor(setup);
     // Each kernel split at its barriers where it allows it; otherwise, or when the host compiler rejects
     // the split kernels, the source as written (whose diagnostics are then the user's).
     const auto kernels = launch::programOf(setup).kernels;
@@ -577,11 +582,7 @@ CpuRunner::Compiled CpuRunner::compile(const launch::RunSetup& setup) const {
 
 CpuRunner::Compiled CpuRunner::check(const launch::RunSetup& setup) const {
     Compiled out;
-    HostCompileOptions options = hostKernelOptions();
-    const auto arithmetic = arithmeticFlags(setup.compile.options, compiler_.isGcc());
-    options.flags.insert(options.flags.end(), arithmetic.begin(), arithmetic.end());
-    options.readable = {setup.folder};
-    if (!setup.folder.empty()) options.includeDirs = {setup.folder.string()};
+    HostCompileOptions options = optionsFor(setup);
     options.syntaxOnly = true;
     // The source as written (less the rewrites every run makes): its diagnostics are the user's own.
     const HostProgram plain = hostProgram(setup, checkBounds_, false, deferAtomics_);

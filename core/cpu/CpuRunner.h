@@ -97,6 +97,8 @@ public:
                           const launch::RunOptions& options = {}) const override;
 
 private:
+    // How the setup's kernels are compiled: the built-ins, its arithmetic flags, its folder's headers.
+    HostCompileOptions optionsFor(const launch::RunSetup& setup) const;
     // The execution words and deferred parameters of `program`'s kernels into `out` (out.fibers set).
     void describe(Compiled& out, const HostProgram& program,
                   const std::vector<launch::KernelInstance>& kernels, bool splitCompiled) const;

@@ -189,6 +189,14 @@ Feedback typeAndWait(MainWindow& window, int edits) {
     return f;
 }
 
+void addFeedback(bench::BenchTable& table, const Feedback& f, const std::string& backend,
+                 const std::string& goal) {
+    table.add({"keystroke to the error's marker, " + backend, "ms", bench::median(f.shown), 0, goal});
+    table.add({"keystroke to the marker's removal, " + backend, "ms", bench::median(f.cleared), 0, goal});
+    table.add(
+        {"longest GUI stall while compiling as you type, " + backend, "ms", f.worstStall, 0, "< 50 ms"});
+}
+
 // multiply_them at `elements`, written beside a copy of its source and reference.
 QString sampleAt(const QTemporaryDir& dir, std::size_t elements) {
     for (const char* name : {"multiply_them.cu", "multiply_them.ref.cpp", "README.md"})
@@ -255,21 +263,11 @@ int main(int argc, char** argv) {
         Opened o = openWindow(kSample, QStringLiteral("cpu"));
         table.add({"first CPU run of a new window, warm cache", "ms", o.compiled ? timedRun(*o.window) : -1,
                    0, "<= 1500 ms"});
-        const Feedback f = typeAndWait(*o.window, 5);
-        table.add(
-            {"keystroke to the error's marker, CPU backend", "ms", bench::median(f.shown), 0, "<= 300 ms"});
-        table.add({"keystroke to the marker's removal, CPU backend", "ms", bench::median(f.cleared), 0,
-                   "<= 300 ms"});
-        table.add({"longest GUI stall while compiling as you type (CPU)", "ms", f.worstStall, 0, "< 50 ms"});
+        addFeedback(table, typeAndWait(*o.window, 5), "CPU backend", "<= 300 ms");
     }
     if (BackendChooser().setBackend(QStringLiteral("cuda:0"))) {
         Opened o = openWindow(kSample, QStringLiteral("cuda:0"));
-        const Feedback f = typeAndWait(*o.window, 5);
-        table.add(
-            {"keystroke to the error's marker, CUDA (NVRTC)", "ms", bench::median(f.shown), 0, "<= 150 ms"});
-        table.add({"keystroke to the marker's removal, CUDA (NVRTC)", "ms", bench::median(f.cleared), 0,
-                   "<= 150 ms"});
-        table.add({"longest GUI stall while compiling as you type (CUDA)", "ms", f.worstStall, 0, "< 50 ms"});
+        addFeedback(table, typeAndWait(*o.window, 5), "CUDA (NVRTC)", "<= 150 ms");
     } else {
         std::printf("(no CUDA device here: the NVRTC rows are left out)\n");
     }
