@@ -1,6 +1,7 @@
 #include "ArrayGenerator.h"
 
 #include "FormulaFunctions.h"
+#include "core/Cores.h"
 #include "core/Error.h"
 
 #include <algorithm>
@@ -10,7 +11,9 @@
 #include <muParser.h>
 #include <numbers>
 #include <random>
+#include <thread>
 #include <type_traits>
+#include <vector>
 
 namespace kp::model {
 
@@ -69,7 +72,10 @@ void fillUniform(Array& array, const InitSpec& init) {
             fill.setFloored(index, c, next());
 }
 
-// Box-Muller: two uniforms give two independent standard normals; both are used.
+// Box-Muller: two uniforms give two independent standard normals; both are used. The uniforms come from
+// one engine, in order; the transform (a log, a square root, a sine and a cosine per pair: four fifths of
+// the time) is done on every core for large float arrays, each pair's numbers the same whichever core
+// computes them. A sweep to 2^26 elements generated its two inputs for seconds on one core.
 void fillNormal(Array& array, const InitSpec& init) {
     std::mt19937_64 engine(init.seed);
     Filler fill(array);
@@ -87,13 +93,38 @@ void fillNormal(Array& array, const InitSpec& init) {
             fill.set(flat / static_cast<std::size_t>(perElement),
                      static_cast<int>(flat % static_cast<std::size_t>(perElement)), value);
     };
-    for (std::size_t flat = 0; flat < count; flat += 2) {
-        const double u1 = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
-        const double u2 = unitInterval(engine);
+    // The pair starting at `flat`, from its two uniforms.
+    auto transform = [&](std::size_t flat, double u1, double u2) {
         const double radius = std::sqrt(-2.0 * std::log(u1));
         const double angle = 2.0 * std::numbers::pi * u2;
         put(flat, radius * std::cos(angle));
         if (flat + 1 < count) put(flat + 1, radius * std::sin(angle));
+    };
+    constexpr std::size_t kBlockPairs = std::size_t{1} << 20;
+    const unsigned cores = usableCores();
+    if ((!f32 && !f64) || cores < 2 || count < 2 * kBlockPairs / 4) {
+        for (std::size_t flat = 0; flat < count; flat += 2) {
+            const double u1 = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
+            transform(flat, u1, unitInterval(engine));
+        }
+        return;
+    }
+    std::vector<double> uniforms(2 * kBlockPairs);
+    for (std::size_t first = 0; first < count; first += 2 * kBlockPairs) {
+        const std::size_t pairs = std::min(kBlockPairs, (count - first + 1) / 2);
+        for (std::size_t p = 0; p < pairs; ++p) {
+            uniforms[2 * p] = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
+            uniforms[2 * p + 1] = unitInterval(engine);
+        }
+        std::vector<std::thread> threads;
+        const std::size_t share = (pairs + cores - 1) / cores;
+        for (std::size_t from = 0; from < pairs; from += share)
+            threads.emplace_back([&, from] {
+                for (std::size_t p = from; p < std::min(pairs, from + share); ++p)
+                    transform(first + 2 * p, uniforms[2 * p], uniforms[2 * p + 1]);
+            });
+        for (auto& t : threads)
+            t.join();
     }
 }
 

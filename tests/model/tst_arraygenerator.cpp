@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <numbers>
 #include <random>
 
 using namespace kp::model;
@@ -250,6 +251,35 @@ private slots:
         const Array constant = make(DType::Int32, {4}, init);
         for (std::size_t i = 0; i < 4; ++i)
             QCOMPARE(constant.value(i), 10.0);
+    }
+
+    // Large arrays transform their draws on every core: the numbers are the ones drawn in order on one,
+    // across the blocks the work is cut into and with a half-used last pair.
+    void largeNormalArraysAreTheSerialDraws() {
+        InitSpec init = kind(InitSpec::Kind::Normal);
+        init.mean = -1;
+        init.stddev = 3;
+        init.seed = 11;
+        const std::size_t count = 4'200'001; // three blocks of the parallel path, the last one partial
+        const Array a = make(DType::Float64, {count}, init);
+        const Array f = make(DType::Float32, {count}, init);
+        std::mt19937_64 engine(init.seed);
+        const auto unit = [&] { return static_cast<double>(engine() >> 11) * 0x1.0p-53; };
+        const auto values = a.as<double>();
+        const auto floats = f.as<float>();
+        for (std::size_t flat = 0; flat < count; flat += 2) {
+            const double u1 = 1.0 - unit();
+            const double u2 = unit();
+            const double radius = std::sqrt(-2.0 * std::log(u1));
+            const double angle = 2.0 * std::numbers::pi * u2;
+            const double first = -1 + 3 * (radius * std::cos(angle));
+            if (values[flat] != first || floats[flat] != static_cast<float>(first))
+                QFAIL(qPrintable(QStringLiteral("element %1 differs").arg(flat)));
+            if (flat + 1 == count) break;
+            const double second = -1 + 3 * (radius * std::sin(angle));
+            if (values[flat + 1] != second || floats[flat + 1] != static_cast<float>(second))
+                QFAIL(qPrintable(QStringLiteral("element %1 differs").arg(flat + 1)));
+        }
     }
 
     void evaluatesFormulasOverIndices() {
