@@ -29,7 +29,6 @@
 #include <cstring>
 #include <mutex>
 #include <regex>
-#include <set>
 #include <string_view>
 #include <thread>
 
@@ -494,6 +493,15 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
 
 namespace {
 
+// The built-ins and the flags a kernel is compiled with, before its folder is added: one definition for
+// compiles and for the built-ins precompiled at build time, whose flags must be the same to be used.
+HostCompileOptions kernelOptions(const std::vector<std::string>& nvrtcOptions, bool gcc) {
+    HostCompileOptions options = hostKernelOptions();
+    const auto arithmetic = arithmeticFlags(nvrtcOptions, gcc);
+    options.flags.insert(options.flags.end(), arithmetic.begin(), arithmetic.end());
+    return options;
+}
+
 // How one kernel's threads run, in words: the run's "execution", which the app shows beside its times.
 // `split` is the attempt to split it at its barriers (null when none was made).
 std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool splitCompiled, bool fibers) {
@@ -520,10 +528,8 @@ bool CpuRunner::precompileBuiltIns(const std::filesystem::path& cacheDirectory, 
         why = "the host compiler is not GCC: the built-ins are compiled with each kernel";
         return false;
     }
-    HostCompileOptions kernels = hostKernelOptions();
-    const auto arithmetic = arithmeticFlags({}, true);
-    kernels.flags.insert(kernels.flags.end(), arithmetic.begin(), arithmetic.end());
-    const auto forKernels = compiler.precompilePrelude(kernels);
+    // The options every kernel without NVRTC options of its own is compiled with (optionsFor).
+    const auto forKernels = compiler.precompilePrelude(kernelOptions({}, true));
     const auto forReferences = compiler.precompilePrelude(hostKernelOptions());
     if (!forKernels || !forReferences) {
         why = "the built-ins did not precompile with " + compiler.compilerPath();
@@ -537,9 +543,7 @@ bool CpuRunner::precompileBuiltIns(const std::filesystem::path& cacheDirectory, 
 }
 
 HostCompileOptions CpuRunner::optionsFor(const launch::RunSetup& setup) const {
-    HostCompileOptions options = hostKernelOptions();
-    const auto arithmetic = arithmeticFlags(setup.compile.options, compiler_.isGcc());
-    options.flags.insert(options.flags.end(), arithmetic.begin(), arithmetic.end());
+    HostCompileOptions options = kernelOptions(setup.compile.options, compiler_.isGcc());
     options.readable = {setup.folder}; // its headers
     if (!setup.folder.empty())
         options.includeDirs = {setup.folder.string()}; // "common.cuh" beside the source
