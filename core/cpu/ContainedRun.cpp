@@ -8,6 +8,7 @@
 #include <cstring>
 #include <new>
 #include <optional>
+#include <xxhash.h>
 
 namespace kp::cpu {
 
@@ -97,11 +98,14 @@ std::string crashText(const sandbox::ChildEnd& end, const ContainedCode& given) 
 
 } // namespace
 
-ChildInputs::ChildInputs(const launch::RunSetup& setup) : setup_(setup), copies_(setup.args.size()) {
+ChildInputs::ChildInputs(const launch::RunSetup& setup, bool readInPlace)
+    : setup_(setup), copies_(setup.args.size()), inPlace_(setup.args.size(), false) {
     for (std::size_t i = 0; i < setup.args.size(); ++i) {
         const auto& arg = setup.args[i];
-        if (arg.isArray && arg.copiedIn() && !arg.array.allocator()->inheritedByChildren())
+        if (!arg.isArray || !arg.copiedIn()) continue;
+        if (!arg.array.allocator()->inheritedByChildren())
             copies_[i] = arg.array.copyTo(model::heapAllocator());
+        inPlace_[i] = readInPlace && !arg.copiedOut() && arg.array.bytes() > 0;
     }
 }
 
@@ -109,15 +113,35 @@ const model::Array& ChildInputs::operator[](std::size_t argument) const {
     return copies_[argument].bytes() ? copies_[argument] : setup_.args[argument].array;
 }
 
+std::byte* ChildInputs::inPlace(std::size_t argument) const {
+    // The child's own (copy-on-write) pages: writing them never reaches the parent's array.
+    return inPlace_[argument] ? const_cast<std::byte*>((*this)[argument].data()) : nullptr;
+}
+
 void ChildInputs::refill(const std::vector<std::byte*>& working) const {
     for (std::size_t i = 0; i < setup_.args.size(); ++i) {
         const auto& arg = setup_.args[i];
-        if (!arg.isArray) continue;
+        if (!arg.isArray || inPlace_[i]) continue;
         if (arg.copiedIn())
             std::memcpy(working[i], (*this)[i].data(), arg.array.bytes());
         else
             std::memset(working[i], 0, arg.array.bytes());
     }
+}
+
+std::uint64_t ChildInputs::fingerprint() const {
+    XXH3_state_t* state = XXH3_createState();
+    if (!state) throw std::bad_alloc();
+    XXH3_64bits_reset(state);
+    bool any = false;
+    for (std::size_t i = 0; i < setup_.args.size(); ++i)
+        if (inPlace_[i]) {
+            XXH3_64bits_update(state, (*this)[i].data(), (*this)[i].bytes());
+            any = true;
+        }
+    const std::uint64_t sum = any ? XXH3_64bits_digest(state) : 0;
+    XXH3_freeState(state);
+    return sum;
 }
 
 json runContainedCode(const ContainedCode& code, const std::function<json(const std::atomic<bool>&)>& body) {

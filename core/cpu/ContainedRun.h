@@ -33,18 +33,35 @@ struct ContainedCode {
 
 // The setup's input arrays as a contained child reads them: the arrays themselves, or, for those it
 // cannot inherit through fork (memory the CUDA driver pinned), copies on the heap made here, before.
+//
+// Rounds of a kernel or a reference start from the same inputs: before each, inout arrays are copied into
+// their working memory and out arrays zeroed, as on a device. In arrays (copied in, not out) are copied too,
+// unless they are `readInPlace`: then the code reads the array itself (the child's copy-on-write view of
+// it, so the parent's never changes) in every round, and a sweep's repeats no longer copy hundreds of
+// megabytes each (a third of a CPU sweep's time went to those copies). Valid CUDA may still write an In
+// array (through a cast, or a pointer that is not const); fingerprint() taken before the first round and
+// after the last tells, and the caller then runs again with copies (sameFingerprint's answer).
 class ChildInputs {
 public:
-    explicit ChildInputs(const launch::RunSetup& setup);
+    explicit ChildInputs(const launch::RunSetup& setup, bool readInPlace = false);
     const model::Array& operator[](std::size_t argument) const;
-    // Before each round of a kernel or a reference: each input array copied into its working memory
-    // (`working`, one per argument, null for scalars), each other array zeroed, as on a device.
+    // The memory the code reads for `argument` when it is read in place, or null.
+    std::byte* inPlace(std::size_t argument) const;
+    // Before each round: each working copy (`working`, one per argument, null for scalars and for arrays
+    // read in place) refilled from its input, each out array zeroed.
     void refill(const std::vector<std::byte*>& working) const;
+    // A checksum of the arrays read in place (0 when there are none).
+    std::uint64_t fingerprint() const;
 
 private:
     const launch::RunSetup& setup_;
     std::vector<model::Array> copies_;
+    std::vector<bool> inPlace_;
 };
+
+// The answer a child gives when an array it read in place changed during its rounds: the caller runs it
+// again with ChildInputs that copy.
+inline constexpr const char* kInputsWritten = "inputs_written";
 
 // Runs `body` in a contained child and returns its answer. Throws, for what happened in the child:
 // launch::SetupError, launch::KernelFault (crashes, exit() in the code, stack overflow, a limit), InputError,

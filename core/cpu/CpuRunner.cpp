@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <string_view>
 #include <thread>
@@ -704,7 +705,8 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
             result.outputs.emplace_back(setup.args[i].name,
                                         model::Array(setup.args[i].array.dtype(), setup.args[i].array.shape(),
                                                      shared, model::Array::Uninitialized{}));
-    const ChildInputs inputs(setup);
+    std::optional<ChildInputs> inputs;
+    inputs.emplace(setup, options.readInputsInPlace && program.single);
 
     // The operation the child is at, in memory this process reads should the child crash.
     model::Array operation(model::DType::UInt64, {1}, sandbox::childSharedAllocator());
@@ -723,9 +725,14 @@ launch::RunResult CpuRunner::run(const launch::RunSetup& setup, const launch::Ru
     // A lambda may not name a structured binding (clang).
     const Loaded loaded{
         compiled.library, split, deferred, fibers, gridLine > 0, flushesDenormals(setup.compile.options), at};
-    const auto answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
-        return runLoaded(setup, program, options, loaded, inputs, result.outputs, cancel);
-    });
+    const auto body = [&](const std::atomic<bool>& cancel) {
+        return runLoaded(setup, program, options, loaded, *inputs, result.outputs, cancel);
+    };
+    auto answer = runContainedCode(code, body);
+    if (answer.value(kInputsWritten, false)) { // the kernel wrote an In array: again, on copies
+        inputs.emplace(setup, false);
+        answer = runContainedCode(code, body);
+    }
     if (answer.value("cancelled", false)) result.cancelled = true;
     result.h2dMs = answer.value("h2d", std::vector<double>{});
     result.kernelMs = answer.value("kernel", std::vector<double>{});
@@ -756,10 +763,10 @@ struct Execution {
 class ProgramReplay {
 public:
     ProgramReplay(const SharedLibrary& library, const launch::RunSetup& setup, const launch::Program& program,
-                  launch::NamedArrays& outputs, bool checkBounds)
+                  const ChildInputs& inputs, launch::NamedArrays& outputs, bool checkBounds)
         : setup_(setup), program_(program), outputs_(outputs), checkBounds_(checkBounds) {
         bind(library);
-        placeBuffers();
+        placeBuffers(inputs);
     }
 
     // Refills what the kernels read from the inputs, and zeroes the scratch buffers.
@@ -851,8 +858,9 @@ private:
 
     // What the kernels read and write, refilled from the inputs before every repeat. Out and inout arrays
     // are the results themselves (memory shared with the parent) unless a swap moves them, so nothing is
-    // copied out; the others, and scratch buffers, are working copies.
-    void placeBuffers() {
+    // copied out; In arrays read in place are the inputs themselves; the others, and scratch buffers, are
+    // working copies.
+    void placeBuffers(const ChildInputs& inputs) {
         direct_ = !program_.argumentsMoved();
         owned_.resize(program_.buffers.size());
         memory_.assign(program_.buffers.size(), nullptr);
@@ -865,6 +873,9 @@ private:
             const auto argument = static_cast<std::size_t>(buffer.argument);
             if (!buffer.scratch() && direct_ && setup_.args[argument].copiedOut()) {
                 memory_[b] = outputs_[outputOf_[argument]].second.data();
+            } else if (std::byte* input = buffer.scratch() ? nullptr : inputs.inPlace(argument)) {
+                memory_[b] = input;
+                continue; // no working copy to refill
             } else {
                 owned_[b] = model::Array(buffer.dtype, buffer.shape, model::heapAllocator(),
                                          model::Array::Uninitialized{});
@@ -952,7 +963,7 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
                                     const ChildInputs& inputs, launch::NamedArrays& outputs,
                                     const std::atomic<bool>& cancel) const {
     const auto library = loadCompiled(loaded.library);
-    ProgramReplay replay(*library, setup, program, outputs, checkBounds_);
+    ProgramReplay replay(*library, setup, program, inputs, outputs, checkBounds_);
 
     // The workers, their fibers and stacks are kept from launch to launch and repeat to repeat: mapping a
     // worker's stacks (a guard page each, a page fault for each stack's top) in every repeat cost more than
@@ -973,6 +984,7 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
     std::vector<double> roundSteps(stepMs.size());
     std::atomic_ref<std::uint64_t> operationNow(*loaded.operation);
     int round = 0;
+    const std::uint64_t inputsBefore = inputs.fingerprint();
     const auto times = launch::repeatRounds(options.warmup, options.repeat, &cancel, [&] {
         auto t = Clock::now();
         replay.refill(inputs);
@@ -1000,6 +1012,7 @@ nlohmann::json CpuRunner::runLoaded(const launch::RunSetup& setup, const launch:
                 stepMs[i].push_back(roundSteps[i]);
         return launch::RoundTimes{copyIn, kernel, copyOut};
     });
+    if (inputs.fingerprint() != inputsBefore) return {{kInputsWritten, true}};
     return {{"h2d", samples(times.h2dMs)},
             {"kernel", samples(times.kernelMs)},
             {"d2h", samples(times.d2hMs)},

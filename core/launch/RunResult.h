@@ -21,6 +21,10 @@ struct RunOptions {
     // Where the CPU backend puts its results (default: memory shared with the child that ran the kernel);
     // the worker passes its own shared memory so that results reach the app without a copy.
     std::shared_ptr<model::HostAllocator> resultAllocator = nullptr;
+    // The CPU backend's rounds read a single kernel's In arrays where they are instead of copying them in
+    // first (cpu::ChildInputs); its "copy in" time is then the out arrays' zeroing alone. Sweeps, which
+    // show no CPU copy times, set it.
+    bool readInputsInPlace = false;
 };
 
 struct TransferTiming {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <regex>
 
 namespace kp::run {
@@ -43,7 +44,7 @@ extern "C" void kernelpad_reference_call(void* const* args) { kernelpad_referenc
 } // namespace
 
 ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler, int repeat,
-                             int warmup) {
+                             int warmup, bool inputsInPlace) {
     if (repeat < 1) throw InputError("reference: repeat must be at least 1, got " + std::to_string(repeat));
     if (!setup.reference) throw launch::SetupError({"reference: the playground has none"});
     const auto& spec = *setup.reference;
@@ -69,7 +70,8 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
     result.compileFromCache = compiled.fromCache;
     // Outputs live in memory the contained child writes; inputs it cannot inherit (pinned by the CUDA
     // driver) are copied first.
-    const cpu::ChildInputs inputs(setup);
+    std::optional<cpu::ChildInputs> inputs;
+    inputs.emplace(setup, inputsInPlace);
     launch::NamedArrays outputs;
     std::uint64_t arrayBytes = 0;
     for (const auto& arg : setup.args) {
@@ -82,7 +84,7 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
     const cpu::ContainedCode code{"the reference " + spec.function, compiled.library,
                                   compiler.cacheDirectory(), (std::uint64_t{2} << 30) + 3 * arrayBytes,
                                   nullptr};
-    const auto answer = cpu::runContainedCode(code, [&](const std::atomic<bool>&) -> nlohmann::json {
+    const auto body = [&](const std::atomic<bool>&) -> nlohmann::json {
         const auto library = cpu::loadCompiled(compiled.library);
         using Arity = int (*)();
         using Call = void (*)(void* const*);
@@ -91,12 +93,12 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
         if (!arity || !call) throw Error("the compiled reference lacks its entry point: " + library->error());
         if (static_cast<std::size_t>(arity()) != setup.args.size()) return {{"arity", arity()}};
 
-        // Inputs are copies, outputs start at zero, as on a device; again for each call, as an inout array
-        // holds the previous call's results. The arrays are allocated once and refilled: a fresh zeroed
-        // array's pages are mapped on first write, and writing them before the clock starts keeps that out
-        // of the reference's time, as the GPU's kernel time leaves out allocation (3.4 ms of a 1M-element
-        // multiply was page faults); allocating once also spares a sweep's large points mapping and
-        // unmapping hundreds of megabytes per repeat.
+        // Inputs are copies (or, read in place, the inputs themselves), outputs start at zero, as on a
+        // device; again for each call, as an inout array holds the previous call's results. The arrays are
+        // allocated once and refilled: a fresh zeroed array's pages are mapped on first write, and writing
+        // them before the clock starts keeps that out of the reference's time, as the GPU's kernel time
+        // leaves out allocation (3.4 ms of a 1M-element multiply was page faults); allocating once also
+        // spares a sweep's large points mapping and unmapping hundreds of megabytes per repeat.
         std::vector<model::Array> arrays;
         std::vector<void*> pointers;
         arrays.reserve(setup.args.size());
@@ -104,6 +106,11 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
             if (!arg.isArray) {
                 arrays.emplace_back();
                 pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
+                continue;
+            }
+            if (std::byte* input = inputs->inPlace(arrays.size())) {
+                arrays.emplace_back();
+                pointers.push_back(input);
                 continue;
             }
             arrays.emplace_back(arg.array.dtype(), arg.array.shape(), model::heapAllocator(),
@@ -114,17 +121,24 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
         working.reserve(arrays.size());
         for (auto& array : arrays)
             working.push_back(array.bytes() ? array.data() : nullptr);
+        const std::uint64_t inputsBefore = inputs->fingerprint();
         const auto times = launch::repeatRounds(warmup, repeat, nullptr, [&] {
-            inputs.refill(working);
+            inputs->refill(working);
             const auto start = std::chrono::steady_clock::now();
             call(pointers.data());
             return launch::RoundTimes{0.0, millisecondsSince(start), 0.0};
         });
+        if (inputs->fingerprint() != inputsBefore) return {{cpu::kInputsWritten, true}};
         for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i)
             if (setup.args[i].copiedOut())
                 std::memcpy(outputs[out++].second.data(), arrays[i].data(), arrays[i].bytes());
         return {{"samples", times.kernelMs}};
-    });
+    };
+    auto answer = cpu::runContainedCode(code, body);
+    if (answer.value(cpu::kInputsWritten, false)) { // it wrote an In array: again, on copies
+        inputs.emplace(setup, false);
+        answer = cpu::runContainedCode(code, body);
+    }
     if (answer.contains("arity")) {
         const int arity = answer.at("arity").get<int>();
         const std::string takes =

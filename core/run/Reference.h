@@ -26,9 +26,11 @@ struct ReferenceResult {
 // Throws launch::SetupError when the setup has no reference or names a function that is not an identifier,
 // launch::CompileError (diagnostics in the reference's own file and lines) when it does not compile or its
 // parameter count differs from the kernel's, InputError when the file cannot be read.
-// `repeat` timed calls after `warmup` untimed ones, each on fresh copies of the inputs (sweeps time the
-// reference as they time a backend); the outputs are the last call's.
+// `repeat` timed calls after `warmup` untimed ones, each on the same inputs (sweeps time the reference as
+// they time a backend); the outputs are the last call's. In arrays are fresh copies in every call, or, with
+// `inputsInPlace`, the arrays themselves (cpu::ChildInputs: a reference that writes one runs again on
+// copies).
 ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler, int repeat = 1,
-                             int warmup = 0);
+                             int warmup = 0, bool inputsInPlace = false);
 
 } // namespace kp::run

@@ -1085,6 +1085,42 @@ private slots:
         }
     }
 
+    // With readInputsInPlace (sweeps), every round reads an In array where it is, at the parent's own
+    // address in the child's copy-on-write view; a kernel that writes one anyway is run again on copies,
+    // so each round still starts from the playground's values.
+    void inArraysAreReadInPlaceUnlessTheKernelWritesThem() {
+        const auto setupWith = [&](const std::string& body) {
+            return setupOf(
+                "extern \"C\" __global__ void k(unsigned long long* at, float* out, float* a, int n) {\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i == 0) at[0] = (unsigned long long)a;\n" +
+                    body + "}\n",
+                "k",
+                {array("at", "uint64", {1}, "out"), array("out", "float32", {1000}, "out"),
+                 array("a", "float32", {1000}, "in", {{"constant", 1}}), scalar("n", "int32", "size(a)")},
+                {{"grid", {8}}, {"block", {128}}});
+        };
+        const auto address = [](const launch::RunSetup& setup) {
+            return static_cast<double>(reinterpret_cast<std::uintptr_t>(setup.find("a")->array.data()));
+        };
+        launch::RunOptions inPlace{3, 1, nullptr};
+        inPlace.readInputsInPlace = true;
+
+        const auto reads = setupWith("    if (i < n) out[i] = 2 * a[i];\n");
+        auto result = runner_->run(reads, inPlace);
+        QCOMPARE(result.output("at")->value(0), address(reads));
+        QCOMPARE(result.output("out")->value(999), 2.0);
+        QVERIFY(runner_->run(reads, {3, 1, nullptr}).output("at")->value(0) != address(reads));
+
+        const auto writes = setupWith("    if (i < n) { a[i] += 1; out[i] = a[i]; }\n");
+        result = runner_->run(writes, inPlace);
+        QVERIFY(result.output("at")->value(0) != address(writes)); // the second run's, on copies
+        QCOMPARE(result.kernelMs.size(), std::size_t{3});
+        for (std::size_t i = 0; i < 1000; ++i)
+            QCOMPARE(result.output("out")->value(i), 2.0); // not 5: every round began at 1
+        QCOMPARE(writes.find("a")->array.value(7), 1.0);
+    }
+
     void launchesOverTheLimitsAreRefused() {
         const auto setup = setupOf("__global__ void k(float* x) { x[threadIdx.x] = 1; }\n", "k",
                                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {2048}}});

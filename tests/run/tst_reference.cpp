@@ -45,6 +45,35 @@ private slots:
         QCOMPARE(setup.find("dest")->array.value(5), 0.0);
     }
 
+    // In a sweep the calls read In arrays in place; a reference that writes one (valid C++: the
+    // parameter is not const) is called again on copies, so every call starts from the same inputs.
+    void aReferenceThatWritesItsInputsStillStartsFromThem() {
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        std::filesystem::copy_file(data() / "multiply.cu", folder / "multiply.cu");
+        std::ofstream(folder / "writes.ref.cpp")
+            << "void multiply_ref(float* dest, float* a, float* b, int n) {\n"
+               "    for (int i = 0; i < n; ++i) { a[i] += 1; dest[i] = a[i] * b[i]; }\n}\n";
+        auto playground = io::readPlayground(data() / "multiply.kpad.json");
+        playground.folder = folder;
+        playground.reference = model::ReferenceSpec{"writes.ref.cpp", "multiply_ref", {}};
+        const auto setup = launch::prepare(playground);
+        const auto copies = run::runReference(setup, *compiler_, 3, 1, false);
+        const auto inPlace = run::runReference(setup, *compiler_, 3, 1, true);
+        QCOMPARE(inPlace.samplesMs.size(), std::size_t{3});
+        QVERIFY(*inPlace.output("dest") == *copies.output("dest"));
+        const auto& a = setup.find("a")->array;
+        const auto& b = setup.find("b")->array;
+        QCOMPARE(
+            inPlace.output("dest")->value(9),
+            static_cast<double>((static_cast<float>(a.value(9)) + 1.0f) * static_cast<float>(b.value(9))));
+
+        // One that only reads them gives what copies give.
+        const auto plain = launch::prepare(io::readPlayground(data() / "multiply.kpad.json"));
+        QVERIFY(*run::runReference(plain, *compiler_, 2, 1, true).output("dest") ==
+                *run::runReference(plain, *compiler_).output("dest"));
+    }
+
     void checkPassesAgainstItselfAndFailsAgainstAWrongReference() {
         const auto setup = launch::prepare(io::readPlayground(data() / "multiply.kpad.json"));
         const auto good = run::runReference(setup, *compiler_);
