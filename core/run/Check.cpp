@@ -1,5 +1,6 @@
 #include "Check.h"
 
+#include "core/Cores.h"
 #include "core/Error.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <iomanip>
 #include <numeric>
 #include <sstream>
+#include <thread>
 
 namespace kp::run {
 
@@ -72,14 +74,40 @@ inline void compare(CheckResult& r, const model::Shape& shape, std::size_t i, do
 }
 
 // The common dtypes read straight from memory: a sweep checks hundreds of millions of elements, and
-// Array::value's dispatch per element was most of the check's time.
+// Array::value's dispatch per element was most of the check's time. Large arrays are checked in parts on
+// every core, each part counting its own mismatches, listed and merged in the order of the parts.
 template <typename T>
 bool compareAs(model::DType dtype, CheckResult& r, const model::Array& actual, const model::Array& expected) {
     if (actual.dtype() != dtype) return false;
     const auto a = actual.as<T>();
     const auto e = expected.as<T>();
-    for (std::size_t i = 0; i < a.size(); ++i)
-        compare(r, actual.shape(), i, static_cast<double>(a[i]), static_cast<double>(e[i]));
+    const auto range = [&](CheckResult& into, std::size_t from, std::size_t to) {
+        CheckResult part = into; // on this thread's stack: parts side by side would share cache lines
+        for (std::size_t i = from; i < to; ++i)
+            compare(part, actual.shape(), i, static_cast<double>(a[i]), static_cast<double>(e[i]));
+        into = std::move(part);
+    };
+    constexpr std::size_t kParallelFrom = std::size_t{1} << 21;
+    const std::size_t cores = usableCores();
+    if (a.size() < kParallelFrom || cores < 2) {
+        range(r, 0, a.size());
+        return true;
+    }
+    std::vector<CheckResult> parts(cores, r);
+    const std::size_t share = (a.size() + cores - 1) / cores;
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t p = 1; p < cores; ++p)
+            threads.emplace_back([&, p] { range(parts[p], p * share, std::min(a.size(), (p + 1) * share)); });
+        range(parts[0], 0, std::min(a.size(), share));
+    }
+    for (const auto& part : parts) {
+        r.maxAbs = std::max(r.maxAbs, part.maxAbs);
+        r.maxRel = std::max(r.maxRel, part.maxRel);
+        r.mismatches += part.mismatches;
+        for (const auto& m : part.first)
+            if (r.first.size() < CheckResult::kMaxListed) r.first.push_back(m);
+    }
     return true;
 }
 

@@ -110,6 +110,39 @@ private slots:
         QCOMPARE(r.first[7].index, (std::vector<std::size_t>{1, 2}));
     }
 
+    // A large array is checked in parts on every core: the same count, figures and first mismatches, in
+    // order of position, as one pass over it (every part has mismatches; the first part has fewer than
+    // the list holds, so the list runs on into the next).
+    void checksLargeArraysInPartsAsOnePass() {
+        const std::size_t n = (std::size_t{1} << 22) + 7;
+        Array a(DType::Float32, {n});
+        Array e(DType::Float32, {n});
+        auto av = a.as<float>();
+        auto ev = e.as<float>();
+        for (std::size_t i = 0; i < n; ++i)
+            av[i] = ev[i] = static_cast<float>(i % 1000);
+        std::vector<std::size_t> wrong;
+        for (std::size_t i = 3; i < n; i += n / 37)
+            wrong.push_back(i);
+        wrong.push_back(n - 1);
+        for (std::size_t w : wrong)
+            av[w] += 1.0f + static_cast<float>(w % 3);
+        ev[n / 2] = 1; // a relative difference of 1 there
+        av[n / 2] = 2;
+        const auto r = check("big", a, e, {1e-6, 1e-6});
+        QCOMPARE(r.mismatches, wrong.size() + 1);
+        QCOMPARE(r.first.size(), CheckResult::kMaxListed);
+        std::vector<std::size_t> listed;
+        for (const auto& m : r.first)
+            listed.push_back(m.index.at(0));
+        std::vector<std::size_t> expected(wrong.begin(), wrong.begin() + CheckResult::kMaxListed);
+        QCOMPARE(listed, expected);
+        QCOMPARE(r.maxAbs, 3.0);
+        QVERIFY(r.maxRel >= 1.0);
+        QVERIFY(!r.passed);
+        QVERIFY(check("big", e, e, {0, 0}).passed);
+    }
+
     void comparesEveryComponentOfVectorTypes() {
         Array a(DType::Float4, {2});
         Array e(DType::Float4, {2});
