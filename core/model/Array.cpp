@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <sys/mman.h>
 #include <utility>
 
 namespace kp::model {
@@ -30,8 +31,9 @@ class HeapAllocator final : public HostAllocator {
 public:
     // calloc: the kernel sees zeros where no init was given, and large zeroed pages cost nothing up front.
     // It aligns to 16 bytes only, so the block is over-allocated and the start of calloc's block is kept
-    // just before the 64-byte aligned address handed out.
+    // just before the 64-byte aligned address handed out. Large arrays are mapped apart, below.
     std::byte* allocate(std::size_t bytes) override {
+        if (bytes >= kLargeFrom) return mapLarge(bytes);
         constexpr std::size_t extra = kAlignment + sizeof(void*);
         void* block = bytes <= std::numeric_limits<std::size_t>::max() - extra ? std::calloc(bytes + extra, 1)
                                                                                : nullptr;
@@ -41,8 +43,12 @@ public:
         std::memcpy(data - sizeof(void*), &block, sizeof block);
         return data;
     }
-    void deallocate(std::byte* data, std::size_t) noexcept override {
+    void deallocate(std::byte* data, std::size_t bytes) noexcept override {
         if (!data) return;
+        if (bytes >= kLargeFrom) {
+            ::munmap(data, roundUp(bytes, kHugePage));
+            return;
+        }
         void* block = nullptr;
         std::memcpy(&block, data - sizeof(void*), sizeof block);
         std::free(block);
@@ -50,6 +56,28 @@ public:
 
 private:
     static constexpr std::size_t kAlignment = 64;
+    static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+    static constexpr std::size_t kLargeFrom = std::size_t{8} << 20;
+
+    static std::size_t roundUp(std::size_t bytes, std::size_t to) { return (bytes + to - 1) / to * to; }
+
+    // Large arrays (a sweep's or a 100M-element run's hundreds of megabytes) in 2 MiB pages where the
+    // system allows it (transparent huge pages, "madvise" or "always"): 512 times fewer page faults when
+    // they are first written, and a fork (every CPU backend run and reference forks its contained child)
+    // copies 512 times fewer page-table entries. Zeroed by the kernel, as calloc's are.
+    static std::byte* mapLarge(std::size_t bytes) {
+        if (bytes > std::numeric_limits<std::size_t>::max() - 2 * kHugePage) throw OutOfHostMemory(bytes);
+        const std::size_t length = roundUp(bytes, kHugePage);
+        void* mapped =
+            ::mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mapped == MAP_FAILED) throw OutOfHostMemory(bytes);
+        auto* const base = static_cast<std::byte*>(mapped);
+        const std::size_t skip = (kHugePage - reinterpret_cast<std::uintptr_t>(base) % kHugePage) % kHugePage;
+        if (skip) ::munmap(base, skip);
+        if (kHugePage - skip) ::munmap(base + skip + length, kHugePage - skip);
+        ::madvise(base + skip, length, MADV_HUGEPAGE); // advice: ignored where huge pages are off
+        return base + skip;
+    }
 };
 } // namespace
 
