@@ -5,9 +5,12 @@
 #include "core/Error.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <muParser.h>
 #include <numbers>
 #include <random>
@@ -75,7 +78,8 @@ void fillUniform(Array& array, const InitSpec& init) {
 // Box-Muller: two uniforms give two independent standard normals; both are used. The uniforms come from
 // one engine, in order; the transform (a log, a square root, a sine and a cosine per pair: four fifths of
 // the time) is done on every core for large float arrays, each pair's numbers the same whichever core
-// computes them. A sweep to 2^26 elements generated its two inputs for seconds on one core.
+// computes them, while the engine draws the next block's uniforms. A sweep to 2^26 elements generated its
+// two inputs for seconds on one core.
 void fillNormal(Array& array, const InitSpec& init) {
     std::mt19937_64 engine(init.seed);
     Filler fill(array);
@@ -109,22 +113,38 @@ void fillNormal(Array& array, const InitSpec& init) {
         }
         return;
     }
-    std::vector<double> uniforms(2 * kBlockPairs);
-    for (std::size_t first = 0; first < count; first += 2 * kBlockPairs) {
-        const std::size_t pairs = std::min(kBlockPairs, (count - first + 1) / 2);
+    // Two blocks of uniforms: the engine fills the next while every core transforms this one, in chunks
+    // taken in turn, so that a core the engine's thread shares with finishes no later than the others.
+    std::array<std::vector<double>, 2> uniforms{std::vector<double>(2 * kBlockPairs),
+                                                std::vector<double>(2 * kBlockPairs)};
+    const auto pairsFrom = [&](std::size_t first) { return std::min(kBlockPairs, (count - first + 1) / 2); };
+    const auto draw = [&](std::vector<double>& into, std::size_t pairs) {
         for (std::size_t p = 0; p < pairs; ++p) {
-            uniforms[2 * p] = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
-            uniforms[2 * p + 1] = unitInterval(engine);
+            into[2 * p] = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
+            into[2 * p + 1] = unitInterval(engine);
         }
+    };
+    draw(uniforms[0], pairsFrom(0));
+    for (std::size_t first = 0, block = 0; first < count; first += 2 * kBlockPairs, ++block) {
+        const std::size_t pairs = pairsFrom(first);
+        const std::size_t next = first + 2 * kBlockPairs;
+        std::thread drawing;
+        if (next < count) drawing = std::thread(draw, std::ref(uniforms[(block + 1) % 2]), pairsFrom(next));
+        const std::vector<double>& u = uniforms[block % 2];
+        constexpr std::size_t kChunkPairs = std::size_t{1} << 14;
+        std::atomic<std::size_t> taken{0};
+        const auto transformChunks = [&] {
+            for (std::size_t from; (from = taken.fetch_add(kChunkPairs)) < pairs;)
+                for (std::size_t p = from; p < std::min(pairs, from + kChunkPairs); ++p)
+                    transform(first + 2 * p, u[2 * p], u[2 * p + 1]);
+        };
         std::vector<std::thread> threads;
-        const std::size_t share = (pairs + cores - 1) / cores;
-        for (std::size_t from = 0; from < pairs; from += share)
-            threads.emplace_back([&, from] {
-                for (std::size_t p = from; p < std::min(pairs, from + share); ++p)
-                    transform(first + 2 * p, uniforms[2 * p], uniforms[2 * p + 1]);
-            });
+        for (unsigned c = 1; c < cores; ++c)
+            threads.emplace_back(transformChunks);
+        transformChunks();
         for (auto& t : threads)
             t.join();
+        if (drawing.joinable()) drawing.join();
     }
 }
 
