@@ -1,5 +1,6 @@
 #include "ContainedRun.h"
 
+#include "core/Parallel.h"
 #include "core/launch/KernelFault.h"
 #include "core/launch/RunSetup.h"
 #include "core/sandbox/Contained.h"
@@ -123,25 +124,28 @@ void ChildInputs::refill(const std::vector<std::byte*>& working) const {
         const auto& arg = setup_.args[i];
         if (!arg.isArray || inPlace_[i]) continue;
         if (arg.copiedIn())
-            std::memcpy(working[i], (*this)[i].data(), arg.array.bytes());
+            copyBytes(working[i], (*this)[i].data(), arg.array.bytes());
         else
-            std::memset(working[i], 0, arg.array.bytes());
+            zeroBytes(working[i], arg.array.bytes());
     }
 }
 
 std::uint64_t ChildInputs::fingerprint() const {
-    XXH3_state_t* state = XXH3_createState();
-    if (!state) throw std::bad_alloc();
-    XXH3_64bits_reset(state);
-    bool any = false;
-    for (std::size_t i = 0; i < setup_.args.size(); ++i)
-        if (inPlace_[i]) {
-            XXH3_64bits_update(state, (*this)[i].data(), (*this)[i].bytes());
-            any = true;
-        }
-    const std::uint64_t sum = any ? XXH3_64bits_digest(state) : 0;
-    XXH3_freeState(state);
-    return sum;
+    // Each array's 4 MiB pieces hashed on every core, then the list of their hashes.
+    constexpr std::size_t kPiece = std::size_t{4} << 20;
+    std::vector<XXH64_hash_t> hashes;
+    for (std::size_t i = 0; i < setup_.args.size(); ++i) {
+        if (!inPlace_[i]) continue;
+        const std::byte* data = (*this)[i].data();
+        const std::size_t bytes = (*this)[i].bytes();
+        const std::size_t first = hashes.size();
+        hashes.resize(first + (bytes + kPiece - 1) / kPiece);
+        inParts(hashes.size() - first, 2, [&](std::size_t from, std::size_t to) {
+            for (std::size_t p = from; p < to; ++p)
+                hashes[first + p] = XXH3_64bits(data + p * kPiece, std::min(kPiece, bytes - p * kPiece));
+        });
+    }
+    return hashes.empty() ? 0 : XXH3_64bits(hashes.data(), hashes.size() * sizeof(XXH64_hash_t));
 }
 
 json runContainedCode(const ContainedCode& code, const std::function<json(const std::atomic<bool>&)>& body) {

@@ -8,6 +8,7 @@
 #include "ThreadFibers.h"
 #include "core/Cores.h"
 #include "core/Overloaded.h"
+#include "core/Parallel.h"
 #include "core/SharedLibrary.h"
 #include "core/Stopwatch.h"
 #include "core/launch/CompileError.h"
@@ -530,10 +531,12 @@ bool CpuRunner::precompileBuiltIns(const std::filesystem::path& cacheDirectory, 
         return false;
     }
     // The options every kernel without NVRTC options of its own is compiled with (optionsFor).
-    const auto forKernels = compiler.precompilePrelude(kernelOptions({}, true));
-    const auto forReferences = compiler.precompilePrelude(hostKernelOptions());
+    std::string failure;
+    const auto forKernels = compiler.precompilePrelude(kernelOptions({}, true), &failure);
+    const auto forReferences =
+        forKernels ? compiler.precompilePrelude(hostKernelOptions(), &failure) : forKernels;
     if (!forKernels || !forReferences) {
-        why = "the built-ins did not precompile with " + compiler.compilerPath();
+        why = "the built-ins did not precompile with " + compiler.compilerPath() + ": " + failure;
         return false;
     }
     // Those of an older header or compiler go: each is ~47 MB.
@@ -773,7 +776,7 @@ public:
     void refill(const ChildInputs& inputs) {
         inputs.refill(working_);
         for (std::size_t b = 0; b < program_.buffers.size(); ++b)
-            if (program_.buffers[b].scratch()) std::memset(memory_[b], 0, program_.buffers[b].bytes());
+            if (program_.buffers[b].scratch()) zeroBytes(memory_[b], program_.buffers[b].bytes());
     }
 
     // Runs one operation, launches on `grid`.
@@ -805,8 +808,8 @@ public:
     void copyOut() {
         for (std::size_t i = 0; i < setup_.args.size(); ++i)
             if (setup_.args[i].copiedOut())
-                std::memcpy(outputs_[outputOf_[i]].second.data(), at(program_.finalPlace[i]),
-                            setup_.args[i].array.bytes());
+                copyBytes(outputs_[outputOf_[i]].second.data(), at(program_.finalPlace[i]),
+                          setup_.args[i].array.bytes());
     }
 
 private:
