@@ -1,7 +1,9 @@
 #include "Array.h"
 
 #include "core/Error.h"
+#include "core/Parallel.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -150,8 +152,44 @@ void Array::release() noexcept {
 Array Array::copyTo(std::shared_ptr<HostAllocator> allocator) const {
     if (shape_.empty()) return Array();
     Array copy(dtype_, shape_, std::move(allocator));
-    if (bytes_) std::memcpy(copy.data_, data_, bytes_);
+    if (bytes_) copyBytes(copy.data_, data_, bytes_);
     return copy;
+}
+
+namespace {
+// A view's allocator: the view's own memory is the larger array's, never freed through it; copies of the
+// view get memory of the larger array's allocator.
+class ViewAllocator final : public HostAllocator {
+public:
+    explicit ViewAllocator(std::shared_ptr<const Array> whole) : whole_(std::move(whole)) {}
+    std::byte* allocate(std::size_t bytes) override { return whole_->allocator()->allocate(bytes); }
+    std::byte* allocateUninitialized(std::size_t bytes) override {
+        return whole_->allocator()->allocateUninitialized(bytes);
+    }
+    void deallocate(std::byte* data, std::size_t bytes) noexcept override {
+        if (data != whole_->data()) whole_->allocator()->deallocate(data, bytes);
+    }
+    bool sharedWithChildren() const noexcept override { return whole_->allocator()->sharedWithChildren(); }
+    bool inheritedByChildren() const noexcept override { return whole_->allocator()->inheritedByChildren(); }
+
+private:
+    std::shared_ptr<const Array> whole_;
+};
+} // namespace
+
+Array leadingView(std::shared_ptr<const Array> larger, const Shape& shape) {
+    if (!larger || shape.empty() || shape.size() != larger->shape().size() || shape[0] > larger->shape()[0] ||
+        !std::equal(shape.begin() + 1, shape.end(), larger->shape().begin() + 1))
+        throw Error("leadingView: " + toString(shape) + " is not a leading part of " +
+                    (larger ? toString(larger->shape()) : std::string("nothing")));
+    Array view;
+    view.dtype_ = larger->dtype();
+    view.shape_ = shape;
+    view.size_ = elementCount(shape);
+    view.bytes_ = view.size_ * byteSize(view.dtype_);
+    view.data_ = view.bytes_ ? const_cast<std::byte*>(larger->data()) : nullptr;
+    view.allocator_ = std::make_shared<ViewAllocator>(std::move(larger));
+    return view;
 }
 
 bool Array::operator==(const Array& other) const {

@@ -74,6 +74,7 @@ public:
     bool operator==(const Array& other) const;
 
 private:
+    friend Array leadingView(std::shared_ptr<const Array> larger, const Shape& shape);
     Array(DType dtype, Shape shape, std::shared_ptr<HostAllocator> allocator, Uninitialized, bool zeroed);
     void release() noexcept;
     DType dtype_ = DType::Float32;
@@ -83,6 +84,12 @@ private:
     std::size_t bytes_ = 0;
     std::shared_ptr<HostAllocator> allocator_;
 };
+
+// The first `shape`'s worth of elements of `larger` (its first rows, in row-major order), in its memory: no
+// copy. The view keeps `larger` alive; writing either writes both, so views are for arrays nothing writes
+// (a sweep's inputs). Its allocator answers as `larger`'s does (pinned memory stays pinned, inherited or
+// not by children). `shape` must be `larger`'s with a first dimension no larger; throws Error otherwise.
+Array leadingView(std::shared_ptr<const Array> larger, const Shape& shape);
 
 // IEEE half precision <-> float, round to nearest even; used where CUDA's __half meets the host.
 float halfToFloat(std::uint16_t bits);

@@ -299,14 +299,4 @@ bool generatedInIndexOrder(const InitSpec& init) {
     return false;
 }
 
-Array leadingPart(const Array& larger, const Shape& shape, const std::shared_ptr<HostAllocator>& allocator) {
-    if (shape.empty() || shape.size() != larger.shape().size() || shape[0] > larger.shape()[0] ||
-        !std::equal(shape.begin() + 1, shape.end(), larger.shape().begin() + 1))
-        throw Error("leadingPart: " + toString(shape) + " is not a leading part of " +
-                    toString(larger.shape()));
-    Array part(larger.dtype(), shape, allocator, Array::Uninitialized{});
-    if (part.bytes() > 0) std::memcpy(part.data(), larger.data(), part.bytes());
-    return part;
-}
-
 } // namespace kp::model

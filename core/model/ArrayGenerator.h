@@ -34,14 +34,9 @@ Array generate(const ArraySpec& spec, const InitSpec& init, const std::string& w
 void checkFormula(const std::string& formula, const std::string& where);
 
 // Whether every element `init` gives depends only on its flat position (and the seed), never on the
-// array's size: then the first elements of a larger array generated from it are the smaller array, and a
-// sweep generates its inputs once, at the largest size (zeros, ones, constants, ranges, uniform and
-// normal draws; not formulas, which may read n, nor files).
+// array's size: then the first elements of a larger array generated from it are the smaller array (see
+// leadingView in Array.h), and a sweep generates its inputs once, at the largest size (zeros, ones,
+// constants, ranges, uniform and normal draws; not formulas, which may read n, nor files).
 bool generatedInIndexOrder(const InitSpec& init);
-
-// The first `shape`'s worth of elements of `larger`, as an array of `shape` from `allocator`: what
-// generating `shape` from an init generatedInIndexOrder() would give. `shape` must be `larger`'s with a
-// first dimension no larger (the rows before it, in row-major order).
-Array leadingPart(const Array& larger, const Shape& shape, const std::shared_ptr<HostAllocator>& allocator);
 
 } // namespace kp::model

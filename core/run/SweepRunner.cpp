@@ -98,8 +98,9 @@ std::optional<model::Array> SweepInputs::take(std::size_t point, std::size_t arg
         }
         try {
             const auto& big = spec(largest, argument);
-            held.array = io::initialArray(big.array(), *big.init, plan_.points[largest].playground.folder,
-                                          "args[" + std::to_string(argument) + "].init", allocator);
+            held.array = std::make_shared<const model::Array>(
+                io::initialArray(big.array(), *big.init, plan_.points[largest].playground.folder,
+                                 "args[" + std::to_string(argument) + "].init", allocator));
         } catch (const std::bad_alloc&) {
             return std::nullopt; // each point makes its own, and the largest says it in its row
         } catch (const InputError&) {
@@ -109,12 +110,9 @@ std::optional<model::Array> SweepInputs::take(std::size_t point, std::size_t arg
     if (!held.array || !sameKind(asked, spec(held.lastUser, argument)) ||
         asked.array().shape[0] > held.array->shape()[0])
         return std::nullopt;
-    if (point == held.lastUser && asked.array().shape == held.array->shape()) {
-        std::optional<model::Array> last = std::move(held.array);
-        held.array.reset();
-        return last;
-    }
-    return model::leadingPart(*held.array, asked.array().shape, allocator);
+    model::Array view = model::leadingView(held.array, asked.array().shape);
+    if (point == held.lastUser) held.array.reset(); // its view keeps it while the point runs
+    return view;
 }
 
 std::vector<std::string> defaultSweepBackends(const model::Playground& playground) {

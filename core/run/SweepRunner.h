@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,11 +24,12 @@ struct SweepOptions {
     bool check = true; // compare each row's outputs with the reference's (or, without one, the CPU backend's)
 };
 
-// The sweep's inputs, generated once at the largest size each argument takes: a smaller point gets the
-// leading part (its first rows, copied), which is what generating it would have given
-// (model::generatedInIndexOrder). Generating multiply_them's normal draws cost more than all its kernels
-// in a sweep; a memcpy is a small part of it. The largest point (the last of a block sweep) takes the
-// array itself. Where the largest cannot be made (no memory for it), each point makes its own as before.
+// The sweep's inputs, generated once at the largest size each argument takes: a point gets a view of the
+// leading part (its first rows, in the same memory: model::leadingView), which is what generating it
+// would have given (model::generatedInIndexOrder). Generating multiply_them's normal draws cost more than
+// all its kernels in a sweep, and copying (and, for a GPU, page-locking) each point's part cost a second
+// more. Nothing writes a run's input arrays, so the views are safe to share. Where the largest cannot be
+// made (no memory for it), each point makes its own as before.
 class SweepInputs {
 public:
     explicit SweepInputs(const SweepPlan& plan); // kept by reference
@@ -44,7 +46,7 @@ private:
 
     struct Held {
         bool tried = false;
-        std::optional<model::Array> array; // at the largest size; moved out to its last user
+        std::shared_ptr<const model::Array> array; // at the largest size, until its last user has its view
         std::size_t lastUser = 0;
     };
     const SweepPlan& plan_;

@@ -257,6 +257,46 @@ private slots:
         QCOMPARE(counting->mismatchedFrees, 0);
     }
 
+    // A sweep's smaller points see the first rows of its largest inputs without a copy: a view shares the
+    // larger array's memory, keeps it alive, answers as its allocator does, and its copies own memory of
+    // their own from that allocator.
+    void viewsTheLeadingRowsOfALargerArray() {
+        auto counting = std::make_shared<CountingAllocator>();
+        {
+            auto larger = std::make_shared<const Array>([&] {
+                Array a(DType::Int32, {6, 2}, counting);
+                for (std::size_t i = 0; i < a.size(); ++i)
+                    a.setValue(i, static_cast<double>(i));
+                return a;
+            }());
+            const std::byte* memory = larger->data();
+            Array view = leadingView(larger, {4, 2});
+            larger.reset(); // the view keeps it
+            QCOMPARE(view.data(), memory);
+            QCOMPARE(view.size(), std::size_t{8});
+            QCOMPARE(view.bytes(), std::size_t{32});
+            QCOMPARE(view.shape(), (Shape{4, 2}));
+            QCOMPARE(view.value(7), 7.0);
+            QCOMPARE(counting->allocations, 1);
+            QCOMPARE(view.allocator()->inheritedByChildren(), counting->inheritedByChildren());
+
+            const Array copy = view; // its own memory, the same values, from the larger array's allocator
+            QVERIFY(copy.data() != memory);
+            QVERIFY(copy == view);
+            QCOMPARE(counting->allocations, 2);
+            Array whole = leadingView(std::make_shared<const Array>(copy), {4, 2});
+            QVERIFY(whole == copy);
+            QVERIFY_THROWS_EXCEPTION(kp::Error,
+                                     (void)leadingView(std::make_shared<const Array>(copy), {5, 2}));
+            QVERIFY_THROWS_EXCEPTION(kp::Error,
+                                     (void)leadingView(std::make_shared<const Array>(copy), {2, 1}));
+        }
+        QCOMPARE(counting->deallocations,
+                 counting->allocations); // the larger array freed once, with its size
+        QCOMPARE(counting->mismatchedFrees, 0);
+        QVERIFY(counting->live.empty());
+    }
+
     void treatsANullAllocatorAsTheHeap() {
         Array array(DType::Int32, {2}, nullptr);
         QCOMPARE(array.allocator(), heapAllocator());

@@ -173,16 +173,16 @@ private slots:
         for (const InitSpec& init : {normal, uniform, range, kind(InitSpec::Kind::Ones)}) {
             QVERIFY(generatedInIndexOrder(init));
             for (const DType dtype : {DType::Float32, DType::Float64, DType::Int32, DType::Float2}) {
-                const Array large = make(dtype, {1001, 3}, init);
-                QVERIFY(leadingPart(large, {333, 3}, heapAllocator()) == make(dtype, {333, 3}, init));
-                QVERIFY(leadingPart(large, {1001, 3}, heapAllocator()) == large);
+                const auto large = std::make_shared<const Array>(make(dtype, {1001, 3}, init));
+                QVERIFY(leadingView(large, {333, 3}) == make(dtype, {333, 3}, init));
+                QVERIFY(leadingView(large, {1001, 3}) == *large);
             }
         }
         QVERIFY(!generatedInIndexOrder(kind(InitSpec::Kind::Formula)));
         QVERIFY(!generatedInIndexOrder(kind(InitSpec::Kind::File)));
-        const Array large = make(DType::Float32, {10, 4}, normal);
-        QVERIFY_THROWS_EXCEPTION(kp::Error, (void)leadingPart(large, {5, 3}, heapAllocator()));
-        QVERIFY_THROWS_EXCEPTION(kp::Error, (void)leadingPart(large, {11, 4}, heapAllocator()));
+        const auto large = std::make_shared<const Array>(make(DType::Float32, {10, 4}, normal));
+        QVERIFY_THROWS_EXCEPTION(kp::Error, (void)leadingView(large, {5, 3}));
+        QVERIFY_THROWS_EXCEPTION(kp::Error, (void)leadingView(large, {11, 4}));
     }
 
     void keepsTheRandomSequenceAcrossPlatforms() {
