@@ -94,33 +94,31 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
         if (static_cast<std::size_t>(arity()) != setup.args.size()) return {{"arity", arity()}};
 
         // Inputs are copies (or, read in place, the inputs themselves), outputs start at zero, as on a
-        // device; again for each call, as an inout array holds the previous call's results. The arrays are
-        // allocated once and refilled: a fresh zeroed array's pages are mapped on first write, and writing
-        // them before the clock starts keeps that out of the reference's time, as the GPU's kernel time
-        // leaves out allocation (3.4 ms of a 1M-element multiply was page faults); allocating once also
-        // spares a sweep's large points mapping and unmapping hundreds of megabytes per repeat.
-        std::vector<model::Array> arrays;
+        // device; again for each call, as an inout array holds the previous call's results. Out and inout
+        // arrays are the outputs themselves (memory shared with the parent: nothing is copied back); the
+        // working copies are allocated once and refilled: a fresh zeroed array's pages are mapped on first
+        // write, and writing them before the clock starts keeps that out of the reference's time, as the
+        // GPU's kernel time leaves out allocation (3.4 ms of a 1M-element multiply was page faults).
+        std::vector<model::Array> copies(setup.args.size());
         std::vector<void*> pointers;
-        arrays.reserve(setup.args.size());
-        for (const auto& arg : setup.args) {
+        std::vector<std::byte*> working(setup.args.size(), nullptr);
+        for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i) {
+            const auto& arg = setup.args[i];
             if (!arg.isArray) {
-                arrays.emplace_back();
                 pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
-                continue;
-            }
-            if (std::byte* input = inputs->inPlace(arrays.size())) {
-                arrays.emplace_back();
+            } else if (std::byte* input = inputs->inPlace(i)) {
                 pointers.push_back(input);
-                continue;
+            } else {
+                if (arg.copiedOut()) {
+                    working[i] = outputs[out++].second.data();
+                } else {
+                    copies[i] = model::Array(arg.array.dtype(), arg.array.shape(), model::heapAllocator(),
+                                             model::Array::Uninitialized{});
+                    working[i] = copies[i].data();
+                }
+                pointers.push_back(working[i]);
             }
-            arrays.emplace_back(arg.array.dtype(), arg.array.shape(), model::heapAllocator(),
-                                model::Array::Uninitialized{});
-            pointers.push_back(arrays.back().data());
         }
-        std::vector<std::byte*> working;
-        working.reserve(arrays.size());
-        for (auto& array : arrays)
-            working.push_back(array.bytes() ? array.data() : nullptr);
         const std::uint64_t inputsBefore = inputs->fingerprint();
         const auto times = launch::repeatRounds(warmup, repeat, nullptr, [&] {
             inputs->refill(working);
@@ -129,9 +127,6 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
             return launch::RoundTimes{0.0, millisecondsSince(start), 0.0};
         });
         if (inputs->fingerprint() != inputsBefore) return {{cpu::kInputsWritten, true}};
-        for (std::size_t i = 0, out = 0; i < setup.args.size(); ++i)
-            if (setup.args[i].copiedOut())
-                std::memcpy(outputs[out++].second.data(), arrays[i].data(), arrays[i].bytes());
         return {{"samples", times.kernelMs}};
     };
     auto answer = cpu::runContainedCode(code, body);
