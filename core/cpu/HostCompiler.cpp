@@ -143,6 +143,10 @@ void explainLimits(HostCompileResult& result, const sandbox::SubprocessResult& r
 
 HostCompiler::HostCompiler(const std::string& compiler, fs::path cacheDirectory)
     : cacheDirectory_(cacheDirectory.empty() ? userCacheFolder() / "host" : std::move(cacheDirectory)) {
+    // Absolute: the compiler runs in a work folder below it, with TMPDIR there (a relative one, read from
+    // that folder, named nothing, and GCC fell back to a /tmp the sandbox does not let it write).
+    std::error_code ec;
+    if (const auto absolute = fs::absolute(cacheDirectory_, ec); !ec) cacheDirectory_ = absolute;
     std::string tried;
     compiler_ = findCompiler(compiler, tried);
     if (compiler_.empty()) {
@@ -192,8 +196,12 @@ sandbox::ProcessOptions HostCompiler::compilerRun(const fs::path& work, const Ho
 }
 
 std::optional<fs::path> HostCompiler::precompiledPrelude(const std::vector<std::string>& args,
-                                                         const std::string& prelude) const {
-    if (!isGcc()) return std::nullopt;
+                                                         const std::string& prelude, std::string* why) const {
+    const auto failed = [why](const std::string& what) -> std::optional<fs::path> {
+        if (why) *why = what;
+        return std::nullopt;
+    };
+    if (!isGcc()) return failed("the compiler is not GCC");
     // The flags a precompiled header must share with its users: all of them but the link's and the
     // include folders' (GCC refuses a .gch built with other -f, -m or -O flags, and falls back to the
     // header's text, which is still right).
@@ -230,20 +238,26 @@ std::optional<fs::path> HostCompiler::precompiledPrelude(const std::vector<std::
         if (intact(prepared / key)) return prepared / key / "kernelpad_prelude.h";
     if (intact(folder)) return header;
     fs::create_directories(folder, ec);
-    if (ec) return std::nullopt;
+    if (ec) return failed("cannot create " + folder.string() + ": " + ec.message());
     const sandbox::ScratchFolder work(cacheDirectory_, "prelude");
     writeFile(work.path() / "kernelpad_prelude.h", prelude);
     pchArgs.insert(pchArgs.end(), {"-x", "c++-header", (work.path() / "kernelpad_prelude.h").string(), "-o",
                                    (work.path() / "out.gch").string()});
     std::optional<sandbox::Confinement> confinement;
     const auto built = sandbox::runProcess(pchArgs, compilerRun(work.path(), {}, confinement));
-    if (built.exitCode != 0 || built.timedOut) return std::nullopt;
+    if (built.exitCode != 0 || built.timedOut)
+        return failed(built.timedOut ? "the compiler ran out of time"
+                      : built.signal != 0
+                          ? "the compiler was ended by signal " + std::to_string(built.signal) + ": " +
+                                built.output.substr(0, 2000)
+                          : "the compiler failed (exit status " + std::to_string(built.exitCode) +
+                                "): " + built.output.substr(0, 2000));
     writeFile(work.path() / "out.gch.xxh128", fileChecksum(work.path() / "out.gch") + "\n");
     // The header first, then the checksum, then the .gch: a reader that finds the .gch finds the rest.
     fs::rename(work.path() / "kernelpad_prelude.h", header, ec);
     if (!ec) fs::rename(work.path() / "out.gch.xxh128", checksum, ec);
     if (!ec) fs::rename(work.path() / "out.gch", gch, ec);
-    if (ec) return std::nullopt;
+    if (ec) return failed("cannot store it in " + folder.string() + ": " + ec.message());
     checked[gch] = fs::last_write_time(gch, ec);
     return header;
 }
@@ -264,9 +278,13 @@ std::vector<std::string> HostCompiler::commandFor(const HostCompileOptions& opti
     return args;
 }
 
-std::optional<fs::path> HostCompiler::precompilePrelude(const HostCompileOptions& options) const {
-    if (options.prelude.empty()) return std::nullopt;
-    const auto header = precompiledPrelude(commandFor(options), options.prelude);
+std::optional<fs::path> HostCompiler::precompilePrelude(const HostCompileOptions& options,
+                                                        std::string* why) const {
+    if (options.prelude.empty()) {
+        if (why) *why = "there is no prelude to precompile";
+        return std::nullopt;
+    }
+    const auto header = precompiledPrelude(commandFor(options), options.prelude, why);
     return header ? std::optional(header->parent_path()) : std::nullopt;
 }
 

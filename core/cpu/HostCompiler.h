@@ -73,8 +73,9 @@ public:
 
     // Precompiles `options.prelude` for `options` now (a build step: the build ships them, see
     // preparedPreludeFolders), returning its header's folder; none when the compiler is not GCC or the
-    // prelude does not precompile.
-    std::optional<std::filesystem::path> precompilePrelude(const HostCompileOptions& options) const;
+    // prelude does not precompile, and then, in `why` when given, what went wrong (the compiler's words).
+    std::optional<std::filesystem::path> precompilePrelude(const HostCompileOptions& options,
+                                                           std::string* why = nullptr) const;
 
     void setLimits(const HostCompileLimits& limits) { limits_ = limits; }
     const HostCompileLimits& limits() const noexcept { return limits_; }
@@ -87,7 +88,8 @@ private:
     // The prelude's header in the cache, with its .gch beside it (built now when missing); none when the
     // compiler is not GCC or the header does not precompile, and the prelude is then compiled inline.
     std::optional<std::filesystem::path> precompiledPrelude(const std::vector<std::string>& args,
-                                                            const std::string& prelude) const;
+                                                            const std::string& prelude,
+                                                            std::string* why = nullptr) const;
     sandbox::ProcessOptions compilerRun(const std::filesystem::path& work, const HostCompileOptions& options,
                                         std::optional<sandbox::Confinement>& confinement) const;
 

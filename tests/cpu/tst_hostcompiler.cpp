@@ -68,6 +68,22 @@ private slots:
         QCOMPARE(twice(21), 42);
     }
 
+    // A cache folder named relative to the current one (kernelpad-worker --precompile-built-ins
+    // build/prepared) works as an absolute one: the compiler runs in a folder below it, where a relative
+    // TMPDIR named nothing and GCC, sandboxed, could not fall back to /tmp.
+    void aRelativeCacheFolderWorks() {
+        const auto here = std::filesystem::current_path();
+        std::filesystem::current_path(dir_.path().toStdString());
+        const HostCompiler compiler({}, "relative-cache");
+        std::filesystem::current_path(here);
+        QVERIFY(compiler.cacheDirectory().is_absolute());
+        QCOMPARE(compiler.cacheDirectory(),
+                 std::filesystem::path(dir_.path().toStdString()) / "relative-cache");
+        const auto r = compiler.compile({{"four.cpp", "extern \"C\" int four() { return 4; }\n"}});
+        QVERIFY2(r.ok, r.log.c_str());
+        QCOMPARE(reinterpret_cast<int (*)()>(loadCompiled(r.library)->symbol("four"))(), 4);
+    }
+
     void reusesTheCacheAcrossCompilerObjects() {
         const std::string code = "extern \"C\" int three() { return 3; }\n";
         QVERIFY(HostCompiler({}, cache()).compile({{"a.cpp", code}}).ok);
