@@ -10,6 +10,7 @@
 #include "core/cuda/Compiler.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"
+#include "core/io/InitialArray.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/launch/RunSetup.h"
 #include "core/run/Reference.h"
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <cuda.h>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -123,14 +125,26 @@ int main(int argc, char** argv) {
     spec.repeat = 10;
     spec.warmup = 2;
 
+    // Where the wall time goes, by the rows' backends: from the previous row to this one. A point's first
+    // row (the reference's) also holds the point's setup (its inputs: generated for the first point,
+    // leading parts after), the others their checks.
+    std::map<std::string, double> wallBy, timedBy;
+    auto last = std::chrono::steady_clock::now();
+    run::SweepOptions options;
+    options.progress = [&](const run::SweepRow& row, std::size_t, std::size_t) {
+        wallBy[row.backend] += millisecondsSince(last);
+        last = std::chrono::steady_clock::now();
+    };
     const auto start = std::chrono::steady_clock::now();
-    const auto result = run::runSweep(playground, spec);
+    const auto result = run::runSweep(playground, spec, options);
     const double wallMs = millisecondsSince(start);
 
     // What the sweep timed: every timed and untimed repeat of every row.
     double timedMs = 0;
-    for (const auto& row : result.rows)
+    for (const auto& row : result.rows) {
         timedMs += (spec.repeat + spec.warmup) * row.timeMs(true);
+        timedBy[row.backend] += (spec.repeat + spec.warmup) * row.timeMs(true);
+    }
     bool allPassed = true;
     for (const auto& row : result.rows) {
         if (!row.ran() || row.check.starts_with("failed")) allPassed = false;
@@ -167,7 +181,24 @@ int main(int argc, char** argv) {
         table.add({std::string("crossover cuda:0 vs reference, ") + (copies ? "with copies" : "kernel only"),
                    "elements", c.kind == run::Crossover::Kind::Found ? c.x : 0, 0, "informational", 0});
     }
-    table.add({"whole sweep wall time vs the repeats it times", "ms", wallMs, timedMs, "informational", 0});
+    table.add({"whole sweep wall time vs the repeats it times", "ms", wallMs, timedMs, "ratio <= 2", 2});
+    for (const auto& [backend, ms] : wallBy)
+        table.add({"  " + backend + " rows: wall vs timed" +
+                       (backend == "reference" ? " (with each point's setup)" : " (with checks)"),
+                   "ms", ms, timedBy[backend], "informational", 0});
+    {
+        // The inputs of the largest point made alone, as the sweep makes them once.
+        const auto plan = run::planSweep(playground, largest);
+        const auto& big = plan.points.at(0).playground;
+        const auto begin = std::chrono::steady_clock::now();
+        std::size_t made = 0;
+        for (const auto& arg : big.args)
+            if (arg.isArray() && arg.init)
+                made += io::initialArray(arg.array(), *arg.init, big.folder, "bench", model::heapAllocator())
+                            .size();
+        table.add({"  the largest point's inputs generated alone (" + std::to_string(made) + " elements)",
+                   "ms", millisecondsSince(begin), 0, "informational", 0});
+    }
     table.print();
     std::printf("%zu rows, every check %s; device %s, peak %.0f GB/s, %.0f GFLOP/s FP32\n",
                 result.rows.size(), allPassed ? "passed" : "DID NOT pass", result.backends[0].name.c_str(),
