@@ -13,7 +13,6 @@
 #include <functional>
 #include <muParser.h>
 #include <numbers>
-#include <random>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -47,105 +46,177 @@ private:
     int components_;
 };
 
-// 53 random bits as a double in [0, 1): the same sequence on every platform for the same seed.
-double unitInterval(std::mt19937_64& engine) {
-    return static_cast<double>(engine() >> 11) * 0x1.0p-53;
+// std::mt19937_64's sequence, drawn in blocks. The engine's outputs are its state words tempered; the
+// words follow one recurrence, x[k + 312] = x[k + 156] ^ twist(x[k], x[k + 1]), which is all that has to
+// run in order: here a few vector operations per four words. Tempering and turning words into doubles are
+// left to whoever reads them, on as many cores as there are (tempering, 53-bit doubles and Box-Muller on
+// one core made a sweep's 2^27 normal draws take longer than every kernel it timed).
+class Mt64Stream {
+public:
+    static constexpr std::size_t kWords = 312; // the state: the last 312 words
+
+    explicit Mt64Stream(std::uint64_t seed) {
+        state_[0] = seed;
+        for (std::size_t i = 1; i < kWords; ++i)
+            state_[i] = 6364136223846793005ULL * (state_[i - 1] ^ (state_[i - 1] >> 62)) + i;
+    }
+
+    // The next `count` words into buffer[kWords, kWords + count): buffer's first kWords words are scratch
+    // (the state is copied there first).
+    void next(std::uint64_t* buffer, std::size_t count) {
+        std::memcpy(buffer, state_.data(), kWords * sizeof(std::uint64_t));
+        using Lanes = std::uint64_t __attribute__((vector_size(32)));
+        constexpr std::uint64_t kUpper = 0xFFFFFFFF80000000ULL, kLower = 0x7FFFFFFFULL;
+        constexpr std::uint64_t kMatrix = 0xB5026F5AA96619E9ULL;
+        std::size_t k = 0;
+        // Four words at a time: word k + 312 reads k, k + 1 and k + 156, all written before.
+        for (; k + 4 <= count; k += 4) {
+            Lanes a, b, c;
+            std::memcpy(&a, buffer + k, sizeof a);
+            std::memcpy(&b, buffer + k + 1, sizeof b);
+            std::memcpy(&c, buffer + k + 156, sizeof c);
+            const Lanes y = (a & kUpper) | (b & kLower);
+            const Lanes word = c ^ (y >> 1) ^ (-(y & 1) & kMatrix);
+            std::memcpy(buffer + kWords + k, &word, sizeof word);
+        }
+        for (; k < count; ++k) {
+            const std::uint64_t y = (buffer[k] & kUpper) | (buffer[k + 1] & kLower);
+            buffer[kWords + k] = buffer[k + 156] ^ (y >> 1) ^ ((y & 1) ? kMatrix : 0);
+        }
+        std::memcpy(state_.data(), buffer + count, kWords * sizeof(std::uint64_t));
+    }
+
+    // The engine's output for a word.
+    static std::uint64_t temper(std::uint64_t y) {
+        y ^= (y >> 29) & 0x5555555555555555ULL;
+        y ^= (y << 17) & 0x71D67FFFEDA60000ULL;
+        y ^= (y << 37) & 0xFFF7EEE000000000ULL;
+        return y ^ (y >> 43);
+    }
+
+    // 53 random bits as a double in [0, 1): the same sequence on every platform for the same seed.
+    static double unit(std::uint64_t word) { return static_cast<double>(temper(word) >> 11) * 0x1.0p-53; }
+
+private:
+    std::array<std::uint64_t, kWords> state_;
+};
+
+// Calls chunk(from, to) over [0, count) in chunks taken in turn by every usable core (a core that the
+// drawing thread shares finishes no later than the others), or once on this thread for small counts.
+void inChunks(std::size_t count, const std::function<void(std::size_t, std::size_t)>& chunk) {
+    constexpr std::size_t kChunk = std::size_t{1} << 15;
+    const unsigned cores = usableCores();
+    if (cores < 2 || count < 4 * kChunk) {
+        chunk(0, count);
+        return;
+    }
+    std::atomic<std::size_t> taken{0};
+    const auto work = [&] {
+        for (std::size_t from; (from = taken.fetch_add(kChunk)) < count;)
+            chunk(from, std::min(count, from + kChunk));
+    };
+    std::vector<std::jthread> threads;
+    for (unsigned c = 1; c < cores; ++c)
+        threads.emplace_back(work);
+    work();
 }
 
-// Floating scalar arrays take a direct path: the same doubles, converted as setValue converts them.
-template <typename T, typename Next> bool fillFloating(Array& array, Next next) {
+// The first `words` words of the engine seeded with `seed`, block after block: use(words, first, count)
+// gets the words first .. first + count - 1 of the sequence while the next block is drawn.
+void drawInBlocks(std::uint64_t seed, std::size_t words,
+                  const std::function<void(const std::uint64_t*, std::size_t, std::size_t)>& use) {
+    constexpr std::size_t kBlock = std::size_t{1} << 21;
+    Mt64Stream stream(seed);
+    const std::size_t first = std::min(words, kBlock);
+    std::array<std::vector<std::uint64_t>, 2> buffers;
+    buffers[0].resize(Mt64Stream::kWords + first);
+    stream.next(buffers[0].data(), first);
+    for (std::size_t at = 0, block = 0; at < words; at += kBlock, ++block) {
+        const std::size_t count = std::min(kBlock, words - at);
+        const std::size_t nextCount = at + count < words ? std::min(kBlock, words - at - count) : 0;
+        std::jthread drawing;
+        if (nextCount > 0) {
+            auto& into = buffers[(block + 1) % 2];
+            into.resize(Mt64Stream::kWords + nextCount);
+            drawing = std::jthread([&stream, &into, nextCount] { stream.next(into.data(), nextCount); });
+        }
+        use(buffers[block % 2].data() + Mt64Stream::kWords, at, count);
+    }
+}
+
+// Floating scalar arrays take a direct path, on every core: the same doubles, converted as setValue
+// converts them. `value(words, i)` is element i's double from its block's words.
+template <typename T, typename Value>
+bool fillFloating(Array& array, std::uint64_t seed, std::size_t wordsPerPair, Value value) {
     if (array.dtype() != (std::is_same_v<T, float> ? DType::Float32 : DType::Float64)) return false;
-    for (T& value : array.as<T>())
-        value = static_cast<T>(next());
+    T* const out = array.as<T>().data();
+    const std::size_t count = array.size();
+    const std::size_t words = (count + wordsPerPair - 1) / wordsPerPair * wordsPerPair;
+    drawInBlocks(seed, words, [&](const std::uint64_t* block, std::size_t first, std::size_t n) {
+        inChunks(n / wordsPerPair, [&](std::size_t from, std::size_t to) {
+            for (std::size_t g = from; g < to; ++g)
+                value(block + g * wordsPerPair, first + g * wordsPerPair, out, count);
+        });
+    });
     return true;
 }
 
 void fillUniform(Array& array, const InitSpec& init) {
-    std::mt19937_64 engine(init.seed);
     const double width = init.high - init.low;
-    const auto next = [&] {
-        double value = init.low + width * unitInterval(engine);
+    const auto uniform = [&](std::uint64_t word) {
+        double value = init.low + width * Mt64Stream::unit(word);
         if (value >= init.high && width > 0) value = std::nextafter(init.high, init.low);
         return value;
     };
-    if (fillFloating<float>(array, next) || fillFloating<double>(array, next)) return;
+    const auto put = [&]<typename T>(const std::uint64_t* word, std::size_t at, T* out, std::size_t) {
+        out[at] = static_cast<T>(uniform(*word));
+    };
+    if (fillFloating<float>(array, init.seed, 1, put) || fillFloating<double>(array, init.seed, 1, put))
+        return;
     Filler fill(array);
-    for (std::size_t index = 0; index < array.size(); ++index)
-        for (int c = 0; c < fill.components(); ++c)
-            fill.setFloored(index, c, next());
+    const auto components = static_cast<std::size_t>(fill.components());
+    drawInBlocks(init.seed, array.size() * components,
+                 [&](const std::uint64_t* block, std::size_t first, std::size_t n) {
+                     for (std::size_t w = 0; w < n; ++w)
+                         fill.setFloored((first + w) / components, static_cast<int>((first + w) % components),
+                                         uniform(block[w]));
+                 });
 }
 
-// Box-Muller: two uniforms give two independent standard normals; both are used. The uniforms come from
-// one engine, in order; the transform (a log, a square root, a sine and a cosine per pair: four fifths of
-// the time) is done on every core for large float arrays, each pair's numbers the same whichever core
-// computes them, while the engine draws the next block's uniforms. A sweep to 2^26 elements generated its
-// two inputs for seconds on one core.
+// Box-Muller: two uniforms give two independent standard normals; both are used. The uniforms are drawn in
+// order, two per pair (the first as 1 - u, in (0, 1], so that the log stays finite); for float arrays the
+// transform (a log, a square root, a sine and a cosine per pair) runs on every core, each pair's numbers
+// the same whichever core computes them.
 void fillNormal(Array& array, const InitSpec& init) {
-    std::mt19937_64 engine(init.seed);
-    Filler fill(array);
-    const std::size_t count = array.size() * static_cast<std::size_t>(fill.components());
-    const int perElement = fill.components();
-    float* const f32 = array.dtype() == DType::Float32 ? array.as<float>().data() : nullptr;
-    double* const f64 = array.dtype() == DType::Float64 ? array.as<double>().data() : nullptr;
-    auto put = [&](std::size_t flat, double standard) {
-        const double value = init.mean + init.stddev * standard;
-        if (f32)
-            f32[flat] = static_cast<float>(value); // the direct path: what setValue would store
-        else if (f64)
-            f64[flat] = value;
-        else
-            fill.set(flat / static_cast<std::size_t>(perElement),
-                     static_cast<int>(flat % static_cast<std::size_t>(perElement)), value);
+    const auto pair = [&](const std::uint64_t* words, double& first, double& second) {
+        const double radius = std::sqrt(-2.0 * std::log(1.0 - Mt64Stream::unit(words[0])));
+        const double angle = 2.0 * std::numbers::pi * Mt64Stream::unit(words[1]);
+        first = init.mean + init.stddev * (radius * std::cos(angle));
+        second = init.mean + init.stddev * (radius * std::sin(angle));
     };
-    // The pair starting at `flat`, from its two uniforms.
-    auto transform = [&](std::size_t flat, double u1, double u2) {
-        const double radius = std::sqrt(-2.0 * std::log(u1));
-        const double angle = 2.0 * std::numbers::pi * u2;
-        put(flat, radius * std::cos(angle));
-        if (flat + 1 < count) put(flat + 1, radius * std::sin(angle));
+    const auto put = [&]<typename T>(const std::uint64_t* words, std::size_t at, T* out, std::size_t count) {
+        double first = 0, second = 0;
+        pair(words, first, second);
+        out[at] = static_cast<T>(first);
+        if (at + 1 < count) out[at + 1] = static_cast<T>(second);
     };
-    constexpr std::size_t kBlockPairs = std::size_t{1} << 20;
-    const unsigned cores = usableCores();
-    if ((!f32 && !f64) || cores < 2 || count < 2 * kBlockPairs / 4) {
-        for (std::size_t flat = 0; flat < count; flat += 2) {
-            const double u1 = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
-            transform(flat, u1, unitInterval(engine));
-        }
+    if (fillFloating<float>(array, init.seed, 2, put) || fillFloating<double>(array, init.seed, 2, put))
         return;
-    }
-    // Two blocks of uniforms: the engine fills the next while every core transforms this one, in chunks
-    // taken in turn, so that a core the engine's thread shares with finishes no later than the others.
-    std::array<std::vector<double>, 2> uniforms{std::vector<double>(2 * kBlockPairs),
-                                                std::vector<double>(2 * kBlockPairs)};
-    const auto pairsFrom = [&](std::size_t first) { return std::min(kBlockPairs, (count - first + 1) / 2); };
-    const auto draw = [&](std::vector<double>& into, std::size_t pairs) {
-        for (std::size_t p = 0; p < pairs; ++p) {
-            into[2 * p] = 1.0 - unitInterval(engine); // (0, 1]: log stays finite
-            into[2 * p + 1] = unitInterval(engine);
-        }
+    Filler fill(array);
+    const auto components = static_cast<std::size_t>(fill.components());
+    const std::size_t count = array.size() * components;
+    const auto set = [&](std::size_t flat, double value) {
+        if (flat < count) fill.set(flat / components, static_cast<int>(flat % components), value);
     };
-    draw(uniforms[0], pairsFrom(0));
-    for (std::size_t first = 0, block = 0; first < count; first += 2 * kBlockPairs, ++block) {
-        const std::size_t pairs = pairsFrom(first);
-        const std::size_t next = first + 2 * kBlockPairs;
-        std::thread drawing;
-        if (next < count) drawing = std::thread(draw, std::ref(uniforms[(block + 1) % 2]), pairsFrom(next));
-        const std::vector<double>& u = uniforms[block % 2];
-        constexpr std::size_t kChunkPairs = std::size_t{1} << 14;
-        std::atomic<std::size_t> taken{0};
-        const auto transformChunks = [&] {
-            for (std::size_t from; (from = taken.fetch_add(kChunkPairs)) < pairs;)
-                for (std::size_t p = from; p < std::min(pairs, from + kChunkPairs); ++p)
-                    transform(first + 2 * p, u[2 * p], u[2 * p + 1]);
-        };
-        std::vector<std::thread> threads;
-        for (unsigned c = 1; c < cores; ++c)
-            threads.emplace_back(transformChunks);
-        transformChunks();
-        for (auto& t : threads)
-            t.join();
-        if (drawing.joinable()) drawing.join();
-    }
+    drawInBlocks(init.seed, (count + 1) / 2 * 2,
+                 [&](const std::uint64_t* block, std::size_t first, std::size_t n) {
+                     for (std::size_t w = 0; w + 1 < n; w += 2) {
+                         double a = 0, b = 0;
+                         pair(block + w, a, b);
+                         set(first + w, a);
+                         set(first + w + 1, b);
+                     }
+                 });
 }
 
 // The variables a formula sees; muparser reads them through pointers on every evaluation.

@@ -282,6 +282,26 @@ private slots:
         }
     }
 
+    // The engine's words are drawn in blocks and tempered on every core: a large uniform array is still
+    // std::mt19937_64's sequence, across the blocks, for floats, doubles and (one core) integers.
+    void largeUniformArraysAreTheEnginesSequence() {
+        InitSpec init = kind(InitSpec::Kind::Uniform);
+        init.low = -2;
+        init.high = 6;
+        init.seed = 12345;
+        const std::size_t count = 4'500'003;
+        const Array d = make(DType::Float64, {count}, init);
+        const Array f = make(DType::Float32, {count}, init);
+        const Array n = make(DType::Int32, {count}, init);
+        std::mt19937_64 engine(init.seed);
+        for (std::size_t i = 0; i < count; ++i) {
+            const double value = -2 + 8 * (static_cast<double>(engine() >> 11) * 0x1.0p-53);
+            if (d.as<double>()[i] != value || f.as<float>()[i] != static_cast<float>(value) ||
+                n.as<std::int32_t>()[i] != static_cast<std::int32_t>(std::floor(value)))
+                QFAIL(qPrintable(QStringLiteral("element %1 differs").arg(i)));
+        }
+    }
+
     void evaluatesFormulasOverIndices() {
         const Array one = make(DType::Float64, {5}, formula("i * 2 + j + k + n"));
         for (std::size_t i = 0; i < 5; ++i)
