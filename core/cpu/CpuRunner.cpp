@@ -541,7 +541,7 @@ bool CpuRunner::precompileBuiltIns(const std::filesystem::path& cacheDirectory, 
     }
     // Those of an older header or compiler go: each is ~47 MB.
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(cacheDirectory / "prelude", ec))
+    for (const auto& entry : fs::directory_iterator(compiler.cacheDirectory() / "prelude", ec))
         if (entry.path() != *forKernels && entry.path() != *forReferences) fs::remove_all(entry.path(), ec);
     return true;
 }

@@ -196,7 +196,8 @@ sandbox::ProcessOptions HostCompiler::compilerRun(const fs::path& work, const Ho
 }
 
 std::optional<fs::path> HostCompiler::precompiledPrelude(const std::vector<std::string>& args,
-                                                         const std::string& prelude, std::string* why) const {
+                                                         const std::string& prelude, std::string* why,
+                                                         bool prepared) const {
     const auto failed = [why](const std::string& what) -> std::optional<fs::path> {
         if (why) *why = what;
         return std::nullopt;
@@ -234,8 +235,9 @@ std::optional<fs::path> HostCompiler::precompiledPrelude(const std::vector<std::
         checked[file] = stamp;
         return true;
     };
-    for (const auto& prepared : preparedPreludeFolders())
-        if (intact(prepared / key)) return prepared / key / "kernelpad_prelude.h";
+    if (prepared)
+        for (const auto& shipped : preparedPreludeFolders())
+            if (intact(shipped / key)) return shipped / key / "kernelpad_prelude.h";
     if (intact(folder)) return header;
     fs::create_directories(folder, ec);
     if (ec) return failed("cannot create " + folder.string() + ": " + ec.message());
@@ -284,7 +286,7 @@ std::optional<fs::path> HostCompiler::precompilePrelude(const HostCompileOptions
         if (why) *why = "there is no prelude to precompile";
         return std::nullopt;
     }
-    const auto header = precompiledPrelude(commandFor(options), options.prelude, why);
+    const auto header = precompiledPrelude(commandFor(options), options.prelude, why, false);
     return header ? std::optional(header->parent_path()) : std::nullopt;
 }
 

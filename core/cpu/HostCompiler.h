@@ -87,9 +87,12 @@ private:
     std::vector<std::string> commandFor(const HostCompileOptions& options) const;
     // The prelude's header in the cache, with its .gch beside it (built now when missing); none when the
     // compiler is not GCC or the header does not precompile, and the prelude is then compiled inline.
+    // `prepared`: one the build prepared (preparedPreludeFolders) will do; the build step itself wants its
+    // own.
     std::optional<std::filesystem::path> precompiledPrelude(const std::vector<std::string>& args,
                                                             const std::string& prelude,
-                                                            std::string* why = nullptr) const;
+                                                            std::string* why = nullptr,
+                                                            bool prepared = true) const;
     sandbox::ProcessOptions compilerRun(const std::filesystem::path& work, const HostCompileOptions& options,
                                         std::optional<sandbox::Confinement>& confinement) const;
 

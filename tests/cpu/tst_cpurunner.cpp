@@ -1121,6 +1121,31 @@ private slots:
         QCOMPARE(writes.find("a")->array.value(7), 1.0);
     }
 
+    // The build step `kernelpad-worker --precompile-built-ins DIR` fills DIR, whatever the build has
+    // prepared already, and keeps what it made there when DIR is relative (it once removed its own
+    // headers as "older" ones, comparing a relative path with an absolute one).
+    void precompilesTheBuiltInsIntoTheFolderGiven() {
+        QTemporaryDir dir;
+        const auto here = std::filesystem::current_path();
+        std::filesystem::current_path(dir.path().toStdString());
+        std::filesystem::create_directories("prepared/prelude/an-older-one");
+        std::string why;
+        const bool made = cpu::CpuRunner::precompileBuiltIns("prepared", why);
+        std::filesystem::current_path(here);
+        if (!made && why.find("not GCC") != std::string::npos) QSKIP("the host compiler is not GCC");
+        QVERIFY2(made, why.c_str());
+        const std::filesystem::path prelude =
+            std::filesystem::path(dir.path().toStdString()) / "prepared/prelude";
+        std::vector<std::filesystem::path> headers;
+        for (const auto& entry : std::filesystem::directory_iterator(prelude))
+            headers.push_back(entry.path());
+        QVERIFY2(headers.size() == 1 || headers.size() == 2, std::to_string(headers.size()).c_str());
+        for (const auto& folder : headers) {
+            QVERIFY(folder.filename() != "an-older-one");
+            QVERIFY(std::filesystem::file_size(folder / "kernelpad_prelude.h.gch") > 1'000'000);
+        }
+    }
+
     void launchesOverTheLimitsAreRefused() {
         const auto setup = setupOf("__global__ void k(float* x) { x[threadIdx.x] = 1; }\n", "k",
                                    {array("x", "float32", {4}, "out")}, {{"grid", {1}}, {"block", {2048}}});
