@@ -255,10 +255,10 @@ RunArgument makeArgument(const model::Playground& playground, std::size_t i,
     if (arg.isArray) {
         arg.direction = spec.direction.value_or(model::inferDirection(parameter.isConst));
         std::optional<model::Array> given;
-        if (arg.direction == model::Direction::Out || !spec.init)
-            arg.array = model::Array(spec.array().dtype, spec.array().shape, allocator);
-        else if (made && (given = made(i, allocator)))
+        if (made && (given = made(i, allocator)))
             arg.array = std::move(*given);
+        else if (arg.direction == model::Direction::Out || !spec.init)
+            arg.array = model::Array(spec.array().dtype, spec.array().shape, allocator);
         else
             arg.array = io::initialArray(spec.array(), *spec.init, playground.folder,
                                          "args[" + std::to_string(i) + "].init", allocator);

@@ -72,9 +72,9 @@ struct RunSetup {
 // dtype that differs from the parameter's, an out direction on a const pointer, ...), InputError
 // when the source cannot be read or an init fails (a bad .npy, a formula error). Arrays are allocated
 // with `allocator` (the CUDA runner passes pinned memory).
-// `made`, when given, is asked first for each array argument that starts from an init (in and inout):
-// an array it returns is that argument's, instead of one generated or read (a sweep's inputs, generated
-// once at the largest size).
+// `made`, when given, is asked first for each array argument: an array it returns is that argument's,
+// instead of one generated, read or zeroed (a sweep's arrays, made once at the largest size). An out
+// array's must be zeros.
 using MadeArrays = std::function<std::optional<model::Array>(std::size_t argument,
                                                              const std::shared_ptr<model::HostAllocator>&)>;
 RunSetup prepare(const model::Playground& playground,

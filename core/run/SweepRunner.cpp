@@ -72,10 +72,17 @@ const model::ArgumentSpec& SweepInputs::spec(std::size_t point, std::size_t argu
     return plan_.points[point].playground.args[argument];
 }
 
+bool SweepInputs::zeros(const model::ArgumentSpec& spec) {
+    return spec.isArray() && (spec.direction == model::Direction::Out || !spec.init);
+}
+
 bool SweepInputs::sameKind(const model::ArgumentSpec& a, const model::ArgumentSpec& b) {
-    if (!a.isArray() || !b.isArray() || !a.init || !b.init || !(*a.init == *b.init) ||
-        a.array().dtype != b.array().dtype)
+    if (!a.isArray() || !b.isArray() || a.array().dtype != b.array().dtype) return false;
+    if (zeros(a) || zeros(b)) {
+        if (!zeros(a) || !zeros(b)) return false;
+    } else if (!(*a.init == *b.init)) {
         return false;
+    }
     const auto& x = a.array().shape;
     const auto& y = b.array().shape;
     return x.size() == y.size() && !x.empty() && std::equal(x.begin() + 1, x.end(), y.begin() + 1);
@@ -84,7 +91,8 @@ bool SweepInputs::sameKind(const model::ArgumentSpec& a, const model::ArgumentSp
 std::optional<model::Array> SweepInputs::take(std::size_t point, std::size_t argument,
                                               const std::shared_ptr<model::HostAllocator>& allocator) {
     const auto& asked = spec(point, argument);
-    if (!asked.isArray() || !asked.init || !model::generatedInIndexOrder(*asked.init)) return std::nullopt;
+    if (!asked.isArray() || (!zeros(asked) && !model::generatedInIndexOrder(*asked.init)))
+        return std::nullopt;
     auto& held = held_[argument];
     if (!held.tried) {
         held.tried = true;
@@ -99,8 +107,10 @@ std::optional<model::Array> SweepInputs::take(std::size_t point, std::size_t arg
         try {
             const auto& big = spec(largest, argument);
             held.array = std::make_shared<const model::Array>(
-                io::initialArray(big.array(), *big.init, plan_.points[largest].playground.folder,
-                                 "args[" + std::to_string(argument) + "].init", allocator));
+                zeros(big) ? model::Array(big.array().dtype, big.array().shape, model::heapAllocator())
+                           : io::initialArray(big.array(), *big.init, plan_.points[largest].playground.folder,
+                                              "args[" + std::to_string(argument) + "].init",
+                                              model::heapAllocator()));
         } catch (const std::bad_alloc&) {
             return std::nullopt; // each point makes its own, and the largest says it in its row
         } catch (const InputError&) {
@@ -110,9 +120,12 @@ std::optional<model::Array> SweepInputs::take(std::size_t point, std::size_t arg
     if (!held.array || !sameKind(asked, spec(held.lastUser, argument)) ||
         asked.array().shape[0] > held.array->shape()[0])
         return std::nullopt;
-    model::Array view = model::leadingView(held.array, asked.array().shape);
-    if (point == held.lastUser) held.array.reset(); // its view keeps it while the point runs
-    return view;
+    if (allocator->inheritedByChildren()) return model::leadingView(held.array, asked.array().shape);
+    if (!held.other)
+        held.other = std::make_shared<const model::Array>(
+            zeros(asked) ? model::Array(held.array->dtype(), held.array->shape(), allocator)
+                         : held.array->copyTo(allocator));
+    return model::leadingView(held.other, asked.array().shape);
 }
 
 std::vector<std::string> defaultSweepBackends(const model::Playground& playground) {
@@ -185,15 +198,21 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
     const std::size_t total = plan.points.size() * backends.size();
     std::map<std::string, std::string> gone; // backend id -> why it is not used any more
 
+    // The CPU backend and the reference run in forked children, which do not inherit pinned memory: beside
+    // GPUs they get a setup of their own, over the same arrays in the host's memory (SweepInputs).
+    const bool hostSetupToo = !allocator->inheritedByChildren() &&
+                              std::any_of(backends.begin(), backends.end(),
+                                          [](const Backend& b) { return b.kind != Backend::Kind::Cuda; });
     SweepInputs inputs(plan);
     for (const auto& point : plan.points) {
         // Set up once for every backend of the point; a point too large for the host is a row per backend.
-        std::optional<launch::RunSetup> setup;
+        std::optional<launch::RunSetup> setup, hostSetup;
         std::string setupError;
         try {
-            setup.emplace(
-                launch::prepare(point.playground, allocator,
-                                inputs.forPoint(static_cast<std::size_t>(&point - plan.points.data()))));
+            const auto made = inputs.forPoint(static_cast<std::size_t>(&point - plan.points.data()));
+            setup.emplace(launch::prepare(point.playground, allocator, made));
+            if (hostSetupToo)
+                hostSetup.emplace(launch::prepare(point.playground, model::heapAllocator(), made));
         } catch (const launch::CompileError&) {
             throw;
         } catch (const InputError& e) {
@@ -226,15 +245,17 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
                 row.error = it->second;
 
             if (row.error.empty()) {
+                const launch::RunSetup& used =
+                    backend.kind != Backend::Kind::Cuda && hostSetup ? *hostSetup : *setup;
                 try {
                     std::optional<launch::RunResult> ran;
                     if (backend.kind == Backend::Kind::Reference) {
                         auto reference =
-                            runReference(*setup, cpu::HostCompiler(), spec.repeat, spec.warmup, true);
+                            runReference(used, cpu::HostCompiler(), spec.repeat, spec.warmup, true);
                         row.kernelMs = reference.samplesMs;
                         comparison = std::move(reference);
                     } else {
-                        ran = runners.at(backend.id())->run(*setup, runOptions);
+                        ran = runners.at(backend.id())->run(used, runOptions);
                         row.kernelMs = ran->kernelMs;
                         if (backend.kind == Backend::Kind::Cuda) {
                             row.h2dMs = ran->h2dMs;
@@ -244,7 +265,8 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
                     if (ran && options.check) {
                         // The reference, once per point, when it is not one of the backends.
                         if (!comparison && setup->reference)
-                            comparison = runReference(*setup, cpu::HostCompiler(), 1, 0, true);
+                            comparison = runReference(hostSetup ? *hostSetup : *setup, cpu::HostCompiler(), 1,
+                                                      0, true);
                         if (comparison) {
                             row.check = checkText(checkAgainst(*setup, *ran, *comparison));
                         } else if (backend.kind == Backend::Kind::Cpu && !setup->outputs().empty()) {

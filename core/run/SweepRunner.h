@@ -24,12 +24,15 @@ struct SweepOptions {
     bool check = true; // compare each row's outputs with the reference's (or, without one, the CPU backend's)
 };
 
-// The sweep's inputs, generated once at the largest size each argument takes: a point gets a view of the
+// The sweep's arrays, made once at the largest size each argument takes: a point gets a view of the
 // leading part (its first rows, in the same memory: model::leadingView), which is what generating it
-// would have given (model::generatedInIndexOrder). Generating multiply_them's normal draws cost more than
-// all its kernels in a sweep, and copying (and, for a GPU, page-locking) each point's part cost a second
-// more. Nothing writes a run's input arrays, so the views are safe to share. Where the largest cannot be
-// made (no memory for it), each point makes its own as before.
+// would have given (model::generatedInIndexOrder), or zeros for out arrays and arrays without an init.
+// Generating multiply_them's normal draws cost more than all its kernels in a sweep, and copying (and,
+// for a GPU, page-locking) each point's part cost a second more. The arrays are made in memory a forked
+// child inherits (the CPU backend's and the reference's); an allocator whose memory it does not inherit
+// (a GPU's pinned memory) gets views of one copy in its own memory, made when first asked. Nothing writes
+// a run's input arrays, so the views are safe to share. Where the largest cannot be made (no memory for
+// it), each point makes its own as before.
 class SweepInputs {
 public:
     explicit SweepInputs(const SweepPlan& plan); // kept by reference
@@ -44,9 +47,13 @@ private:
     std::optional<model::Array> take(std::size_t point, std::size_t argument,
                                      const std::shared_ptr<model::HostAllocator>& allocator);
 
+    // Whether an argument's arrays are zeros: out arrays and arrays without an init.
+    static bool zeros(const model::ArgumentSpec& spec);
+
     struct Held {
         bool tried = false;
-        std::shared_ptr<const model::Array> array; // at the largest size, until its last user has its view
+        std::shared_ptr<const model::Array> array; // at the largest size, in inherited memory
+        std::shared_ptr<const model::Array> other; // the same in the other allocator's memory, when asked
         std::size_t lastUser = 0;
     };
     const SweepPlan& plan_;

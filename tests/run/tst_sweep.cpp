@@ -70,6 +70,22 @@ run::SweepResult handMade(const std::vector<std::int64_t>& sizes, double gpuMs, 
 
 } // namespace
 
+namespace {
+// Heap memory that a forked child would not inherit, as the CUDA driver's pinned memory: counts blocks.
+class NotInheritedAllocator final : public model::HostAllocator {
+public:
+    std::byte* allocate(std::size_t bytes) override {
+        ++allocations;
+        return model::heapAllocator()->allocate(bytes);
+    }
+    void deallocate(std::byte* data, std::size_t bytes) noexcept override {
+        model::heapAllocator()->deallocate(data, bytes);
+    }
+    bool inheritedByChildren() const noexcept override { return false; }
+    int allocations = 0;
+};
+} // namespace
+
 class TestSweep : public QObject {
     Q_OBJECT
 
@@ -228,6 +244,20 @@ private slots:
                 QVERIFY(first(1, model::heapAllocator()).has_value()); // made once, its leading part given
                 QVERIFY(first(3, model::heapAllocator()).has_value());
                 QVERIFY(!first(4, model::heapAllocator()).has_value()); // a formula: made by the point
+                QVERIFY(first(0, model::heapAllocator()).has_value());  // an out array: zeros, made once
+                // Memory a child does not inherit (a GPU's pinned memory) gets views of one copy in it.
+                const auto pinned = std::make_shared<NotInheritedAllocator>();
+                const auto x = first(1, pinned);
+                const auto y = first(0, pinned);
+                QVERIFY(x && y);
+                QVERIFY(!x->allocator()->inheritedByChildren());
+                QVERIFY(*x == *first(1, model::heapAllocator()));
+                QVERIFY(x->data() != first(1, model::heapAllocator())->data());
+                QVERIFY(y->data() != first(0, model::heapAllocator())->data());
+                QCOMPARE(pinned->allocations, 2); // once per argument, whatever the points
+                QVERIFY(*probe.forPoint(plan.points.size() - 1)(1, pinned) ==
+                        *probe.forPoint(plan.points.size() - 1)(1, model::heapAllocator()));
+                QCOMPARE(pinned->allocations, 2);
             }
             for (std::size_t i = 0; i < plan.points.size(); ++i) {
                 const auto made =
