@@ -174,4 +174,20 @@ json runContainedCode(const ContainedCode& code, const std::function<json(const 
     return reply;
 }
 
+json runContainedOnInputs(const ContainedCode& code, const launch::RunSetup& setup, bool readInPlace,
+                          const std::function<json(const ChildInputs&, const std::atomic<bool>&)>& body) {
+    constexpr const char* kInputsWritten = "inputs_written";
+    if (readInPlace) {
+        const ChildInputs inPlace(setup, true);
+        json answer = runContainedCode(code, [&](const std::atomic<bool>& cancel) {
+            const std::uint64_t before = inPlace.fingerprint();
+            json reply = body(inPlace, cancel);
+            return inPlace.fingerprint() == before ? reply : json{{kInputsWritten, true}};
+        });
+        if (!answer.value(kInputsWritten, false)) return answer;
+    }
+    const ChildInputs copies(setup, false);
+    return runContainedCode(code, [&](const std::atomic<bool>& cancel) { return body(copies, cancel); });
+}
+
 } // namespace kp::cpu

@@ -39,8 +39,8 @@ struct ContainedCode {
 // unless they are `readInPlace`: then the code reads the array itself (the child's copy-on-write view of
 // it, so the parent's never changes) in every round, and a sweep's repeats no longer copy hundreds of
 // megabytes each (a third of a CPU sweep's time went to those copies). Valid CUDA may still write an In
-// array (through a cast, or a pointer that is not const); fingerprint() taken before the first round and
-// after the last tells, and the caller then runs again with copies (sameFingerprint's answer).
+// array (through a cast, or a pointer that is not const); runContainedOnInputs notices (fingerprint()
+// before and after the code) and runs it again with copies.
 class ChildInputs {
 public:
     explicit ChildInputs(const launch::RunSetup& setup, bool readInPlace = false);
@@ -59,15 +59,17 @@ private:
     std::vector<bool> inPlace_;
 };
 
-// The answer a child gives when an array it read in place changed during its rounds: the caller runs it
-// again with ChildInputs that copy.
-inline constexpr const char* kInputsWritten = "inputs_written";
-
 // Runs `body` in a contained child and returns its answer. Throws, for what happened in the child:
 // launch::SetupError, launch::KernelFault (crashes, exit() in the code, stack overflow, a limit), InputError,
 // and sandbox::Unavailable where the sandbox is needed and missing. A cancelled child answers
 // {"cancelled": true}.
 nlohmann::json runContainedCode(const ContainedCode& code,
                                 const std::function<nlohmann::json(const std::atomic<bool>& cancel)>& body);
+
+// runContainedCode over the setup's inputs, read in place when `readInPlace`; when the body changed an
+// array it read in place, its answer is dropped and it runs again in a new child, on copies.
+nlohmann::json runContainedOnInputs(
+    const ContainedCode& code, const launch::RunSetup& setup, bool readInPlace,
+    const std::function<nlohmann::json(const ChildInputs& inputs, const std::atomic<bool>& cancel)>& body);
 
 } // namespace kp::cpu

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <optional>
 #include <regex>
 
 namespace kp::run {
@@ -70,8 +69,6 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
     result.compileFromCache = compiled.fromCache;
     // Outputs live in memory the contained child writes; inputs it cannot inherit (pinned by the CUDA
     // driver) are copied first.
-    std::optional<cpu::ChildInputs> inputs;
-    inputs.emplace(setup, inputsInPlace);
     launch::NamedArrays outputs;
     std::uint64_t arrayBytes = 0;
     for (const auto& arg : setup.args) {
@@ -84,7 +81,7 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
     const cpu::ContainedCode code{"the reference " + spec.function, compiled.library,
                                   compiler.cacheDirectory(), (std::uint64_t{2} << 30) + 3 * arrayBytes,
                                   nullptr};
-    const auto body = [&](const std::atomic<bool>&) -> nlohmann::json {
+    const auto body = [&](const cpu::ChildInputs& inputs, const std::atomic<bool>&) -> nlohmann::json {
         const auto library = cpu::loadCompiled(compiled.library);
         using Arity = int (*)();
         using Call = void (*)(void* const*);
@@ -106,7 +103,7 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
             const auto& arg = setup.args[i];
             if (!arg.isArray) {
                 pointers.push_back(const_cast<std::byte*>(arg.scalarBytes.data()));
-            } else if (std::byte* input = inputs->inPlace(i)) {
+            } else if (std::byte* input = inputs.inPlace(i)) {
                 pointers.push_back(input);
             } else {
                 if (arg.copiedOut()) {
@@ -119,21 +116,15 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
                 pointers.push_back(working[i]);
             }
         }
-        const std::uint64_t inputsBefore = inputs->fingerprint();
         const auto times = launch::repeatRounds(warmup, repeat, nullptr, [&] {
-            inputs->refill(working);
+            inputs.refill(working);
             const auto start = std::chrono::steady_clock::now();
             call(pointers.data());
             return launch::RoundTimes{0.0, millisecondsSince(start), 0.0};
         });
-        if (inputs->fingerprint() != inputsBefore) return {{cpu::kInputsWritten, true}};
         return {{"samples", times.kernelMs}};
     };
-    auto answer = cpu::runContainedCode(code, body);
-    if (answer.value(cpu::kInputsWritten, false)) { // it wrote an In array: again, on copies
-        inputs.emplace(setup, false);
-        answer = cpu::runContainedCode(code, body);
-    }
+    const auto answer = cpu::runContainedOnInputs(code, setup, inputsInPlace, body);
     if (answer.contains("arity")) {
         const int arity = answer.at("arity").get<int>();
         const std::string takes =
