@@ -213,60 +213,77 @@ bool ThreadFibers::completeMeetings(std::size_t first, std::size_t last) {
     return progressed;
 }
 
-// Gives each lane of `group` its result, and lets them run on.
+// Gives each lane of `group` its result, and lets them run on. The lanes' values are gathered once into
+// an array: the operations below then read plain memory, not each lane's meeting through its pointer.
 void ThreadFibers::finish(std::size_t first, std::uint32_t group, Meet what) {
     Lane* lanes = lanes_.data() + first;
-    const auto each = [&](auto&& f) {
-        for (std::uint32_t left = group; left != 0; left &= left - 1)
-            f(static_cast<unsigned>(std::countr_zero(left)));
+    std::uint64_t values[kWarp];
+    std::uint64_t results[kWarp];
+    unsigned members[kWarp];
+    unsigned count = 0;
+    for (std::uint32_t left = group; left != 0; left &= left - 1) {
+        const auto j = static_cast<unsigned>(std::countr_zero(left));
+        members[count++] = j;
+        values[j] = lanes[j].meeting->value;
+    }
+    const auto everyone = [&](std::uint64_t result) {
+        for (unsigned k = 0; k < count; ++k)
+            results[members[k]] = result;
     };
-    const auto value = [&](unsigned j) { return lanes[j].meeting->value; };
     switch (what) {
     case Meet::SyncWarp:
+        everyone(0);
         break;
     case Meet::ShuffleIndex:
     case Meet::ShuffleUp:
     case Meet::ShuffleDown:
     case Meet::ShuffleXor:
         // Reading a lane that is not in the operation is undefined in CUDA: the lane keeps its own value.
-        each([&](unsigned j) {
-            Meeting& own = *lanes[j].meeting;
-            const auto source = static_cast<unsigned>(own.source);
-            own.result = source < kWarp && (group >> source & 1u) ? value(source) : own.value;
-        });
+        for (unsigned k = 0; k < count; ++k) {
+            const unsigned j = members[k];
+            const auto source = static_cast<unsigned>(lanes[j].meeting->source);
+            results[j] = source < kWarp && (group >> source & 1u) ? values[source] : values[j];
+        }
         break;
     case Meet::Ballot:
     case Meet::Any:
     case Meet::All: {
         std::uint32_t votes = 0;
-        each([&](unsigned j) { votes |= value(j) != 0 ? 1u << j : 0u; });
-        const std::uint64_t result = what == Meet::Ballot ? votes
-                                     : what == Meet::Any  ? votes != 0
-                                                          : votes == group;
-        each([&](unsigned j) { lanes[j].meeting->result = result; });
+        for (unsigned k = 0; k < count; ++k)
+            votes |= values[members[k]] != 0 ? 1u << members[k] : 0u;
+        everyone(what == Meet::Ballot ? votes : what == Meet::Any ? votes != 0 : votes == group);
         break;
     }
-    case Meet::MatchAny:
-        each([&](unsigned j) {
+    case Meet::MatchAny: {
+        // Lanes with one value form one group: each group is found once, by its lowest lane.
+        std::uint32_t left = group;
+        while (left != 0) {
+            const auto lowest = static_cast<unsigned>(std::countr_zero(left));
+            const std::uint64_t v = values[lowest];
             std::uint32_t same = 0;
-            each([&](unsigned k) { same |= value(k) == value(j) ? 1u << k : 0u; });
-            lanes[j].meeting->result = same;
-        });
+            for (std::uint32_t rest = left; rest != 0; rest &= rest - 1) {
+                const auto j = static_cast<unsigned>(std::countr_zero(rest));
+                same |= values[j] == v ? 1u << j : 0u;
+            }
+            for (std::uint32_t s = same; s != 0; s &= s - 1)
+                results[std::countr_zero(s)] = same;
+            left &= ~same;
+        }
         break;
+    }
     case Meet::MatchAll: {
         bool equal = true;
-        const std::uint64_t firstValue = value(static_cast<unsigned>(std::countr_zero(group)));
-        each([&](unsigned j) { equal = equal && value(j) == firstValue; });
-        each([&](unsigned j) { lanes[j].meeting->result = equal ? group : 0u; });
+        const std::uint64_t firstValue = values[members[0]];
+        for (unsigned k = 0; k < count; ++k)
+            equal = equal && values[members[k]] == firstValue;
+        everyone(equal ? group : 0u);
         break;
     }
     default: { // the __reduce_*_sync operations, on 32 bits, from the group's first lane on
-        const auto firstLane = static_cast<unsigned>(std::countr_zero(group));
-        auto common = static_cast<std::uint32_t>(value(firstLane));
-        each([&](unsigned j) {
-            const auto v = static_cast<std::uint32_t>(value(j));
+        auto common = static_cast<std::uint32_t>(values[members[0]]);
+        for (unsigned k = 1; k < count; ++k) {
+            const auto v = static_cast<std::uint32_t>(values[members[k]]);
             const auto sv = static_cast<std::int32_t>(v), sc = static_cast<std::int32_t>(common);
-            if (j == firstLane) return;
             switch (what) {
             case Meet::ReduceAdd:
                 common += v;
@@ -295,12 +312,16 @@ void ThreadFibers::finish(std::size_t first, std::uint32_t group, Meet what) {
             default:
                 break;
             }
-        });
-        each([&](unsigned j) { lanes[j].meeting->result = common; });
+        }
+        everyone(common);
         break;
     }
     }
-    each([&](unsigned j) { lanes[j].state = State::Ready; });
+    for (unsigned k = 0; k < count; ++k) {
+        const unsigned j = members[k];
+        if (what != Meet::SyncWarp) lanes[j].meeting->result = results[j];
+        lanes[j].state = State::Ready;
+    }
 }
 
 // __activemask() and coalesced_threads(), once no lane of the warp can run: the lanes that reached the

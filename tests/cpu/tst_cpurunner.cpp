@@ -835,6 +835,32 @@ private slots:
         }
     }
 
+    // __match_any_sync with values that interleave across the warp, in part of it: each lane gets the
+    // lanes of its own value among those the mask names, whatever their order.
+    void matchAnyInterleavedValues() {
+        const auto setup = setupOf(
+            "__global__ void match(unsigned* out) {\n"
+            "    unsigned lane = threadIdx.x % 32;\n"
+            "    unsigned peers = 0xdeadu;\n"
+            "    if (lane < 29) peers = __match_any_sync(0x1fffffffu, lane % 3 == 0 ? 7u : lane % 5);\n"
+            "    out[threadIdx.x] = peers;\n"
+            "}\n",
+            "match", {array("out", "uint32", {64}, "out")}, {{"grid", {1}}, {"block", {64}}});
+        const auto result = runner_->run(setup);
+        const auto* out = result.output("out");
+        const auto valueOf = [](unsigned lane) { return lane % 3 == 0 ? 7u : lane % 5; };
+        for (unsigned t = 0; t < 64; ++t) {
+            const unsigned lane = t % 32;
+            unsigned expected = 0xdeadu;
+            if (lane < 29) {
+                expected = 0;
+                for (unsigned j = 0; j < 29; ++j)
+                    expected |= valueOf(j) == valueOf(lane) ? 1u << j : 0u;
+            }
+            QCOMPARE(static_cast<unsigned>(out->value(t)), expected);
+        }
+    }
+
     void coalescedGroupsAndTileMatches() {
         const auto setup =
             setupOf("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
