@@ -31,6 +31,8 @@
     X(cuMemFree)                                                                                             \
     X(cuMemAllocHost)                                                                                        \
     X(cuMemFreeHost)                                                                                         \
+    X(cuMemHostRegister)                                                                                     \
+    X(cuMemHostUnregister)                                                                                   \
     X(cuMemcpyHtoD)                                                                                          \
     X(cuMemcpyDtoH)                                                                                          \
     X(cuMemcpyDtoD)                                                                                          \

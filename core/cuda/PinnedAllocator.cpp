@@ -1,8 +1,10 @@
 #include "PinnedAllocator.h"
 
 #include "Driver.h"
+#include "core/Parallel.h"
 
 #include <cstring>
+#include <sys/mman.h>
 
 namespace kp::cuda {
 
@@ -11,7 +13,7 @@ PinnedAllocator::PinnedAllocator(std::shared_ptr<const Context> context, std::si
 
 PinnedAllocator::~PinnedAllocator() {
     for (const auto& [bytes, data] : kept_)
-        release(data);
+        release(data, bytes);
 }
 
 std::byte* PinnedAllocator::allocateUninitialized(std::size_t bytes) {
@@ -24,15 +26,44 @@ std::byte* PinnedAllocator::allocateUninitialized(std::size_t bytes) {
             return data;
         }
     }
+    return pin(bytes);
+}
+
+std::byte* PinnedAllocator::pin(std::size_t bytes) {
     context_->makeCurrent();
-    void* data = nullptr;
-    KP_CU(cuMemAllocHost, &data, bytes);
-    return static_cast<std::byte*>(data);
+    if (bytes < kRegisterFrom) {
+        void* data = nullptr;
+        KP_CU(cuMemAllocHost, &data, bytes);
+        return static_cast<std::byte*>(data);
+    }
+    const auto heap = model::heapAllocator();
+    std::byte* data = heap->allocate(bytes); // zeroed pages, mapped on first write
+    zeroBytes(data, bytes);                  // ... written here on every core, before the driver locks them
+    // Not in forked children (the CPU backend's, the reference's): Linux gives a child its own copy of every
+    // page-locked page at fork, which cost 3 s a sweep. Children read copies of pinned arrays instead
+    // (inheritedByChildren() is false), as for cuMemAllocHost's memory.
+    constexpr std::size_t kPage = std::size_t{2} << 20; // the heap maps large blocks in whole 2 MiB pages
+    ::madvise(data, (bytes + kPage - 1) / kPage * kPage, MADV_DONTFORK);
+    if (const CUresult status = Driver::api().cuMemHostRegister(data, bytes, 0); status != CUDA_SUCCESS) {
+        heap->deallocate(data, bytes);
+        check(status, "cuMemHostRegister");
+    }
+    return data;
 }
 
 std::byte* PinnedAllocator::allocate(std::size_t bytes) {
-    std::byte* data = allocateUninitialized(bytes);
-    std::memset(data, 0, bytes);
+    {
+        const std::lock_guard lock(mutex_);
+        if (const auto it = kept_.find(bytes); it != kept_.end()) {
+            std::byte* data = it->second;
+            kept_.erase(it);
+            keptBytes_ -= bytes;
+            std::memset(data, 0, bytes);
+            return data;
+        }
+    }
+    std::byte* data = pin(bytes);
+    if (bytes < kRegisterFrom) std::memset(data, 0, bytes); // registered blocks are zero already
     return data;
 }
 
@@ -46,7 +77,7 @@ void PinnedAllocator::deallocate(std::byte* data, std::size_t bytes) noexcept {
             return;
         }
     }
-    release(data);
+    release(data, bytes);
 }
 
 std::size_t PinnedAllocator::keptBytes() const {
@@ -54,9 +85,14 @@ std::size_t PinnedAllocator::keptBytes() const {
     return keptBytes_;
 }
 
-void PinnedAllocator::release(std::byte* data) noexcept {
+void PinnedAllocator::release(std::byte* data, std::size_t bytes) noexcept {
     // Fails only when the process's CUDA state is already gone, when there is nothing left to free.
-    (void)Driver::api().cuMemFreeHost(data);
+    if (bytes < kRegisterFrom) {
+        (void)Driver::api().cuMemFreeHost(data);
+        return;
+    }
+    (void)Driver::api().cuMemHostUnregister(data);
+    model::heapAllocator()->deallocate(data, bytes);
 }
 
 } // namespace kp::cuda

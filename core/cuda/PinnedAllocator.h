@@ -3,8 +3,11 @@
 // launch::prepare and allocates results from it; each allocator keeps the primary context retained for as
 // long as any array uses it.
 //
-// Pinning is slow (the driver locks every page: ~0.1 s per 256 MiB), so freed blocks are kept and handed
-// out again for the same size: the second run of a playground pins nothing. At most `keepBytes` are kept.
+// Pinning is slow: cuMemAllocHost took 120-140 ms for 256 MiB on the H200 host, and freeing 34 ms. Blocks
+// of 8 MiB and more are therefore the heap's (mapped apart, in 2 MiB pages where the system allows),
+// first written on every core and then registered with the driver (cuMemHostRegister): 256 MiB took
+// 15-55 ms there, copied at the same 55 GB/s. Freed blocks are kept and handed out again for the same
+// size: the second run of a playground pins nothing. At most `keepBytes` are kept.
 #pragma once
 
 #include "Context.h"
@@ -33,7 +36,9 @@ public:
     std::size_t keptBytes() const;
 
 private:
-    static void release(std::byte* data) noexcept;
+    static constexpr std::size_t kRegisterFrom = std::size_t{8} << 20;
+    std::byte* pin(std::size_t bytes);
+    static void release(std::byte* data, std::size_t bytes) noexcept;
     std::shared_ptr<const Context> context_;
     std::size_t keepLimit_;
     mutable std::mutex mutex_;

@@ -1,11 +1,17 @@
 // Device and pinned host buffers on the GPU machine: copies both ways, sizes, out of memory, no leaks.
 #include "GpuTestSupport.h"
 #include "core/cuda/DeviceBuffer.h"
+#include "core/cuda/Driver.h"
 #include "core/cuda/HostBuffer.h"
+#include "core/cuda/PinnedAllocator.h"
 #include "core/cuda/Stream.h"
 
+#include <cerrno>
 #include <numeric>
 #include <optional>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace kp::cuda;
@@ -49,6 +55,52 @@ private slots:
         stream.synchronize();
         QVERIFY(stream.idle());
         QVERIFY(std::equal(in.begin(), in.end(), back.data()));
+    }
+
+    // Small blocks come from cuMemAllocHost, large ones (8 MiB and more) are heap memory registered with
+    // the driver: both zeroed, 64-byte aligned, copied both ways, and kept for the next block of the size.
+    void pinnedAllocatorSmallAndLargeBlocks() {
+        auto shared = std::make_shared<const Context>(Device::get(0));
+        PinnedAllocator allocator(shared);
+        for (const std::size_t bytes : {std::size_t{4096}, std::size_t{24} << 20}) {
+            const QString size = QString::number(bytes);
+            const std::size_t keptBefore = allocator.keptBytes();
+            std::byte* data = allocator.allocate(bytes);
+            QVERIFY2(reinterpret_cast<std::uintptr_t>(data) % 64 == 0, qPrintable(size));
+            QVERIFY2(std::all_of(data, data + bytes, [](std::byte b) { return b == std::byte(0); }),
+                     qPrintable(size));
+            if (bytes >= (std::size_t{8} << 20)) {
+                // Registered: the driver refuses to register it again. And not mapped in a forked child,
+                // which would otherwise get a copy of every locked page at fork.
+                QCOMPARE(Driver::api().cuMemHostRegister(data, bytes, 0),
+                         CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+                const pid_t child = ::fork();
+                if (child == 0) ::_exit(::madvise(data, 4096, MADV_NORMAL) == -1 && errno == ENOMEM ? 0 : 1);
+                int status = -1;
+                QCOMPARE(::waitpid(child, &status, 0), child);
+                QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                         "the block is mapped in a forked child");
+            }
+            const auto in = pattern(bytes);
+            std::copy(in.begin(), in.end(), data);
+            DeviceBuffer buffer(bytes);
+            Stream stream = Stream::create();
+            buffer.copyFromAsync({data, bytes}, stream);
+            std::byte* back = allocator.allocateUninitialized(bytes);
+            QVERIFY(back != data);
+            buffer.copyToAsync({back, bytes}, stream);
+            stream.synchronize();
+            QVERIFY2(std::equal(in.begin(), in.end(), back), qPrintable(size));
+            allocator.deallocate(back, bytes);
+            QCOMPARE(allocator.keptBytes(), keptBefore + bytes);
+            std::byte* again = allocator.allocate(bytes); // the kept block, zeroed again
+            QCOMPARE(again, back);
+            QVERIFY2(std::all_of(again, again + bytes, [](std::byte b) { return b == std::byte(0); }),
+                     qPrintable(size));
+            allocator.deallocate(again, bytes);
+            allocator.deallocate(data, bytes);
+            QCOMPARE(allocator.keptBytes(), keptBefore + 2 * bytes);
+        }
     }
 
     void zeroFillsTheBuffer() {
