@@ -15,6 +15,7 @@
 #include "core/sandbox/Confinement.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <memory>
 #include <new>
@@ -61,6 +62,13 @@ bool cancelled(const std::atomic<bool>* cancel) {
 } // namespace
 
 SweepInputs::SweepInputs(const SweepPlan& plan) : plan_(plan) {}
+
+void SweepInputs::prepare() {
+    if (plan_.points.empty()) return;
+    const auto heap = model::heapAllocator();
+    for (std::size_t argument = 0; argument < plan_.points.front().playground.args.size(); ++argument)
+        (void)take(0, argument, heap);
+}
 
 launch::MadeArrays SweepInputs::forPoint(std::size_t point) {
     return [this, point](std::size_t argument, const std::shared_ptr<model::HostAllocator>& allocator) {
@@ -120,7 +128,10 @@ std::optional<model::Array> SweepInputs::take(std::size_t point, std::size_t arg
     if (!held.array || !sameKind(asked, spec(held.lastUser, argument)) ||
         asked.array().shape[0] > held.array->shape()[0])
         return std::nullopt;
-    if (allocator->inheritedByChildren()) return model::leadingView(held.array, asked.array().shape);
+    // Out arrays are only placeholders for a GPU (its results land in memory of their own): no page-locked
+    // copy of them.
+    if (allocator->inheritedByChildren() || asked.direction == model::Direction::Out)
+        return model::leadingView(held.array, asked.array().shape);
     if (!held.other)
         held.other = std::make_shared<const model::Array>(
             zeros(asked) ? model::Array(held.array->dtype(), held.array->shape(), allocator)
@@ -153,6 +164,11 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
     result.kernel = playground.kernel;
     result.array = plan.array;
     result.notes = plan.notes;
+
+    // Generating the sweep's largest arrays keeps every core busy for a while, and creating a GPU's context
+    // waits on the driver: both at once.
+    SweepInputs inputs(plan);
+    auto prepared = std::async(std::launch::async, [&inputs] { inputs.prepare(); });
 
     std::vector<Backend> backends;
     for (const auto& id : result.spec.backends) {
@@ -203,7 +219,7 @@ SweepResult runSweep(const model::Playground& playground, const SweepSpec& spec,
     const bool hostSetupToo = !allocator->inheritedByChildren() &&
                               std::any_of(backends.begin(), backends.end(),
                                           [](const Backend& b) { return b.kind != Backend::Kind::Cuda; });
-    SweepInputs inputs(plan);
+    prepared.get();
     for (const auto& point : plan.points) {
         // Set up once for every backend of the point; a point too large for the host is a row per backend.
         std::optional<launch::RunSetup> setup, hostSetup;

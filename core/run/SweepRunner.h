@@ -30,12 +30,16 @@ struct SweepOptions {
 // Generating multiply_them's normal draws cost more than all its kernels in a sweep, and copying (and,
 // for a GPU, page-locking) each point's part cost a second more. The arrays are made in memory a forked
 // child inherits (the CPU backend's and the reference's); an allocator whose memory it does not inherit
-// (a GPU's pinned memory) gets views of one copy in its own memory, made when first asked. Nothing writes
+// (a GPU's pinned memory) gets views of one copy in its own memory, made when first asked, except for out
+// arrays, which nothing copies to a GPU (they stay in the host's memory). Nothing writes
 // a run's input arrays, so the views are safe to share. Where the largest cannot be made (no memory for
 // it), each point makes its own as before.
 class SweepInputs {
 public:
     explicit SweepInputs(const SweepPlan& plan); // kept by reference
+    // Makes the first point's arrays at their largest size now (forPoint would on first asking), in memory
+    // a forked child inherits.
+    void prepare();
     // For launch::prepare of plan.points[point].
     launch::MadeArrays forPoint(std::size_t point);
 
