@@ -143,6 +143,31 @@ private slots:
         QVERIFY(check("big", e, e, {0, 0}).passed);
     }
 
+    // Runs of identical bits are skipped; one element that differs inside a run still counts, within the
+    // tolerance (its difference in the figures) or not. NaN against the same NaN, and -0 against 0, match.
+    void identicalRunsSkipOnlyWhatIsIdentical() {
+        const std::size_t n = 5000;
+        Array a(DType::Float32, {n});
+        Array e(DType::Float32, {n});
+        auto av = a.as<float>();
+        auto ev = e.as<float>();
+        for (std::size_t i = 0; i < n; ++i)
+            av[i] = ev[i] = 1.0f + static_cast<float>(i);
+        av[10] = ev[10] = std::numeric_limits<float>::quiet_NaN();
+        av[20] = -0.0f;
+        ev[20] = 0.0f;
+        av[2500] = std::nextafter(ev[2500], 1e9f); // one ulp: within the tolerance
+        auto r = check("x", a, e, {1e-5, 0});
+        QVERIFY(r.passed);
+        QCOMPARE(r.maxAbs, static_cast<double>(av[2500]) - static_cast<double>(ev[2500]));
+        QVERIFY(r.maxRel > 0);
+        av[4999] = 0.5f; // the last element of the last run
+        r = check("x", a, e, {1e-5, 0});
+        QCOMPARE(r.mismatches, std::size_t{1});
+        QCOMPARE(r.first.at(0).index.at(0), std::size_t{4999});
+        QCOMPARE(r.maxAbs, 5000.0 - 0.5);
+    }
+
     void comparesEveryComponentOfVectorTypes() {
         Array a(DType::Float4, {2});
         Array e(DType::Float4, {2});
