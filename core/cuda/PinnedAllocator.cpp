@@ -16,17 +16,19 @@ PinnedAllocator::~PinnedAllocator() {
         release(data, bytes);
 }
 
+std::byte* PinnedAllocator::takeKept(std::size_t bytes) {
+    const std::lock_guard lock(mutex_);
+    const auto it = kept_.find(bytes);
+    if (it == kept_.end()) return nullptr;
+    std::byte* data = it->second;
+    kept_.erase(it);
+    keptBytes_ -= bytes;
+    return data;
+}
+
 std::byte* PinnedAllocator::allocateUninitialized(std::size_t bytes) {
-    {
-        const std::lock_guard lock(mutex_);
-        if (const auto it = kept_.find(bytes); it != kept_.end()) {
-            std::byte* data = it->second;
-            kept_.erase(it);
-            keptBytes_ -= bytes;
-            return data;
-        }
-    }
-    return pin(bytes);
+    std::byte* data = takeKept(bytes);
+    return data ? data : pin(bytes);
 }
 
 std::byte* PinnedAllocator::pin(std::size_t bytes) {
@@ -52,15 +54,9 @@ std::byte* PinnedAllocator::pin(std::size_t bytes) {
 }
 
 std::byte* PinnedAllocator::allocate(std::size_t bytes) {
-    {
-        const std::lock_guard lock(mutex_);
-        if (const auto it = kept_.find(bytes); it != kept_.end()) {
-            std::byte* data = it->second;
-            kept_.erase(it);
-            keptBytes_ -= bytes;
-            std::memset(data, 0, bytes);
-            return data;
-        }
+    if (std::byte* data = takeKept(bytes)) {
+        zeroBytes(data, bytes);
+        return data;
     }
     std::byte* data = pin(bytes);
     if (bytes < kRegisterFrom) std::memset(data, 0, bytes); // registered blocks are zero already

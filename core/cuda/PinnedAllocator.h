@@ -37,6 +37,7 @@ public:
 
 private:
     static constexpr std::size_t kRegisterFrom = std::size_t{8} << 20;
+    std::byte* takeKept(std::size_t bytes); // a kept block of the size, or null
     std::byte* pin(std::size_t bytes);
     static void release(std::byte* data, std::size_t bytes) noexcept;
     std::shared_ptr<const Context> context_;
