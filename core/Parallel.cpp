@@ -13,19 +13,41 @@ namespace {
 constexpr std::size_t kParallelBytes = std::size_t{16} << 20;
 } // namespace
 
+namespace {
+// The share of each part (the last may be smaller) and how many there are.
+struct Split {
+    std::size_t share = 0;
+    std::size_t parts = 0;
+};
+Split split(std::size_t count, std::size_t parallelFrom) {
+    const std::size_t cores = std::min<std::size_t>(usableCores(), count);
+    if (count < parallelFrom || cores < 2) return {count, count > 0 ? std::size_t{1} : 0};
+    const std::size_t share = (count + cores - 1) / cores;
+    return {share, (count + share - 1) / share};
+}
+} // namespace
+
+std::size_t partsOf(std::size_t count, std::size_t parallelFrom) {
+    return split(count, parallelFrom).parts;
+}
+
+void inIndexedParts(std::size_t count, std::size_t parallelFrom,
+                    const std::function<void(std::size_t index, std::size_t from, std::size_t to)>& part) {
+    const auto [share, parts] = split(count, parallelFrom);
+    if (parts == 0) return;
+    std::vector<std::jthread> threads;
+    threads.reserve(parts - 1);
+    for (std::size_t index = 1; index < parts; ++index)
+        threads.emplace_back([&part, index, from = index * share, to = std::min(count, (index + 1) * share)] {
+            part(index, from, to);
+        });
+    part(0, 0, std::min(count, share));
+}
+
 void inParts(std::size_t count, std::size_t parallelFrom,
              const std::function<void(std::size_t from, std::size_t to)>& part) {
-    const std::size_t cores = std::min<std::size_t>(usableCores(), count);
-    if (count < parallelFrom || cores < 2) {
-        if (count > 0) part(0, count);
-        return;
-    }
-    const std::size_t share = (count + cores - 1) / cores;
-    std::vector<std::jthread> threads;
-    threads.reserve(cores - 1);
-    for (std::size_t from = share; from < count; from += share)
-        threads.emplace_back([&part, from, to = std::min(count, from + share)] { part(from, to); });
-    part(0, std::min(count, share));
+    inIndexedParts(count, parallelFrom,
+                   [&part](std::size_t, std::size_t from, std::size_t to) { part(from, to); });
 }
 
 void copyBytes(void* to, const void* from, std::size_t bytes) {

@@ -1,7 +1,7 @@
 #include "Check.h"
 
-#include "core/Cores.h"
 #include "core/Error.h"
+#include "core/Parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,6 @@
 #include <iomanip>
 #include <numeric>
 #include <sstream>
-#include <thread>
 
 namespace kp::run {
 
@@ -96,19 +95,10 @@ bool compareAs(model::DType dtype, CheckResult& r, const model::Array& actual, c
         into = std::move(part);
     };
     constexpr std::size_t kParallelFrom = std::size_t{1} << 21;
-    const std::size_t cores = usableCores();
-    if (a.size() < kParallelFrom || cores < 2) {
-        range(r, 0, a.size());
-        return true;
-    }
-    std::vector<CheckResult> parts(cores, r);
-    const std::size_t share = (a.size() + cores - 1) / cores;
-    {
-        std::vector<std::jthread> threads;
-        for (std::size_t p = 1; p < cores; ++p)
-            threads.emplace_back([&, p] { range(parts[p], p * share, std::min(a.size(), (p + 1) * share)); });
-        range(parts[0], 0, std::min(a.size(), share));
-    }
+    std::vector<CheckResult> parts(partsOf(a.size(), kParallelFrom), r);
+    inIndexedParts(a.size(), kParallelFrom, [&](std::size_t index, std::size_t from, std::size_t to) {
+        range(parts[index], from, to);
+    });
     for (const auto& part : parts) {
         r.maxAbs = std::max(r.maxAbs, part.maxAbs);
         r.maxRel = std::max(r.maxRel, part.maxRel);
