@@ -231,8 +231,7 @@ void ThreadFibers::finish(std::size_t first, std::uint32_t group, Meet what) {
             results[members[k]] = result;
     };
     switch (what) {
-    case Meet::SyncWarp:
-        everyone(0);
+    case Meet::SyncWarp: // no result
         break;
     case Meet::ShuffleIndex:
     case Meet::ShuffleUp:

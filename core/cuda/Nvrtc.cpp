@@ -2,6 +2,7 @@
 
 #include "core/SharedLibrary.h"
 
+#include <charconv>
 #include <cstdlib>
 #include <vector>
 
@@ -91,6 +92,16 @@ std::string Nvrtc::path() {
 std::string Nvrtc::version() {
     api();
     return nvrtc().version;
+}
+
+bool Nvrtc::keepsItsOwnCache() {
+    const auto text = version();
+    int major = 0;
+    int minor = 0;
+    const auto dot = text.find('.');
+    std::from_chars(text.data(), text.data() + text.size(), major);
+    if (dot != std::string::npos) std::from_chars(text.data() + dot + 1, text.data() + text.size(), minor);
+    return major > 12 || (major == 12 && minor >= 9);
 }
 
 void checkNvrtc(nvrtcResult result, const char* call) {

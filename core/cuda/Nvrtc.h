@@ -42,6 +42,11 @@ public:
     static std::string path();
     // "13.0": part of every compile-cache key.
     static std::string version();
+    // NVRTC 12.9 and newer keep the CUBINs they make in the driver's compute cache (~/.nv/ComputeCache,
+    // where there is a driver), and a CUBIN found there comes without ptxas's report (registers, spills):
+    // seen on the GPU machine, where every compile after the first had an empty log. A compile that needs
+    // the report passes --no-cache when this is true.
+    static bool keepsItsOwnCache();
 };
 
 // Checks an nvrtcResult; throws NvrtcError naming `call` unless it is NVRTC_SUCCESS.

@@ -72,21 +72,6 @@ bool asksForLineInfo(const std::vector<std::string>& options) {
                        [](const std::string& o) { return o == "-lineinfo" || o == "--generate-line-info"; });
 }
 
-// NVRTC 12.9 and newer keep the CUBINs they make in the driver's compute cache (~/.nv/ComputeCache, where
-// there is a driver), and a CUBIN found there comes without ptxas's report: seen on the GPU machine, where
-// every compile after the first had an empty log. --no-cache makes ptxas run (and report) every time; the
-// CompileCache still keeps the result, report included.
-bool nvrtcHasItsOwnCache() {
-    const auto version = cuda::Nvrtc::version();
-    int major = 0;
-    int minor = 0;
-    const auto dot = version.find('.');
-    std::from_chars(version.data(), version.data() + version.size(), major);
-    if (dot != std::string::npos)
-        std::from_chars(version.data() + dot + 1, version.data() + version.size(), minor);
-    return major > 12 || (major == 12 && minor >= 9);
-}
-
 cuda::CompileOptions compileOptions(const launch::RunSetup& setup, const std::string& arch, bool lineInfo) {
     cuda::CompileOptions options;
     options.arch = arch;
@@ -94,7 +79,9 @@ cuda::CompileOptions compileOptions(const launch::RunSetup& setup, const std::st
     options.extraOptions = withoutArch(setup.compile.options);
     // ptxas's verbose report in NVRTC's log: registers, stack, shared memory and spills per kernel.
     options.extraOptions.emplace_back("-Xptxas=-v");
-    if (nvrtcHasItsOwnCache()) options.extraOptions.emplace_back("--no-cache");
+    // And ptxas run every time, which NVRTC's own cache would skip; the CompileCache still keeps the result,
+    // report included.
+    if (cuda::Nvrtc::keepsItsOwnCache()) options.extraOptions.emplace_back("--no-cache");
     for (const auto& [name, value] : setup.compile.defines)
         options.defines[name] = value;
     // A template kernel exists in the code only once named (as the runners name it).
