@@ -20,8 +20,12 @@ struct Split {
     std::size_t parts = 0;
 };
 Split split(std::size_t count, std::size_t parallelFrom) {
+    const Split alone{count, count > 0 ? std::size_t{1} : 0};
+    // Below the threshold the cores are not counted: usableCores() reads cgroup files (30 us, most of a
+    // small array's refill in every repeat).
+    if (count < parallelFrom) return alone;
     const std::size_t cores = std::min<std::size_t>(usableCores(), count);
-    if (count < parallelFrom || cores < 2) return {count, count > 0 ? std::size_t{1} : 0};
+    if (cores < 2) return alone;
     const std::size_t share = (count + cores - 1) / cores;
     return {share, (count + share - 1) / share};
 }
