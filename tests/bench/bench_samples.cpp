@@ -3,8 +3,8 @@
 // the sum of squares hundreds of times faster than one atomicAdd per element (anchors.md: 28.1 ms
 // against 0.034 ms on the H100) and close to a device-to-device copy of the same bytes; the tiled
 // kernels faster than their naive siblings; and (issue 25) the CPU backend on all cores at least as fast
-// as each sample's one-core reference. Usage: bench_samples [--json FILE]. Without a GPU it measures the
-// CPU backend and the references alone.
+// as each sample's one-core reference. Usage: bench_samples [--json FILE] [--only NAME,NAME...] (the
+// lessons' claims need every sample). Without a GPU it measures the CPU backend and the references alone.
 #include "BenchTable.h"
 #include "core/cpu/CpuRunner.h"
 #include "core/cuda/DeviceBuffer.h"
@@ -91,8 +91,11 @@ SampleTimes measure(const io::Sample& sample, const run::CudaRunner* gpu, const 
 
 int main(int argc, char** argv) {
     std::string jsonPath;
-    for (int i = 1; i < argc; ++i)
+    std::string only; // a comma-separated list of samples to measure; empty: all
+    for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) jsonPath = argv[++i];
+        if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = "," + std::string(argv[++i]) + ",";
+    }
     try {
         std::optional<run::CudaRunner> gpu;
         try {
@@ -110,6 +113,7 @@ int main(int argc, char** argv) {
                     "CPU kernel", "reference", "CPU/GPU", "checks");
         int failures = 0;
         for (const auto& sample : catalog.samples) {
+            if (!only.empty() && only.find("," + sample.name + ",") == std::string::npos) continue;
             const auto t = measure(sample, gpu ? &*gpu : nullptr, cpu);
             times[sample.name] = t;
             failures += (gpu && !t.gpuPassed) + !t.cpuPassed;
@@ -128,7 +132,7 @@ int main(int argc, char** argv) {
         for (const auto& [name, t] : times)
             table.add({name + ": CPU backend on all cores / one-core reference", "ms", t.cpuKernelMs,
                        t.referenceMs, "ratio <= 1", 1.0});
-        if (!gpu) {
+        if (!gpu || !only.empty()) {
             table.print();
             if (!jsonPath.empty()) table.writeJson(jsonPath);
             if (failures) std::printf("\n%d sample runs failed their check\n", failures);
