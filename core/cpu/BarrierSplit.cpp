@@ -211,11 +211,138 @@ struct Declaration {
 };
 
 class Generator {
+    struct UniformStatement {
+        std::string name; // the block-uniform variable it declares or changes
+        bool declaration = false;
+    };
+
 public:
     Generator(const Kernel& k, std::string_view source, const SplitOptions& options, bool anyReturn,
               std::size_t bodyFirst, std::size_t bodyLast, std::set<std::string> scalarParameters)
         : k_(k), source_(source), options_(options), alive_(anyReturn), bodyFirst_(bodyFirst),
           bodyLast_(bodyLast), scalarParameters_(std::move(scalarParameters)) {}
+
+    // Before collect(): the block-uniform variables. A variable declared at split level on a path every
+    // thread of the block takes (the body, uniform ifs and loops), whose value and every change are the
+    // same in every thread (`int offset = 1;` ... `offset *= 2;` in a scan's uniform loop), is one
+    // variable for the block: declared at kernel scope, its declaration and changes run once where they
+    // stand, between thread loops, rather than once per thread in a frame slot. That is what a barrier
+    // between the statements around a change would do, which a kernel free of data races cannot tell.
+    // The regions then read one value, and a region left as one `if (threadIdx.x < d)` is narrowed.
+    // Candidates are dropped until the rest hold: a variable's uniformity may rest on another's.
+    void findUniformVariables(const Stmt& root) {
+        std::map<std::string, std::size_t> candidates; // name -> first token of its declaration
+        std::map<std::string, int> declared;           // how many declarations each name has
+        std::vector<const Stmt*> splitLevel;           // simple statements of barrier blocks
+        const std::function<void(const Stmt&)> gather = [&](const Stmt& s) {
+            if (!s.barrier) return;
+            for (const Stmt& c : s.children) {
+                if (s.kind == Stmt::Kind::Block && c.kind == Stmt::Kind::Simple) splitLevel.push_back(&c);
+                gather(c);
+            }
+        };
+        gather(root);
+        for (std::size_t i = bodyFirst_ + 1; i < bodyLast_; ++i)
+            if (k_.identifier(i) && k_.identifier(i - 1) &&
+                !isOneOf(k_.text(i - 1), {"return", "case", "sizeof", "else", "do", "goto", "throw", "new",
+                                          "delete", "co_return", "co_yield", "typename"}))
+                ++declared[std::string(k_.text(i))];
+        for (const Stmt* c : splitLevel) {
+            const auto d = declarationAt(c->first, c->last - 1);
+            if (!d || d->declarators.size() != 1 || d->declarators[0].dimsFirst < d->declarators[0].dimsLast)
+                continue;
+            bool arithmetic = true;
+            for (std::size_t i = d->specFirst; i < d->specLast; ++i)
+                arithmetic =
+                    arithmetic && isOneOf(k_.text(i), {"const", "int", "unsigned", "long", "short", "signed",
+                                                       "char", "size_t", "float", "double", "bool"});
+            for (std::size_t i = d->declarators[0].typeFirst; i < d->declarators[0].typeLast; ++i)
+                arithmetic = arithmetic && k_.is(i, "const");
+            const std::string name(k_.text(d->declarators[0].name));
+            bool constant = false;
+            for (std::size_t i = d->specFirst; i < d->specLast; ++i)
+                constant = constant || k_.is(i, "const");
+            if (constant && constantValue(d->declarators[0])) {
+                constants_.insert(name); // classify() keeps it a constant at kernel scope
+                continue;
+            }
+            if (arithmetic && declared[name] == 1) {
+                candidates.emplace(name, c->first);
+                uniformDeclarations_.emplace(c->first, *d);
+            }
+        }
+        if (candidates.empty()) return;
+        const auto keyOf = [](const auto& entry) { return entry.first; };
+        for (;;) {
+            uniformVariables_.clear();
+            std::transform(candidates.begin(), candidates.end(),
+                           std::inserter(uniformVariables_, uniformVariables_.end()), keyOf);
+            uniformNames_.clear();
+            uniformStatements_.clear();
+            std::map<std::string, std::size_t> blockOf; // name -> the '{' of the block that declares it
+            std::set<std::size_t> targets;              // tokens a uniform statement writes
+            bool dropped = false;
+            const auto drop = [&](const std::string& name) {
+                dropped = candidates.erase(name) > 0 || dropped;
+            };
+            const std::function<void(const Stmt&)> walk = [&](const Stmt& s) {
+                using K = Stmt::Kind;
+                if (!s.barrier) return;
+                if (s.kind == K::Block) {
+                    for (const Stmt& c : s.children) {
+                        if (c.kind == K::Simple)
+                            simpleOnUniformPath(c, s.first, candidates, blockOf, targets);
+                        walk(c);
+                    }
+                } else if (s.kind == K::If || s.kind == K::While || s.kind == K::Do) {
+                    if (uniform(s.condFirst, s.condLast, {}))
+                        for (const Stmt& c : s.children)
+                            walk(c);
+                } else if (s.kind == K::For) {
+                    const auto init =
+                        s.initFirst < s.initLast ? declarationAt(s.initFirst, s.initLast) : std::nullopt;
+                    if (uniformLoop(s, init)) {
+                        if (init) uniformNames_.insert(std::string(k_.text(init->declarators[0].name)));
+                        walk(s.children[0]);
+                    }
+                }
+            };
+            walk(root);
+            for (const auto& [name, declaration] : std::map(candidates)) {
+                const auto block = blockOf.find(name);
+                if (block == blockOf.end()) {
+                    drop(name); // not declared on a uniform path
+                    continue;
+                }
+                const std::size_t blockLast = k_.closing(block->second);
+                const std::size_t at = uniformDeclarations_.at(declaration).declarators[0].name;
+                for (std::size_t i = 0; i < k_.size(); ++i) {
+                    if (!named(i, name) || i == at) continue;
+                    const bool outside = i < at || i > blockLast;
+                    const bool written = isOneOf(k_.text(i + 1), {"=", "+=", "-=", "*=", "/=", "%=", "&=",
+                                                                  "|=", "^=", "<<=", ">>=", "++", "--"}) ||
+                                         isOneOf(k_.text(i - 1), {"++", "--", "&"});
+                    // A whole argument may bind to a reference the callee writes through.
+                    const bool argument =
+                        isOneOf(k_.text(i - 1), {"(", ","}) && isOneOf(k_.text(i + 1), {")", ","});
+                    if (outside || argument || (written && !targets.count(i))) {
+                        drop(name);
+                        break;
+                    }
+                }
+            }
+            if (!dropped) break;
+        }
+        uniformNames_.clear(); // collect() finds the uniform loops again, with the variables known
+        uniformVariables_.clear();
+        std::transform(candidates.begin(), candidates.end(),
+                       std::inserter(uniformVariables_, uniformVariables_.end()), keyOf);
+        std::erase_if(uniformStatements_,
+                      [&](const auto& entry) { return !candidates.count(entry.second.name); });
+        std::erase_if(uniformDeclarations_, [&](const auto& entry) {
+            return !candidates.count(std::string(k_.text(entry.second.declarators[0].name)));
+        });
+    }
 
     // First pass: which split-level statements go to kernel scope, which loops and ifs every thread
     // takes alike, and which variables live across a barrier and so need the frame.
@@ -230,14 +357,14 @@ public:
             std::size_t groupFirst = 0, groupLast = 0;
             const auto close = [&] {
                 for (const auto& [first, d] : declared)
-                    place(first, d, groupFirst, groupLast);
+                    place(first, d, groupFirst, groupLast, s.last - 1);
                 declared.clear();
                 groupFirst = groupLast = 0;
             };
             for (const Stmt& c : s.children) {
-                if (c.barrier) {
-                    close();
-                    collect(c);
+                if (c.barrier || uniformStatements_.count(c.first)) {
+                    close(); // a uniform statement runs between thread loops, as a barrier would
+                    if (c.barrier) collect(c);
                     continue;
                 }
                 if (groupFirst == groupLast) groupFirst = c.first;
@@ -262,7 +389,7 @@ public:
                 uniform_.insert(s.first);
                 if (init) uniformNames_.insert(std::string(k_.text(init->declarators[0].name)));
             } else if (s.initFirst < s.initLast) {
-                if (auto d = classify(s.initFirst, s.initLast)) place(s.initFirst, *d, 0, 0);
+                if (auto d = classify(s.initFirst, s.initLast)) place(s.initFirst, *d, 0, 0, s.last);
             }
             collect(s.children[0]);
             break;
@@ -298,6 +425,11 @@ public:
             out += "{\n" + shadows;
             innerScope_ = true;
         }
+        for (const auto& [first, declaration] : uniformDeclarations_) {
+            const Declarator& d = declaration.declarators[0];
+            out += "std::remove_const_t<" + plain(declaration.specFirst, declaration.specLast) + " " +
+                   plain(d.typeFirst, d.typeLast) + "> " + std::string(k_.text(d.name)) + "{};\n";
+        }
         if (!frame_.empty()) {
             out += "struct __kp_frame_t {\n";
             for (const std::string& member : frame_)
@@ -314,6 +446,39 @@ public:
     }
 
 private:
+    // A simple statement `c` of the block whose '{' is `block`, on a path every thread takes: the
+    // declaration of a candidate (with a uniform initialiser), or a change to one (`v op= uniform;`,
+    // `v = uniform;`, `++v;`, `v--;`), which becomes a uniform statement.
+    void simpleOnUniformPath(const Stmt& c, std::size_t block,
+                             const std::map<std::string, std::size_t>& candidates,
+                             std::map<std::string, std::size_t>& blockOf, std::set<std::size_t>& targets) {
+        const std::size_t last = c.last - 1; // the ';'
+        for (const auto& [name, declaration] : candidates) {
+            if (declaration != c.first) continue;
+            const Declarator& one = uniformDeclarations_.at(declaration).declarators[0];
+            if (one.initFirst == one.initLast || uniform(one.initFirst, one.initLast, {})) {
+                blockOf[name] = block;
+                uniformStatements_.emplace(c.first, UniformStatement{name, true});
+            }
+            return;
+        }
+        std::size_t target = c.first, valueFirst = last;
+        if (isOneOf(k_.text(c.first), {"++", "--"}))
+            target = c.first + 1;
+        else if (isOneOf(k_.text(c.first + 1),
+                         {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}))
+            valueFirst = c.first + 2;
+        else if (!isOneOf(k_.text(c.first + 1), {"++", "--"}))
+            return;
+        const std::string name(k_.text(target));
+        if (!k_.identifier(target) || !candidates.count(name)) return;
+        if (valueFirst == last ? target + (target == c.first ? 2 : 1) != last
+                               : !uniform(valueFirst, last, {}))
+            return;
+        targets.insert(target);
+        uniformStatements_.emplace(c.first, UniformStatement{name, false});
+    }
+
     // The names a declaration [first, last) declares: identifiers outside brackets followed by '[', ',',
     // '=' or the end (`__shared__ float a[16][17], b;` gives a and b).
     std::vector<std::string_view> sharedNames(std::size_t first, std::size_t last) const {
@@ -358,8 +523,10 @@ private:
     }
 
     // Frame variables for a declaration whose names are used outside tokens [groupFirst, groupLast).
+    // `scopeLast` ends the declaration's scope (its block's '}'): the name is the frame's from the
+    // declaration to there, and another variable's before and after (a global or an outer one).
     void place(std::size_t first, const Declaration& declaration, std::size_t groupFirst,
-               std::size_t groupLast) {
+               std::size_t groupLast, std::size_t scopeLast) {
         bool escapes = false;
         for (const Declarator& d : declaration.declarators)
             for (std::size_t i = bodyFirst_; i < bodyLast_ && !escapes; ++i)
@@ -370,7 +537,7 @@ private:
         declarations_.emplace(first, declaration);
         for (const Declarator& d : declaration.declarators) {
             const std::string name(k_.text(d.name));
-            if (!frameNames_.insert(name).second)
+            if (!frameNames_.emplace(name, std::make_pair(d.name, scopeLast)).second)
                 throw NotSplit{"\"" + name + "\" is declared twice across barriers"};
             if (d.dimsFirst < d.dimsLast && d.initFirst < d.initLast)
                 throw NotSplit{"an initialised array lives across a barrier"};
@@ -445,6 +612,7 @@ private:
             if (k_.is(i + 1, "(") && word != "sizeof") return false;
             const std::string w(word);
             if (launchConstant(word) || constants_.count(w) || macroLike(word) || uniformNames_.count(w) ||
+                uniformVariables_.count(w) ||
                 (scalarParameters_.count(w) && !assigned(word, bodyFirst_, bodyLast_)) ||
                 word == loopVariable)
                 continue;
@@ -574,7 +742,9 @@ private:
             } else if (const auto a = aliases_.find(std::string(t));
                        k_.identifier(i) && !member && a != aliases_.end()) {
                 out += "static_cast<" + a->second.first + ">(__kp_tid." + a->second.second + ")";
-            } else if (k_.identifier(i) && !member && frameNames_.count(std::string(t))) {
+            } else if (const auto f = frameNames_.find(std::string(t));
+                       k_.identifier(i) && !member && f != frameNames_.end() && i >= f->second.first &&
+                       i < f->second.second) {
                 out += "__kp_f." + std::string(t) + "[__kp_t]";
             } else if (inRegion && t == "return") {
                 if (!k_.is(i + 1, ";")) throw NotSplit{"a return with a value"};
@@ -745,6 +915,17 @@ private:
         out_ += "if (!" + any + ") break;\n";
     }
 
+    // A block-uniform variable's declaration (its initialisation) or change, run once for the block.
+    void uniformStatement(const Stmt& c, const UniformStatement& what) {
+        if (!what.declaration) {
+            out_ += chunk(c.first, c.last - 1, false) + ";\n";
+            return;
+        }
+        const Declarator& d = uniformDeclarations_.at(c.first).declarators[0];
+        if (d.initFirst < d.initLast)
+            out_ += chunk(d.name, d.name + 1, false) + " = " + chunk(d.initFirst, d.initLast, false) + ";\n";
+    }
+
     void statement(const Stmt& s, const std::string& active) {
         using K = Stmt::Kind;
         if (!s.barrier) {
@@ -757,7 +938,11 @@ private:
         case K::Block: {
             std::vector<const Stmt*> pending;
             for (const Stmt& c : s.children) {
-                if (c.barrier) {
+                if (const auto once = uniformStatements_.find(c.first); once != uniformStatements_.end()) {
+                    region(pending, active);
+                    pending.clear();
+                    uniformStatement(c, once->second);
+                } else if (c.barrier) {
                     region(pending, active);
                     pending.clear();
                     statement(c, active);
@@ -859,8 +1044,11 @@ private:
     bool alive_;
     std::size_t bodyFirst_, bodyLast_; // the kernel's body, tokens
     std::set<std::string> scalarParameters_;
-    std::set<std::size_t> uniform_;      // first tokens of ifs and loops every thread takes alike
-    std::set<std::string> uniformNames_; // variables of uniform loops
+    std::set<std::size_t> uniform_;          // first tokens of ifs and loops every thread takes alike
+    std::set<std::string> uniformNames_;     // variables of uniform loops
+    std::set<std::string> uniformVariables_; // findUniformVariables()
+    std::map<std::size_t, UniformStatement> uniformStatements_; // by first token: they run once
+    std::map<std::size_t, Declaration> uniformDeclarations_;    // by first token
     std::map<std::string, std::pair<std::string, std::string>>
         aliases_; // name -> (type, component of threadIdx)
     std::vector<std::pair<std::size_t, std::size_t>>
@@ -868,8 +1056,8 @@ private:
     bool innerScope_ = false;      // the body is in a scope that names the __shared__ variables by reference
     std::set<std::size_t> placed_; // first tokens of those
     std::map<std::size_t, Declaration> declarations_; // frame declarations by first token
-    std::set<std::string> frameNames_;
-    std::set<std::string> constants_; // kernel-scope constants
+    std::map<std::string, std::pair<std::size_t, std::size_t>> frameNames_; // name -> its scope, tokens
+    std::set<std::string> constants_;                                       // kernel-scope constants
     std::vector<std::string> frame_;
     std::string out_;
     int region_ = 0;
@@ -1011,6 +1199,7 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
         }
         Generator generator(k, source, effective, anyReturn && result.barriers > 0, bodyOpen, root.last,
                             std::move(scalars));
+        generator.findUniformVariables(root);
         generator.collect(root);
         std::string body = generator.body(root);
         // Lines after the body keep their numbers.

@@ -28,6 +28,41 @@ nlohmann::json scalarInt(const std::string& name, int value) {
 
 } // namespace
 
+// An exclusive scan of each block's 2 * blockDim.x elements in place (Blelloch's up- and down-sweep), its
+// stride `offset` a variable every thread changes alike: the pattern of course scans.
+const char* const kScan = R"(
+__global__ void k(int* a, int n) {
+    __shared__ int temp[64];
+    const int tid = threadIdx.x;
+    const int base = blockIdx.x * 2 * blockDim.x;
+    temp[tid] = a[base + tid];
+    temp[tid + blockDim.x] = a[base + tid + blockDim.x];
+    int offset = 1;
+    for (int d = blockDim.x; d > 0; d /= 2) {
+        __syncthreads();
+        if (tid < d) {
+            const int right = offset * (2 * tid + 2) - 1;
+            temp[right] += temp[right - offset];
+        }
+        offset *= 2;
+    }
+    if (tid == 0) temp[2 * blockDim.x - 1] = 0;
+    for (int d = 1; d <= blockDim.x; d *= 2) {
+        offset /= 2;
+        __syncthreads();
+        if (tid < d) {
+            const int right = offset * (2 * tid + 2) - 1;
+            const int left = right - offset;
+            const int value = temp[left];
+            temp[left] = temp[right];
+            temp[right] += value;
+        }
+    }
+    __syncthreads();
+    a[base + tid] = temp[tid];
+    a[base + tid + blockDim.x] = temp[tid + blockDim.x];
+})";
+
 class TestBarrierSplit : public QObject {
     Q_OBJECT
     QTemporaryDir cache_;
@@ -167,6 +202,82 @@ __global__ void k(int* a, int n) {
     __syncthreads();
     a[blockIdx.x * blockDim.x + threadIdx.x] = s[63 - threadIdx.x];
 })" << grid1 << true;
+        // Block-uniform variables (one per block, changed once between thread loops) against fibers.
+        QTest::newRow("Blelloch scan: uniform offset doubled and halved, narrowed ifs")
+            << kScan << R"({"grid": [3], "block": [32]})" << true;
+        QTest::newRow("uniform variable in a while condition and its body") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x, width = 1;
+    s[t] = a[blockIdx.x * 64 + t];
+    while (width < 64) {
+        __syncthreads();
+        const int from = t >= width ? s[t - width] : 0;
+        __syncthreads();
+        s[t] += from;
+        width = width * 2;
+    }
+    a[blockIdx.x * 64 + t] = s[t] + width;
+})" << grid1 << true;
+        QTest::newRow("uniform variable declared in a uniform loop's body, set again each time") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = t;
+    for (int r = 0; r < 3; ++r) {
+        int scale = r + n;
+        __syncthreads();
+        s[t] += scale;
+        ++scale;
+        __syncthreads();
+        s[63 - t] += scale;
+    }
+    __syncthreads();
+    a[blockIdx.x * 64 + t] = s[t];
+})" << grid1 << true;
+        QTest::newRow("not uniform: changed in a divergent branch") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x, step = 1;
+    s[t] = t;
+    if (t % 3 == 0) step = 5;
+    __syncthreads();
+    a[blockIdx.x * 64 + t] = s[63 - t] * step;
+})" << grid1 << true;
+        QTest::newRow("not uniform: passed to a helper that writes through a reference") << R"(
+__device__ void bump(int& v, int by) { v += by; }
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x, total = 10;
+    bump(total, t);
+    s[t] = total;
+    __syncthreads();
+    a[blockIdx.x * 64 + t] = s[63 - t] + total;
+})" << grid1 << true;
+        QTest::newRow("not uniform: its address taken") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x, count = 0;
+    int* p = &count;
+    *p += t;
+    s[t] = t;
+    __syncthreads();
+    a[blockIdx.x * 64 + t] = s[63 - t] + count;
+})" << grid1 << true;
+        QTest::newRow("a global of the same name is read after the block of a variable across a barrier")
+            << R"(
+__device__ int scale = 3;
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    {
+        int scale = 2;
+        s[t] = t * scale;
+        __syncthreads();
+        a[blockIdx.x * 64 + t] = s[63 - t] * scale;
+    }
+    a[blockIdx.x * 64 + t] += scale;
+})" << grid1 << true;
         QTest::newRow("break across a barrier: fibers") << R"(
 __global__ void k(int* a, int n) {
     int t = threadIdx.x, i = 0;
@@ -234,6 +345,39 @@ __global__ void k(int* a, int n) {
         QCOMPARE(result.output("a")->value(0), 63.0 * 64 / 2);
         QCOMPARE(result.output("a")->value(64), (64.0 + 127) * 64 / 2);
         QCOMPARE(result.output("a")->value(128), (128.0 + 191) * 64 / 2);
+    }
+
+    // The scan's stride is one variable for the block: declared at kernel scope, changed between the
+    // thread loops, and read by narrowed regions (only the threads below d run); a variable one thread
+    // changes alone keeps a slot per thread. And the scan's values are right.
+    void uniformVariablesAreOnePerBlock() {
+        const auto scan = cpu::splitAtBarriers(kScan, 2, 17, {"k.cu", false});
+        QVERIFY2(scan.split(), scan.reason.c_str());
+        QVERIFY2(scan.source.find("std::remove_const_t<int > offset{};") != std::string::npos,
+                 scan.source.c_str());
+        QVERIFY2(scan.source.find("__kp_f.offset") == std::string::npos, scan.source.c_str());
+        QVERIFY2(scan.source.find("__kp_f.base") == std::string::npos, scan.source.c_str());
+        QVERIFY2(scan.source.find("__kp_cond") != std::string::npos, scan.source.c_str());
+
+        const std::string divergent =
+            "__global__ void k(int* a) {\n    int step = 1;\n    if (threadIdx.x == 0) "
+            "step = 2;\n    __syncthreads();\n    a[threadIdx.x] = step;\n}\n";
+        const auto perThread = cpu::splitAtBarriers(divergent, 1, 17, {"k.cu", false});
+        QVERIFY2(perThread.split(), perThread.reason.c_str());
+        QVERIFY2(perThread.source.find("__kp_f.step") != std::string::npos, perThread.source.c_str());
+
+        const auto setup =
+            setupOf(kScan, "k", {ints("a", 192), scalarInt("n", 0)}, {{"grid", {3}}, {"block", {32}}});
+        const auto result = split_->run(setup);
+        const auto* a = result.output("a");
+        QVERIFY(a);
+        for (std::size_t block = 0; block < 3; ++block) {
+            double sum = 0; // exclusive: element i holds the sum of the block's elements before it
+            for (std::size_t i = block * 64; i < block * 64 + 64; ++i) {
+                QCOMPARE(a->value(i), sum);
+                sum += static_cast<double>(i);
+            }
+        }
     }
 
     void reasonsForNotSplitting_data() {
