@@ -537,7 +537,11 @@ private:
         declarations_.emplace(first, declaration);
         for (const Declarator& d : declaration.declarators) {
             const std::string name(k_.text(d.name));
-            if (!frameNames_.emplace(name, std::make_pair(d.name, scopeLast)).second)
+            const std::string type = "std::remove_const_t<" +
+                                     plain(declaration.specFirst, declaration.specLast) + " " +
+                                     plain(d.typeFirst, d.typeLast) + ">";
+            if (!frameNames_.emplace(name, FrameName{d.name, scopeLast, type, d.dimsFirst < d.dimsLast})
+                     .second)
                 throw NotSplit{"\"" + name + "\" is declared twice across barriers"};
             if (d.dimsFirst < d.dimsLast && d.initFirst < d.initLast)
                 throw NotSplit{"an initialised array lives across a barrier"};
@@ -619,6 +623,13 @@ private:
             return false;
         }
         return true;
+    }
+
+    // `&name` somewhere in the kernel (a unary or binary &: either way, it stays in the frame).
+    bool addressTaken(std::string_view name) const {
+        for (std::size_t i = bodyFirst_; i < bodyLast_; ++i)
+            if (named(i, name) && k_.is(i - 1, "&")) return true;
+        return false;
     }
 
     // `name` is written (or its address taken) somewhere in tokens [first, last).
@@ -743,9 +754,9 @@ private:
                        k_.identifier(i) && !member && a != aliases_.end()) {
                 out += "static_cast<" + a->second.first + ">(__kp_tid." + a->second.second + ")";
             } else if (const auto f = frameNames_.find(std::string(t));
-                       k_.identifier(i) && !member && f != frameNames_.end() && i >= f->second.first &&
-                       i < f->second.second) {
-                out += "__kp_f." + std::string(t) + "[__kp_t]";
+                       k_.identifier(i) && !member && f != frameNames_.end() && i >= f->second.from &&
+                       i < f->second.to) {
+                out += promoted_.count(f->first) ? std::string(t) : "__kp_f." + std::string(t) + "[__kp_t]";
             } else if (inRegion && t == "return") {
                 if (!k_.is(i + 1, ";")) throw NotSplit{"a return with a value"};
                 out += "goto __kp_return" + std::to_string(region_);
@@ -835,10 +846,31 @@ private:
         if (statements.empty()) return;
         for (const Stmt* s : statements)
             escapes(*s, 0, 0);
+        // The frame variables the region uses are locals while it runs: copied in when a thread starts
+        // the region and back when it ends it (not when it returns: it is done). A frame slot written in
+        // a loop (`sum += tileA[..] * tileB[..]`) would be a store and a load at every step, since the
+        // compiler cannot tell the slot from the arrays the loop reads. Not arrays, nor a variable whose
+        // address is taken anywhere (the pointer must outlive the region).
+        std::set<std::string> promote, writeBack;
+        for (const Stmt* s : statements)
+            for (std::size_t i = s->first; i < s->last; ++i) {
+                const auto f = frameNames_.find(std::string(k_.text(i)));
+                if (f == frameNames_.end() || !named(i, f->first) || i < f->second.from ||
+                    i >= f->second.to || f->second.array || addressTaken(f->first))
+                    continue;
+                promote.insert(f->first);
+                if (assigned(f->first, s->first, s->last)) writeBack.insert(f->first);
+            }
         const auto body = [&] {
+            promoted_ = promote;
+            for (const std::string& name : promote)
+                out_ += "\n" + frameNames_.at(name).type + " " + name + " = __kp_f." + name + "[__kp_t];";
             for (const Stmt* s : statements)
                 out_ += s->kind == Stmt::Kind::Simple ? regionStatement(s->first, s->last - 1) + ";"
                                                       : chunk(s->first, s->last, true);
+            for (const std::string& name : writeBack)
+                out_ += "\n__kp_f." + name + "[__kp_t] = " + name + ";";
+            promoted_.clear();
         };
         // A region that is one `if (threadIdx.x < u)` (or <=, ==) with u the same for all threads, the
         // reduction's step, runs only the threads that can take it: the loop over x stops where the
@@ -1056,8 +1088,14 @@ private:
     bool innerScope_ = false;      // the body is in a scope that names the __shared__ variables by reference
     std::set<std::size_t> placed_; // first tokens of those
     std::map<std::size_t, Declaration> declarations_; // frame declarations by first token
-    std::map<std::string, std::pair<std::size_t, std::size_t>> frameNames_; // name -> its scope, tokens
-    std::set<std::string> constants_;                                       // kernel-scope constants
+    struct FrameName {
+        std::size_t from = 0, to = 0; // its scope, tokens [from, to)
+        std::string type;
+        bool array = false;
+    };
+    std::map<std::string, FrameName> frameNames_;
+    std::set<std::string> promoted_;  // frame variables the region being written holds in locals
+    std::set<std::string> constants_; // kernel-scope constants
     std::vector<std::string> frame_;
     std::string out_;
     int region_ = 0;

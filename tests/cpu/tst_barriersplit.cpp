@@ -278,6 +278,43 @@ __global__ void k(int* a, int n) {
     }
     a[blockIdx.x * 64 + t] += scale;
 })" << grid1 << true;
+        // Frame variables held in locals while a region runs, written back at its end.
+        QTest::newRow("tiled product: a running sum across barriers, changed in a loop") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int tile[64];
+    const int t = threadIdx.x;
+    int sum = 0, calls = 0;
+    for (int step = 0; step < 4; ++step) {
+        tile[t] = a[blockIdx.x * 64 + (t + step * 7) % 64];
+        __syncthreads();
+        for (int j = 0; j < 64; ++j)
+            sum += tile[j] * (j % 3 == t % 3 ? 1 : -1);
+        ++calls;
+        __syncthreads();
+    }
+    a[blockIdx.x * 64 + t] = sum * 10 + calls;
+})" << grid1 << true;
+        QTest::newRow("a frame variable whose address is taken stays in its slot") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x, v = t;
+    int* p = &v;
+    s[t] = t;
+    __syncthreads();
+    *p += s[63 - t];
+    __syncthreads();
+    a[blockIdx.x * 64 + t] = v + *p;
+})" << grid1 << true;
+        QTest::newRow("an inner variable hides a frame variable of the same name") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x, v = 3 * t;
+    s[t] = v;
+    __syncthreads();
+    { int v = s[63 - t]; a[blockIdx.x * 64 + t] = v; }
+    __syncthreads();
+    a[blockIdx.x * 64 + t] += v;
+})" << grid1 << true;
         QTest::newRow("break across a barrier: fibers") << R"(
 __global__ void k(int* a, int n) {
     int t = threadIdx.x, i = 0;
@@ -378,6 +415,22 @@ __global__ void k(int* a, int n) {
                 sum += static_cast<double>(i);
             }
         }
+    }
+
+    // A region reads and writes a frame variable through a local of the same name, copied in at the
+    // region's start and back at its end; a variable whose address is taken stays in its slot.
+    void frameVariablesAreLocalsInARegion() {
+        const std::string code = "__global__ void k(int* a) {\n    int sum = 0, *p = nullptr, v = 1;\n"
+                                 "    p = &v;\n    __syncthreads();\n"
+                                 "    for (int j = 0; j < 8; ++j) sum += a[j] * v;\n    *p = 2;\n"
+                                 "    __syncthreads();\n    a[threadIdx.x] = sum + v;\n}\n";
+        const auto result = cpu::splitAtBarriers(code, 1, 17, {"k.cu", false});
+        QVERIFY2(result.split(), result.reason.c_str());
+        const std::string& out = result.source;
+        QVERIFY2(out.find("int > sum = __kp_f.sum[__kp_t];") != std::string::npos, out.c_str());
+        QVERIFY2(out.find("sum += a[j] * __kp_f.v[__kp_t]") != std::string::npos, out.c_str());
+        QVERIFY2(out.find("__kp_f.sum[__kp_t] = sum;") != std::string::npos, out.c_str());
+        QVERIFY2(out.find("int > v = __kp_f.v") == std::string::npos, out.c_str());
     }
 
     void reasonsForNotSplitting_data() {
