@@ -2,8 +2,10 @@
 // between __syncthreads() barriers becomes a loop over the block's threads ("regions"), if/for/while/do
 // statements that contain a barrier run their conditions for every thread and their bodies for the
 // threads that took them (a mask per statement), and variables that live across a barrier move into a
-// per-thread frame (one array element per thread). threadIdx inside the kernel becomes a local, so a
-// barrier-free kernel is a plain loop the host compiler can vectorise.
+// per-thread frame (one array element per thread), held in locals while a region runs. A variable every
+// thread sets and changes alike (a scan's stride) is one variable for the block, changed between the
+// thread loops. threadIdx inside the kernel becomes a local, so a barrier-free kernel is a plain loop the
+// host compiler can vectorise.
 //
 // Kernels the rewrite does not understand are left alone, with the reason: break/continue/goto across a
 // barrier, __syncthreads() inside an expression or a helper function, warp votes and shuffles, switch or
