@@ -13,11 +13,13 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <regex>
 #include <sstream>
+#include <string_view>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -80,6 +82,20 @@ std::string readSmallFile(const fs::path& path) {
     std::string text;
     std::getline(in, text);
     return text;
+}
+
+// A check's answer kept in the cache: "kernelpad-check 1", whether it passed ("0" or "1"), then the
+// compiler's output. Anything else in the file is no answer (compiled again).
+constexpr std::string_view kCheckHeader = "kernelpad-check 1\n";
+
+std::optional<std::pair<bool, std::string>> readCheck(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!text.starts_with(kCheckHeader) || text.size() < kCheckHeader.size() + 2) return std::nullopt;
+    const char passed = text[kCheckHeader.size()];
+    if ((passed != '0' && passed != '1') || text[kCheckHeader.size() + 1] != '\n') return std::nullopt;
+    return std::make_pair(passed == '1', text.substr(kCheckHeader.size() + 2));
 }
 
 // Each source is written with a #line directive so that diagnostics name the user's file, not ours.
@@ -330,6 +346,18 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
     const std::string key = hexKey(canonical);
     const fs::path libraryPath = cacheDirectory_ / (key + ".so");
     const fs::path checksumPath = cacheDirectory_ / (key + ".so.xxh128");
+    // A check's answer is kept too (its output: a few hundred bytes): text that comes back to what was
+    // checked before, an undo or a typo taken back, gets its diagnostics without running the compiler.
+    const fs::path checkPath = cacheDirectory_ / (key + ".check");
+    if (options.syntaxOnly) {
+        if (auto kept = readCheck(checkPath)) {
+            result.ok = kept->first;
+            result.log = std::move(kept->second);
+            result.diagnostics = parseDiagnostics(result.log);
+            result.fromCache = true;
+            return finish();
+        }
+    }
 
     // A cached library is used only when its bytes are the ones stored: a damaged or swapped file is
     // built again, never loaded.
@@ -376,6 +404,17 @@ HostCompileResult HostCompiler::compile(const std::vector<HostSource>& sources,
     result.diagnostics = parseDiagnostics(compiled.output);
     explainLimits(result, compiled, limits_, sources.empty() ? std::string() : sources.front().fileName);
     result.ok = compiled.exitCode == 0 && !compiled.timedOut;
+    // Kept only as the compiler answered it: not a compile stopped by a limit, a signal or a cut output.
+    if (options.syntaxOnly && !compiled.timedOut && !compiled.cancelled &&
+        (compiled.exitCode == 0 || compiled.exitCode == 1) && result.log.size() < (std::size_t{1} << 20)) {
+        try { // a check that cannot be kept (a full disk) is only not kept
+            const fs::path checkTemporary = work.path() / "check";
+            writeFile(checkTemporary,
+                      std::string(kCheckHeader) + (result.ok ? "1" : "0") + "\n" + result.log);
+            fs::rename(checkTemporary, checkPath, ec); // atomic: a reader sees the whole answer or none
+        } catch (const std::exception&) {
+        }
+    }
     if (!result.ok || options.syntaxOnly) return finish();
     // The checksum first: a library without one is never used, so a crash between the two renames
     // costs a compile, not a wrong answer.

@@ -260,8 +260,28 @@ private slots:
         QCOMPARE(wrong.diagnostics.front().line, 2);
         const auto right = compiler.compile({{"k.cpp", "double ok = twice(1);\n"}}, options);
         QVERIFY2(right.ok, right.log.c_str());
-        QVERIFY(right.library.empty()); // checked only: nothing built, nothing cached
+        QVERIFY(right.library.empty()); // checked only: nothing built
         QVERIFY(!right.fromCache);
+        // The same text checked again (an undo, a typo taken back): the kept answer, the same diagnostics.
+        const auto wrongAgain =
+            compiler.compile({{"k.cpp", "double ok = twice(1);\ndouble bad = nope(2);\n"}}, options);
+        QVERIFY(wrongAgain.fromCache);
+        QVERIFY(!wrongAgain.ok);
+        QCOMPARE(wrongAgain.diagnostics.size(), wrong.diagnostics.size());
+        QCOMPARE(wrongAgain.diagnostics.front().line, 2);
+        QCOMPARE(wrongAgain.diagnostics.front().message, wrong.diagnostics.front().message);
+        QCOMPARE(wrongAgain.log, wrong.log);
+        const auto rightAgain = compiler.compile({{"k.cpp", "double ok = twice(1);\n"}}, options);
+        QVERIFY(rightAgain.fromCache);
+        QVERIFY(rightAgain.ok);
+        QVERIFY(rightAgain.library.empty());
+        // A damaged answer is no answer: checked again, and kept again.
+        for (const auto& entry : std::filesystem::directory_iterator(folder))
+            if (entry.path().extension() == ".check") std::ofstream(entry.path()) << "kernelpad-check 1\n7\n";
+        const auto rechecked = compiler.compile({{"k.cpp", "double ok = twice(1);\n"}}, options);
+        QVERIFY(!rechecked.fromCache);
+        QVERIFY2(rechecked.ok, rechecked.log.c_str());
+        QVERIFY(compiler.compile({{"k.cpp", "double ok = twice(1);\n"}}, options).fromCache);
 
         // Damaged in the cache: the next compile (here by another compiler object) precompiles it again.
         std::filesystem::resize_file(gch[0], 4096);
