@@ -259,10 +259,7 @@ public:
             for (std::size_t i = d->declarators[0].typeFirst; i < d->declarators[0].typeLast; ++i)
                 arithmetic = arithmetic && k_.is(i, "const");
             const std::string name(k_.text(d->declarators[0].name));
-            bool constant = false;
-            for (std::size_t i = d->specFirst; i < d->specLast; ++i)
-                constant = constant || k_.is(i, "const");
-            if (constant && constantValue(d->declarators[0])) {
+            if (constantDeclaration(*d)) {
                 constants_.insert(name); // classify() keeps it a constant at kernel scope
                 continue;
             }
@@ -319,13 +316,10 @@ public:
                 for (std::size_t i = 0; i < k_.size(); ++i) {
                     if (!named(i, name) || i == at) continue;
                     const bool outside = i < at || i > blockLast;
-                    const bool written = isOneOf(k_.text(i + 1), {"=", "+=", "-=", "*=", "/=", "%=", "&=",
-                                                                  "|=", "^=", "<<=", ">>=", "++", "--"}) ||
-                                         isOneOf(k_.text(i - 1), {"++", "--", "&"});
                     // A whole argument may bind to a reference the callee writes through.
                     const bool argument =
                         isOneOf(k_.text(i - 1), {"(", ","}) && isOneOf(k_.text(i + 1), {")", ","});
-                    if (outside || argument || (written && !targets.count(i))) {
+                    if (outside || argument || (writes(i) && !targets.count(i))) {
                         drop(name);
                         break;
                     }
@@ -465,8 +459,7 @@ private:
         std::size_t target = c.first, valueFirst = last;
         if (isOneOf(k_.text(c.first), {"++", "--"}))
             target = c.first + 1;
-        else if (isOneOf(k_.text(c.first + 1),
-                         {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}))
+        else if (assignment(k_.text(c.first + 1)))
             valueFirst = c.first + 2;
         else if (!isOneOf(k_.text(c.first + 1), {"++", "--"}))
             return;
@@ -510,10 +503,7 @@ private:
             placed_.insert(first);
             return std::nullopt;
         }
-        bool constant = false;
-        for (std::size_t i = declaration->specFirst; i < declaration->specLast; ++i)
-            constant = constant || k_.is(i, "const");
-        if (constant && declaration->declarators.size() == 1 && constantValue(declaration->declarators[0])) {
+        if (constantDeclaration(*declaration)) {
             constants_.insert(std::string(k_.text(declaration->declarators[0].name)));
             prelude_.emplace_back(first, last);
             placed_.insert(first);
@@ -591,6 +581,14 @@ private:
                               "float", "double", "long", "short", "char", "bool", "signed", "size_t"});
     }
 
+    // `const T name = constant value;`: a constant at kernel scope (constantValue()).
+    bool constantDeclaration(const Declaration& d) const {
+        bool constant = false;
+        for (std::size_t i = d.specFirst; i < d.specLast; ++i)
+            constant = constant || k_.is(i, "const");
+        return constant && d.declarators.size() == 1 && constantValue(d.declarators[0]);
+    }
+
     // A const declaration whose value is the same for every thread and cannot change during the kernel
     // (literals, macros, the launch's built-ins, earlier such constants: nothing that reads memory or
     // threadIdx) stays a constant at kernel scope, where array bounds and shared memory sizes can use it.
@@ -632,15 +630,20 @@ private:
         return false;
     }
 
+    static bool assignment(std::string_view op) {
+        return isOneOf(op, {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="});
+    }
+
+    // The variable at token i is written there (or its address taken).
+    bool writes(std::size_t i) const {
+        return assignment(k_.text(i + 1)) || isOneOf(k_.text(i + 1), {"++", "--"}) ||
+               (i > 0 && isOneOf(k_.text(i - 1), {"++", "--", "&"}));
+    }
+
     // `name` is written (or its address taken) somewhere in tokens [first, last).
     bool assigned(std::string_view name, std::size_t first, std::size_t last) const {
-        for (std::size_t i = first; i < last; ++i) {
-            if (!named(i, name)) continue;
-            if (isOneOf(k_.text(i + 1),
-                        {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}) ||
-                (i > 0 && isOneOf(k_.text(i - 1), {"++", "--", "&"})))
-                return true;
-        }
+        for (std::size_t i = first; i < last; ++i)
+            if (named(i, name) && writes(i)) return true;
         return false;
     }
 
