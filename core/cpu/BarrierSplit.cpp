@@ -530,7 +530,9 @@ private:
             const std::string type = "std::remove_const_t<" +
                                      plain(declaration.specFirst, declaration.specLast) + " " +
                                      plain(d.typeFirst, d.typeLast) + ">";
-            if (!frameNames_.emplace(name, FrameName{d.name, scopeLast, type, d.dimsFirst < d.dimsLast})
+            if (!frameNames_
+                     .emplace(name, FrameName{d.name, scopeLast, type,
+                                              d.dimsFirst < d.dimsLast || addressTaken(name)})
                      .second)
                 throw NotSplit{"\"" + name + "\" is declared twice across barriers"};
             if (d.dimsFirst < d.dimsLast && d.initFirst < d.initLast)
@@ -859,7 +861,7 @@ private:
             for (std::size_t i = s->first; i < s->last; ++i) {
                 const auto f = frameNames_.find(std::string(k_.text(i)));
                 if (f == frameNames_.end() || !named(i, f->first) || i < f->second.from ||
-                    i >= f->second.to || f->second.array || addressTaken(f->first))
+                    i >= f->second.to || f->second.stays)
                     continue;
                 promote.insert(f->first);
                 if (assigned(f->first, s->first, s->last)) writeBack.insert(f->first);
@@ -1094,7 +1096,7 @@ private:
     struct FrameName {
         std::size_t from = 0, to = 0; // its scope, tokens [from, to)
         std::string type;
-        bool array = false;
+        bool stays = false; // an array, or a variable whose address is taken: never copied to a local
     };
     std::map<std::string, FrameName> frameNames_;
     std::set<std::string> promoted_;  // frame variables the region being written holds in locals
