@@ -242,10 +242,10 @@ CompiledCode CompiledCode::fromJson(const json& j) {
     }
 }
 
-std::vector<model::Diagnostic> gpuCompilerErrors(const launch::RunSetup& setup) {
+std::vector<model::Diagnostic> gpuCompilerErrors(const launch::RunSetup& setup, cuda::CompileCache* cache) {
     std::vector<model::Diagnostic> errors;
     try {
-        const cuda::Compiler compiler(nullptr);
+        const cuda::Compiler compiler(cache);
         const auto compiled = compiler.compile(setup.source, setup.sourceName,
                                                compileOptions(setup, defaultArchFor(gpuArch()), false));
         if (compiled.ok) return errors;

@@ -59,7 +59,9 @@ CompiledCode compileCode(const model::Playground& playground, const std::string&
 // the default architecture without one) and not run: its errors, each saying a GPU would not compile the
 // code. The CPU backend compiles kernels that throw or call host-only functions; its inspection adds
 // these, so that the editor shows what a GPU would refuse whatever the backend. Empty when NVRTC
-// compiles the kernel, and where NVRTC is missing (the CPU compiler then speaks alone).
-std::vector<model::Diagnostic> gpuCompilerErrors(const launch::RunSetup& setup);
+// compiles the kernel, and where NVRTC is missing (the CPU compiler then speaks alone). A kernel NVRTC
+// compiles is kept in `cache` (none: not kept), so that text checked before costs no compile.
+std::vector<model::Diagnostic> gpuCompilerErrors(const launch::RunSetup& setup,
+                                                 cuda::CompileCache* cache = &cuda::CompileCache::user());
 
 } // namespace kp::run

@@ -12,6 +12,7 @@
 #include "core/cuda/Nvrtc.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/launch/CompileError.h"
+#include "core/launch/RunSetup.h"
 #include "core/run/CompiledCode.h"
 #include "core/run/Inspect.h"
 
@@ -227,6 +228,27 @@ private slots:
         QVERIFY(std::none_of(fine.diagnostics.begin(), fine.diagnostics.end(), [](const auto& d) {
             return d.severity == kp::model::Diagnostic::Severity::Error;
         }));
+    }
+
+    // The CPU backend's inspection asks NVRTC at every check; a kernel it compiled is kept, so that a
+    // text checked before (an undo) costs no compile. What it refuses is asked again.
+    void theGpuCheckKeepsWhatItCompiled() {
+        QTemporaryDir folder;
+        kp::cuda::CompileCache cache(folder.path().toStdString());
+        const auto fine =
+            kp::launch::prepareKernel(inlinePlayground("__global__ void k(float* x) { x[0] = 2; }\n", "k"));
+        QVERIFY(kp::run::gpuCompilerErrors(fine, &cache).empty());
+        const std::size_t kept = cache.memoryBytes();
+        QVERIFY(kept > 0);
+        QVERIFY(kp::run::gpuCompilerErrors(fine, &cache).empty());
+        QCOMPARE(cache.memoryBytes(), kept); // found, not stored again
+        const auto refused = kp::launch::prepareKernel(
+            inlinePlayground("__global__ void k(float* x) {\n    throw 1;\n}\n", "k"));
+        const auto errors = kp::run::gpuCompilerErrors(refused, &cache);
+        QVERIFY(!errors.empty());
+        QCOMPARE(errors.front().line, 2);
+        QCOMPARE(cache.memoryBytes(), kept);
+        QVERIFY(kp::run::gpuCompilerErrors(fine, nullptr).empty()); // no cache: compiled, still fine
     }
 
     void aSourceThatDoesNotCompileGivesItsDiagnostics() {
