@@ -327,12 +327,8 @@ public:
             }
             if (!dropped) break;
         }
+        // The last pass dropped nothing: uniformVariables_ and uniformStatements_ are the survivors'.
         uniformNames_.clear(); // collect() finds the uniform loops again, with the variables known
-        uniformVariables_.clear();
-        std::transform(candidates.begin(), candidates.end(),
-                       std::inserter(uniformVariables_, uniformVariables_.end()), keyOf);
-        std::erase_if(uniformStatements_,
-                      [&](const auto& entry) { return !candidates.count(entry.second.name); });
         std::erase_if(uniformDeclarations_, [&](const auto& entry) {
             return !candidates.count(std::string(k_.text(entry.second.declarators[0].name)));
         });
@@ -421,8 +417,7 @@ public:
         }
         for (const auto& [first, declaration] : uniformDeclarations_) {
             const Declarator& d = declaration.declarators[0];
-            out += "std::remove_const_t<" + plain(declaration.specFirst, declaration.specLast) + " " +
-                   plain(d.typeFirst, d.typeLast) + "> " + std::string(k_.text(d.name)) + "{};\n";
+            out += storageType(declaration, d) + " " + std::string(k_.text(d.name)) + "{};\n";
         }
         if (!frame_.empty()) {
             out += "struct __kp_frame_t {\n";
@@ -527,9 +522,7 @@ private:
         declarations_.emplace(first, declaration);
         for (const Declarator& d : declaration.declarators) {
             const std::string name(k_.text(d.name));
-            const std::string type = "std::remove_const_t<" +
-                                     plain(declaration.specFirst, declaration.specLast) + " " +
-                                     plain(d.typeFirst, d.typeLast) + ">";
+            const std::string type = storageType(declaration, d);
             if (!frameNames_
                      .emplace(name, FrameName{d.name, scopeLast, type,
                                               d.dimsFirst < d.dimsLast || addressTaken(name)})
@@ -537,9 +530,8 @@ private:
                 throw NotSplit{"\"" + name + "\" is declared twice across barriers"};
             if (d.dimsFirst < d.dimsLast && d.initFirst < d.initLast)
                 throw NotSplit{"an initialised array lives across a barrier"};
-            frame_.push_back("std::remove_const_t<" + plain(declaration.specFirst, declaration.specLast) +
-                             " " + plain(d.typeFirst, d.typeLast) + "> " + name +
-                             "[::kernelpad::kMaxThreads]" + plain(d.dimsFirst, d.dimsLast) + ";\n");
+            frame_.push_back(type + " " + name + "[::kernelpad::kMaxThreads]" +
+                             plain(d.dimsFirst, d.dimsLast) + ";\n");
         }
     }
 
@@ -581,6 +573,13 @@ private:
     static bool launchConstant(std::string_view word) {
         return isOneOf(word, {"blockDim", "blockIdx", "gridDim", "warpSize", "sizeof", "int", "unsigned",
                               "float", "double", "long", "short", "char", "bool", "signed", "size_t"});
+    }
+
+    // The type a declarator's variable is kept in outside its declaration (a frame slot, a block's one
+    // variable, a region's local): as declared, less a top-level const, since it is assigned there.
+    std::string storageType(const Declaration& declaration, const Declarator& d) const {
+        return "std::remove_const_t<" + plain(declaration.specFirst, declaration.specLast) + " " +
+               plain(d.typeFirst, d.typeLast) + ">";
     }
 
     // `const T name = constant value;`: a constant at kernel scope (constantValue()).
@@ -864,7 +863,8 @@ private:
                     i >= f->second.to || f->second.stays)
                     continue;
                 promote.insert(f->first);
-                if (assigned(f->first, s->first, s->last)) writeBack.insert(f->first);
+                if (!writeBack.count(f->first) && assigned(f->first, s->first, s->last))
+                    writeBack.insert(f->first);
             }
         const auto body = [&] {
             promoted_ = promote;
