@@ -1,13 +1,13 @@
 #include "ThreadFibers.h"
 
 #include "BlockState.h"
+#include "WarpOperations.h"
 #include "core/Error.h"
 #include "core/launch/KernelFault.h"
 
 #include <bit>
 #include <boost/context/fiber.hpp>
 #include <cerrno>
-#include <cstdio>
 #include <sys/mman.h>
 #include <utility>
 
@@ -21,20 +21,10 @@ namespace {
 thread_local ctx::fiber* currentSink = nullptr;
 thread_local ThreadFibers::Lane* currentLane = nullptr;
 
-constexpr std::size_t kWarp = 32;
+constexpr std::size_t kWarp = kWarpLanes;
 
 bool isWarpOperation(Meet what) {
     return what != Meet::Barrier && what != Meet::Active && what != Meet::Grid;
-}
-
-std::string hex(unsigned mask) {
-    char text[16];
-    std::snprintf(text, sizeof text, "0x%08x", mask);
-    return text;
-}
-
-std::string where(const Meeting& m) {
-    return std::string(m.file ? m.file : "?") + ":" + std::to_string(m.line);
 }
 
 std::string triple(const unsigned (&v)[3]) {
@@ -151,7 +141,7 @@ void ThreadFibers::run(std::size_t threads, const std::function<void(std::size_t
         if (done + atBarrier + atGrid < threads || (atBarrier > 0 && atGrid > 0)) stuck();
         if (grid) {
             if (!gridSync)
-                throw launch::KernelFault("at " + where(*grid) +
+                throw launch::KernelFault("at " + placeOf(*grid) +
                                           ", grid.sync() needs a launch that runs every block at once");
             gridSync();
         }
@@ -180,8 +170,8 @@ void ThreadFibers::runWarp(std::size_t first, std::size_t last) {
             if (lane.state != State::Waiting || !isWarpOperation(lane.meeting->what)) continue;
             if (!(lane.meeting->mask >> (t - first) & 1u))
                 throw launch::KernelFault(
-                    "at " + where(*lane.meeting) + ", " + describe(t) + " calls " + lane.meeting->function +
-                    " with the mask " + hex(lane.meeting->mask) + ", which leaves out its own lane (" +
+                    "at " + placeOf(*lane.meeting) + ", " + describe(t) + " calls " + lane.meeting->function +
+                    " with the mask " + hexMask(lane.meeting->mask) + ", which leaves out its own lane (" +
                     std::to_string(t - first) + "); CUDA does not define what that does");
         }
         if (!completeMeetings(first, last) && !completeActive(first, last)) return;
@@ -214,110 +204,20 @@ bool ThreadFibers::completeMeetings(std::size_t first, std::size_t last) {
 }
 
 // Gives each lane of `group` its result, and lets them run on. The lanes' values are gathered once into
-// an array: the operations below then read plain memory, not each lane's meeting through its pointer.
+// an array: the operation then reads plain memory, not each lane's meeting through its pointer.
 void ThreadFibers::finish(std::size_t first, std::uint32_t group, Meet what) {
     Lane* lanes = lanes_.data() + first;
     std::uint64_t values[kWarp];
+    int sources[kWarp];
     std::uint64_t results[kWarp];
-    unsigned members[kWarp];
-    unsigned count = 0;
     for (std::uint32_t left = group; left != 0; left &= left - 1) {
         const auto j = static_cast<unsigned>(std::countr_zero(left));
-        members[count++] = j;
         values[j] = lanes[j].meeting->value;
+        sources[j] = lanes[j].meeting->source;
     }
-    const auto everyone = [&](std::uint64_t result) {
-        for (unsigned k = 0; k < count; ++k)
-            results[members[k]] = result;
-    };
-    switch (what) {
-    case Meet::SyncWarp: // no result
-        break;
-    case Meet::ShuffleIndex:
-    case Meet::ShuffleUp:
-    case Meet::ShuffleDown:
-    case Meet::ShuffleXor:
-        // Reading a lane that is not in the operation is undefined in CUDA: the lane keeps its own value.
-        for (unsigned k = 0; k < count; ++k) {
-            const unsigned j = members[k];
-            const auto source = static_cast<unsigned>(lanes[j].meeting->source);
-            results[j] = source < kWarp && (group >> source & 1u) ? values[source] : values[j];
-        }
-        break;
-    case Meet::Ballot:
-    case Meet::Any:
-    case Meet::All: {
-        std::uint32_t votes = 0;
-        for (unsigned k = 0; k < count; ++k)
-            votes |= values[members[k]] != 0 ? 1u << members[k] : 0u;
-        everyone(what == Meet::Ballot ? votes : what == Meet::Any ? votes != 0 : votes == group);
-        break;
-    }
-    case Meet::MatchAny: {
-        // Lanes with one value form one group: each group is found once, by its lowest lane.
-        std::uint32_t left = group;
-        while (left != 0) {
-            const auto lowest = static_cast<unsigned>(std::countr_zero(left));
-            const std::uint64_t v = values[lowest];
-            std::uint32_t same = 0;
-            for (std::uint32_t rest = left; rest != 0; rest &= rest - 1) {
-                const auto j = static_cast<unsigned>(std::countr_zero(rest));
-                same |= values[j] == v ? 1u << j : 0u;
-            }
-            for (std::uint32_t s = same; s != 0; s &= s - 1)
-                results[std::countr_zero(s)] = same;
-            left &= ~same;
-        }
-        break;
-    }
-    case Meet::MatchAll: {
-        bool equal = true;
-        const std::uint64_t firstValue = values[members[0]];
-        for (unsigned k = 0; k < count; ++k)
-            equal = equal && values[members[k]] == firstValue;
-        everyone(equal ? group : 0u);
-        break;
-    }
-    default: { // the __reduce_*_sync operations, on 32 bits, from the group's first lane on
-        auto common = static_cast<std::uint32_t>(values[members[0]]);
-        for (unsigned k = 1; k < count; ++k) {
-            const auto v = static_cast<std::uint32_t>(values[members[k]]);
-            const auto sv = static_cast<std::int32_t>(v), sc = static_cast<std::int32_t>(common);
-            switch (what) {
-            case Meet::ReduceAdd:
-                common += v;
-                break;
-            case Meet::ReduceMinSigned:
-                common = static_cast<std::uint32_t>(sv < sc ? sv : sc);
-                break;
-            case Meet::ReduceMaxSigned:
-                common = static_cast<std::uint32_t>(sv > sc ? sv : sc);
-                break;
-            case Meet::ReduceMinUnsigned:
-                common = v < common ? v : common;
-                break;
-            case Meet::ReduceMaxUnsigned:
-                common = v > common ? v : common;
-                break;
-            case Meet::ReduceAnd:
-                common &= v;
-                break;
-            case Meet::ReduceOr:
-                common |= v;
-                break;
-            case Meet::ReduceXor:
-                common ^= v;
-                break;
-            default:
-                break;
-            }
-        }
-        everyone(common);
-        break;
-    }
-    }
-    for (unsigned k = 0; k < count; ++k) {
-        const unsigned j = members[k];
+    completeWarpOperation(what, group, values, sources, results);
+    for (std::uint32_t left = group; left != 0; left &= left - 1) {
+        const auto j = static_cast<unsigned>(std::countr_zero(left));
         if (what != Meet::SyncWarp) lanes[j].meeting->result = results[j];
         lanes[j].state = State::Ready;
     }
@@ -371,13 +271,13 @@ void ThreadFibers::stuck() const {
             const Meeting& o = *other.meeting;
             if (o.what == m.what && o.mask == m.mask) continue;
             const std::string what = o.what == Meet::Barrier
-                                         ? "waits at __syncthreads at " + where(o)
+                                         ? "waits at __syncthreads at " + placeOf(o)
                                          : std::string("calls ") + o.function + " with the mask " +
-                                               hex(o.mask) + " at " + where(o);
-            throw launch::KernelFault("at " + where(m) + ", " + describe(t) + " waits in " + m.function +
+                                               hexMask(o.mask) + " at " + placeOf(o);
+            throw launch::KernelFault("at " + placeOf(m) + ", " + describe(t) + " waits in " + m.function +
                                       " for lane " + std::to_string(j - first) + " of its warp (" +
                                       describe(j) + "), which " + what +
-                                      ". Every lane that a warp operation's mask " + hex(m.mask) +
+                                      ". Every lane that a warp operation's mask " + hexMask(m.mask) +
                                       " names must call the same operation with the same mask, "
                                       "or have returned");
         }
@@ -390,9 +290,9 @@ void ThreadFibers::stuck() const {
     };
     const std::size_t barrier = at(Meet::Barrier), grid = at(Meet::Grid);
     if (barrier < lanes_.size() && grid < lanes_.size())
-        throw launch::KernelFault("at " + where(*lanes_[grid].meeting) + ", " + describe(grid) +
+        throw launch::KernelFault("at " + placeOf(*lanes_[grid].meeting) + ", " + describe(grid) +
                                   " waits in grid.sync() while " + describe(barrier) +
-                                  " waits at __syncthreads at " + where(*lanes_[barrier].meeting) +
+                                  " waits at __syncthreads at " + placeOf(*lanes_[barrier].meeting) +
                                   ": every thread of the block must reach the same one");
     throw launch::KernelFault("the threads of block " + triple(kernelpad_block_state.blockIndex) +
                               " wait for each other and cannot go on");

@@ -1,0 +1,115 @@
+#include "WarpOperations.h"
+
+#include <bit>
+#include <cstdio>
+
+namespace kp::cpu {
+
+std::string placeOf(const Meeting& m) {
+    return std::string(m.file ? m.file : "?") + ":" + std::to_string(m.line);
+}
+
+std::string hexMask(unsigned mask) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", mask);
+    return text;
+}
+
+void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t (&values)[kWarpLanes],
+                           const int (&sources)[kWarpLanes], std::uint64_t (&results)[kWarpLanes]) {
+    unsigned members[kWarpLanes];
+    unsigned count = 0;
+    for (std::uint32_t left = group; left != 0; left &= left - 1)
+        members[count++] = static_cast<unsigned>(std::countr_zero(left));
+    const auto everyone = [&](std::uint64_t result) {
+        for (unsigned k = 0; k < count; ++k)
+            results[members[k]] = result;
+    };
+    switch (what) {
+    case Meet::SyncWarp: // no result
+        everyone(0);
+        break;
+    case Meet::ShuffleIndex:
+    case Meet::ShuffleUp:
+    case Meet::ShuffleDown:
+    case Meet::ShuffleXor:
+        for (unsigned k = 0; k < count; ++k) {
+            const unsigned j = members[k];
+            const auto source = static_cast<unsigned>(sources[j]);
+            results[j] = source < kWarpLanes && (group >> source & 1u) ? values[source] : values[j];
+        }
+        break;
+    case Meet::Ballot:
+    case Meet::Any:
+    case Meet::All: {
+        std::uint32_t votes = 0;
+        for (unsigned k = 0; k < count; ++k)
+            votes |= values[members[k]] != 0 ? 1u << members[k] : 0u;
+        everyone(what == Meet::Ballot ? votes : what == Meet::Any ? votes != 0 : votes == group);
+        break;
+    }
+    case Meet::MatchAny: {
+        // Lanes with one value form one group: each group is found once, by its lowest lane.
+        std::uint32_t left = group;
+        while (left != 0) {
+            const std::uint64_t v = values[std::countr_zero(left)];
+            std::uint32_t same = 0;
+            for (std::uint32_t rest = left; rest != 0; rest &= rest - 1) {
+                const auto j = static_cast<unsigned>(std::countr_zero(rest));
+                same |= values[j] == v ? 1u << j : 0u;
+            }
+            for (std::uint32_t s = same; s != 0; s &= s - 1)
+                results[std::countr_zero(s)] = same;
+            left &= ~same;
+        }
+        break;
+    }
+    case Meet::MatchAll: {
+        bool equal = true;
+        const std::uint64_t firstValue = values[members[0]];
+        for (unsigned k = 0; k < count; ++k)
+            equal = equal && values[members[k]] == firstValue;
+        everyone(equal ? group : 0u);
+        break;
+    }
+    default: { // the __reduce_*_sync operations, on 32 bits, from the group's first lane on
+        auto common = static_cast<std::uint32_t>(values[members[0]]);
+        for (unsigned k = 1; k < count; ++k) {
+            const auto v = static_cast<std::uint32_t>(values[members[k]]);
+            const auto sv = static_cast<std::int32_t>(v), sc = static_cast<std::int32_t>(common);
+            switch (what) {
+            case Meet::ReduceAdd:
+                common += v;
+                break;
+            case Meet::ReduceMinSigned:
+                common = static_cast<std::uint32_t>(sv < sc ? sv : sc);
+                break;
+            case Meet::ReduceMaxSigned:
+                common = static_cast<std::uint32_t>(sv > sc ? sv : sc);
+                break;
+            case Meet::ReduceMinUnsigned:
+                common = v < common ? v : common;
+                break;
+            case Meet::ReduceMaxUnsigned:
+                common = v > common ? v : common;
+                break;
+            case Meet::ReduceAnd:
+                common &= v;
+                break;
+            case Meet::ReduceOr:
+                common |= v;
+                break;
+            case Meet::ReduceXor:
+                common ^= v;
+                break;
+            default:
+                break;
+            }
+        }
+        everyone(common);
+        break;
+    }
+    }
+}
+
+} // namespace kp::cpu

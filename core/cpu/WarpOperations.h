@@ -1,0 +1,26 @@
+// What a warp operation gives each lane once the lanes that meet in it are known: the one definition for
+// the two ways the CPU backend runs warp operations, fibers (ThreadFibers) and kernels split at their
+// warp operations (WarpExchange).
+#pragma once
+
+#include "ThreadFibers.h"
+
+#include <cstdint>
+#include <string>
+
+namespace kp::cpu {
+
+inline constexpr unsigned kWarpLanes = 32;
+
+// `group`: the lanes (bits 0 to 31) that meet in one operation `what`, a warp operation other than
+// __activemask. values[j] is what lane j contributes and sources[j] the lane a shuffle reads (-1: its own
+// value); results[j] is set for every lane of the group. Reading a lane outside the group, which CUDA
+// leaves undefined, gives a lane its own value.
+void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t (&values)[kWarpLanes],
+                           const int (&sources)[kWarpLanes], std::uint64_t (&results)[kWarpLanes]);
+
+// "k.cu:12", where a meeting's call stands; "0x0000ffff", a mask as messages show it.
+std::string placeOf(const Meeting& m);
+std::string hexMask(unsigned mask);
+
+} // namespace kp::cpu
