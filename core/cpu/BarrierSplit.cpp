@@ -60,8 +60,21 @@ struct Stmt {
     std::size_t initFirst = 0, initLast = 0; // for: init, without its ';'
     std::size_t incFirst = 0, incLast = 0;   // for: increment
     std::vector<Stmt> children;              // block: statements; if: then [, else]; loops: body
-    bool barrier = false;                    // holds a __syncthreads() statement
+    bool barrier = false;                    // holds a __syncthreads() statement or a warp operation
+    bool warp = false;                       // a simple statement that calls one warp operation
+    std::size_t callFirst = 0, callLast = 0; // warp: the call, its name to its ')'
 };
+
+bool isOneOf(std::string_view word, std::initializer_list<std::string_view> words);
+
+// A warp operation's name (a vote, shuffle, match, reduce, __syncwarp or __activemask).
+bool isWarpOperation(std::string_view name) {
+    for (const std::string_view family : {"__shfl", "__match_", "__reduce_", "__syncwarp"})
+        if (name.starts_with(family)) return true;
+    for (const std::string_view call : {"__ballot_sync", "__all_sync", "__any_sync", "__activemask"})
+        if (name == call) return true;
+    return false;
+}
 
 class Kernel {
 public:
@@ -170,6 +183,7 @@ public:
             }
             if (i >= end) throw NotSplit{"a statement without ;"};
             ++i;
+            warpCall(s, i - 1);
         }
         s.last = i;
         for (const Stmt& c : s.children)
@@ -179,6 +193,33 @@ public:
 
 private:
     int lineOf(std::size_t i) const { return tokens_[i].line; }
+
+    // A simple statement [s.first, last) that calls a warp operation splits there: its call runs once for
+    // every thread to record, then the whole statement to take the result (WarpExchange.h). So the call
+    // must be the statement's only one, run whatever else the statement does (not behind ?:, && or ||),
+    // and its arguments must change nothing, since they are evaluated twice.
+    void warpCall(Stmt& s, std::size_t last) {
+        for (std::size_t i = s.first; i < last; ++i) {
+            if (!identifier(i) || !isWarpOperation(text(i)) || !is(i + 1, "(")) continue;
+            if (s.warp)
+                throw NotSplit{"two warp operations in one statement at line " + std::to_string(lineOf(i))};
+            s.warp = s.barrier = true;
+            s.callFirst = i;
+            s.callLast = closing(i + 1) + 1;
+            for (std::size_t j = s.callFirst; j < s.callLast; ++j)
+                if (isOneOf(text(j),
+                            {"++", "--", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}))
+                    throw NotSplit{"a warp operation whose arguments change a variable at line " +
+                                   std::to_string(lineOf(i))};
+        }
+        if (!s.warp) return;
+        for (std::size_t i = s.first; i < last; ++i) {
+            if (i == s.callFirst) i = s.callLast;
+            if (isOneOf(text(i), {"?", "&&", "||"}))
+                throw NotSplit{"a warp operation behind " + std::string(text(i)) + " at line " +
+                               std::to_string(lineOf(s.callFirst))};
+        }
+    }
 
     void condition(Stmt& s, std::size_t& i) {
         if (!is(i, "(")) throw NotSplit{"a condition without ("};
@@ -218,9 +259,9 @@ class Generator {
 
 public:
     Generator(const Kernel& k, std::string_view source, const SplitOptions& options, bool anyReturn,
-              std::size_t bodyFirst, std::size_t bodyLast, std::set<std::string> scalarParameters)
+              std::size_t bodyFirst, std::size_t bodyLast, std::set<std::string> scalarParameters, bool warps)
         : k_(k), source_(source), options_(options), alive_(anyReturn), bodyFirst_(bodyFirst),
-          bodyLast_(bodyLast), scalarParameters_(std::move(scalarParameters)) {}
+          bodyLast_(bodyLast), scalarParameters_(std::move(scalarParameters)), warps_(warps) {}
 
     // Before collect(): the block-uniform variables. A variable declared at split level on a path every
     // thread of the block takes (the body, uniform ifs and loops), whose value and every change are the
@@ -352,6 +393,14 @@ public:
                 groupFirst = groupLast = 0;
             };
             for (const Stmt& c : s.children) {
+                if (c.warp) {
+                    // Its call ends the group before it (there it records); the statement starts the next.
+                    close();
+                    groupFirst = c.first;
+                    groupLast = c.last;
+                    if (auto d = classify(c.first, c.last - 1)) declared.emplace_back(c.first, std::move(*d));
+                    continue;
+                }
                 if (c.barrier || uniformStatements_.count(c.first)) {
                     close(); // a uniform statement runs between thread loops, as a barrier would
                     if (c.barrier) collect(c);
@@ -385,6 +434,8 @@ public:
             break;
         }
         case K::Barrier:
+        case K::Simple: // a warp operation, the whole body of an if or a loop: it declares nothing that lives
+                        // on
             break;
         default:
             throw NotSplit{"__syncthreads() inside a switch, a labelled statement or a range for"};
@@ -428,6 +479,7 @@ public:
         if (alive_)
             out +=
                 "unsigned char __kp_alive[::kernelpad::kMaxThreads];\nstd::memset(__kp_alive, 1, __kp_n);\n";
+        if (warps_) out += "::kernelpad::WarpSplitBlock __kp_warp_block;\n";
         out_ = std::move(out);
         statement(root, "");
         out_ += innerScope_ ? "}}" : "}";
@@ -813,6 +865,7 @@ private:
         if (!mask.empty()) out_ += "if (!" + mask + "[__kp_t]) continue;\n";
         out_ += "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n";
         if (options_.threadIndexInTls) out_ += "kernelpad_block_state.threadIndex = __kp_tid;\n";
+        if (warps_) out_ += "kernelpad_block_state.warpThread = __kp_t;\n";
         ++region_;
         regionReturns_ = false;
         out_ += "{";
@@ -846,8 +899,12 @@ private:
         return true;
     }
 
-    void region(const std::vector<const Stmt*>& statements, const std::string& mask) {
-        if (statements.empty()) return;
+    // The statements as one loop over the block's threads (in `mask`); `put`, a warp statement, records its
+    // call after them (a new occasion: WarpExchange.h).
+    void region(const std::vector<const Stmt*>& statements, const std::string& mask,
+                const Stmt* put = nullptr) {
+        if (statements.empty() && !put) return;
+        if (put) out_ += "\n++kernelpad_block_state.warpOccasion;";
         for (const Stmt* s : statements)
             escapes(*s, 0, 0);
         // The frame variables the region uses are locals while it runs: copied in when a thread starts
@@ -873,6 +930,10 @@ private:
             for (const Stmt* s : statements)
                 out_ += s->kind == Stmt::Kind::Simple ? regionStatement(s->first, s->last - 1) + ";"
                                                       : chunk(s->first, s->last, true);
+            if (put)
+                out_ += "\nkernelpad_block_state.warpPhase = 1; (void)(" +
+                        chunk(put->callFirst, put->callLast, true) +
+                        ");\nkernelpad_block_state.warpPhase = 2;";
             for (const std::string& name : writeBack)
                 out_ += "\n__kp_f." + name + "[__kp_t] = " + name + ";";
             promoted_.clear();
@@ -880,9 +941,9 @@ private:
         // A region that is one `if (threadIdx.x < u)` (or <=, ==) with u the same for all threads, the
         // reduction's step, runs only the threads that can take it: the loop over x stops where the
         // condition stops holding (found by bisection, so C++'s conversions decide as they do in the if).
-        const Stmt& only = *statements.front();
+        const Stmt& only = *(statements.empty() ? put : statements.front());
         const std::size_t x =
-            statements.size() == 1 && only.kind == Stmt::Kind::If && only.children.size() == 1
+            !put && statements.size() == 1 && only.kind == Stmt::Kind::If && only.children.size() == 1
                 ? threadX(only.condFirst)
                 : 0;
         const std::size_t op = only.condFirst + x;
@@ -971,6 +1032,13 @@ private:
         }
         switch (s.kind) {
         case K::Barrier:
+            if (warps_)
+                out_ += lineDirective(k_.token(s.first).offset) + "::kernelpad::warpBarrier(" +
+                        (alive_ ? "__kp_alive" : "nullptr") + ", __kp_n);\n";
+            return;
+        case K::Simple: // a warp operation
+            region({}, active, &s);
+            region({&s}, active);
             return;
         case K::Block: {
             std::vector<const Stmt*> pending;
@@ -979,6 +1047,9 @@ private:
                     region(pending, active);
                     pending.clear();
                     uniformStatement(c, once->second);
+                } else if (c.warp) {
+                    region(pending, active, &c); // they, then its call records
+                    pending.assign(1, &c);       // it takes the result in the next region
                 } else if (c.barrier) {
                     region(pending, active);
                     pending.clear();
@@ -1081,6 +1152,7 @@ private:
     bool alive_;
     std::size_t bodyFirst_, bodyLast_; // the kernel's body, tokens
     std::set<std::string> scalarParameters_;
+    bool warps_;                             // the kernel has warp statements
     std::set<std::size_t> uniform_;          // first tokens of ifs and loops every thread takes alike
     std::set<std::string> uniformNames_;     // variables of uniform loops
     std::set<std::string> uniformVariables_; // findUniformVariables()
@@ -1108,6 +1180,245 @@ private:
     bool regionReturns_ = false;
 };
 
+// Helpers with warp operations, inlined where the kernel calls them as a whole statement, so that their
+// warp operations become the kernel's own statements and split there. A helper qualifies when it is one
+// __device__ definition, not a template, takes its parameters by value, and either returns nothing
+// (and has no return) or ends with its only `return value;`; its body holds warp operations and no other
+// synchronising call. The call statement `f(args);`, `x op= f(args);` or `T x = f(args);` becomes the
+// helper's body in a block of its own, its parameters and locals renamed so they clash with nothing,
+// the whole on the call's line: every other line keeps its number.
+struct Helper {
+    std::string returnType;                                      // empty: void
+    std::vector<std::pair<std::string, std::string>> parameters; // (type, name)
+    std::vector<std::string_view> body;                  // the body's tokens, without the final return
+    std::vector<std::string_view> value;                 // the returned expression
+    std::size_t definitionFirst = 0, definitionLast = 0; // offsets of the whole definition
+};
+
+std::map<std::string, Helper> warpHelpers(std::string_view source) {
+    source::Lexer lexer(source);
+    const std::vector<Token> tokens = lexer.rest();
+    const auto text = [&](std::size_t i) {
+        return i < tokens.size() ? lexer.text(tokens[i]) : std::string_view();
+    };
+    const auto closing = [&](std::size_t open) {
+        int depth = 0;
+        for (std::size_t i = open; i < tokens.size(); ++i) {
+            const std::string_view t = text(i);
+            if (t == "(" || t == "[" || t == "{") ++depth;
+            if ((t == ")" || t == "]" || t == "}") && --depth == 0) return i;
+        }
+        return tokens.size();
+    };
+    std::map<std::string, Helper> helpers;
+    std::set<std::string> refused; // names defined twice or not inlinable
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (text(i) != "__device__" || tokens[i].inDirective) continue;
+        // The declaration's start: back over specifiers to the previous ';', '}' or directive.
+        std::size_t start = i;
+        while (start > 0 && tokens[start - 1].kind == TokenKind::Identifier && !tokens[start - 1].inDirective)
+            --start;
+        std::size_t open = i + 1;
+        while (open < tokens.size() && !isOneOf(text(open), {"(", ";", "{", "=", "<"}))
+            ++open;
+        if (text(open) != "(" || open == i + 1 || tokens[open - 1].kind != TokenKind::Identifier) continue;
+        const std::string name(text(open - 1));
+        const std::size_t close = closing(open);
+        if (close >= tokens.size() || text(close + 1) != "{") continue; // a declaration, or qualifiers
+        const std::size_t bodyOpen = close + 1, bodyClose = closing(bodyOpen);
+        if (bodyClose >= tokens.size()) continue;
+        i = bodyClose;
+        bool fine = start == 0 || !isOneOf(text(start - 1), {">", "template"});
+        Helper h;
+        h.definitionFirst = tokens[start].offset;
+        h.definitionLast = tokens[bodyClose].end();
+        for (std::size_t t = start; t < open - 1; ++t)
+            if (!isOneOf(text(t),
+                         {"__device__", "__host__", "inline", "__forceinline__", "__noinline__", "static"}))
+                h.returnType += (h.returnType.empty() ? "" : " ") + std::string(text(t));
+        if (h.returnType == "void") h.returnType.clear();
+        fine = fine && h.returnType.find("auto") == std::string::npos;
+        // Parameters: `type name`, by value.
+        for (std::size_t p = open + 1, segment = p; fine && p <= close && close > open + 1; ++p) {
+            if (p < close && text(p) != ",") {
+                if (isOneOf(text(p), {"&", "&&", "[", "=", "...", "(", "<"})) fine = false;
+                continue;
+            }
+            if (p - segment < 2 || tokens[p - 1].kind != TokenKind::Identifier) {
+                fine = fine && !(p - segment == 1 && text(segment) == "void" && close == open + 2);
+                segment = p + 1;
+                continue;
+            }
+            std::string type;
+            for (std::size_t t = segment; t + 1 < p; ++t)
+                type += (type.empty() ? "" : " ") + std::string(text(t));
+            h.parameters.emplace_back(type, std::string(text(p - 1)));
+            segment = p + 1;
+        }
+        // The body: warp operations and nothing else that synchronises; one return, last.
+        bool warp = false;
+        std::size_t returnAt = bodyClose;
+        for (std::size_t t = bodyOpen + 1; fine && t < bodyClose; ++t) {
+            const std::string_view word = text(t);
+            if (tokens[t].kind == TokenKind::Directive || tokens[t].inDirective) fine = false;
+            if (tokens[t].kind != TokenKind::Identifier) continue;
+            if (word == name) fine = false; // recursion
+            if (source::isSynchronisingCall(word)) {
+                if (!isWarpOperation(word)) fine = false;
+                warp = true;
+            }
+            if (word == "return") {
+                if (returnAt != bodyClose) fine = false;
+                returnAt = t;
+            }
+        }
+        if (returnAt != bodyClose) {
+            std::size_t semicolon = returnAt;
+            while (semicolon < bodyClose && text(semicolon) != ";")
+                ++semicolon;
+            fine = fine && !h.returnType.empty() && semicolon + 1 == bodyClose && semicolon > returnAt + 1;
+            for (std::size_t t = returnAt + 1; fine && t < semicolon; ++t)
+                h.value.push_back(text(t));
+        } else {
+            fine = fine && h.returnType.empty();
+        }
+        for (std::size_t t = bodyOpen + 1; fine && t < returnAt; ++t)
+            h.body.push_back(text(t));
+        if (!warp) continue;
+        if (!fine || helpers.count(name)) {
+            refused.insert(name);
+            continue;
+        }
+        helpers.emplace(name, std::move(h));
+    }
+    for (const std::string& name : refused)
+        helpers.erase(name);
+    return helpers;
+}
+
+// The helper's tokens with its parameters and locals renamed (`value` to `__kp_i3_value`): an identifier
+// that its body declares (after a type, before `=`, `;`, `,`, `[` or `)`) or a parameter. A name taken for a
+// local that is not one only renames a global the body reads, which then fails to compile and the kernel
+// runs as fibers: never a wrong result.
+std::string renamedTokens(const std::vector<std::string_view>& tokens, const std::set<std::string>& names,
+                          const std::string& prefix) {
+    std::string out;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const std::string_view t = tokens[i];
+        const bool member = i > 0 && isOneOf(tokens[i - 1], {".", "->", "::"});
+        out += (!member && names.count(std::string(t)) ? prefix + std::string(t) : std::string(t)) + " ";
+    }
+    return out;
+}
+
+std::set<std::string> localsOf(const Helper& h) {
+    std::set<std::string> names;
+    for (const auto& [type, name] : h.parameters)
+        names.insert(name);
+    const auto word = [](std::string_view t) {
+        return !t.empty() && (std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_');
+    };
+    for (std::size_t i = 1; i + 1 < h.body.size(); ++i) {
+        const std::string_view before = h.body[i - 1], after = h.body[i + 1];
+        if (word(h.body[i]) && (word(before) || before == "*" || before == "&") &&
+            !isOneOf(before, {"return", "case", "goto", "sizeof", "else", "do", "new", "delete", "throw"}) &&
+            isOneOf(after, {"=", ";", ",", "[", ")", ":"}))
+            names.insert(std::string(h.body[i]));
+    }
+    return names;
+}
+
+// The kernel's source with every call statement of a warp helper (warpHelpers) replaced by the helper's
+// body, or empty when there is none. `inlined` gets the definitions whose every call was replaced: their
+// warp operations are no longer this kernel's to meet.
+std::string inlineWarpHelpers(const std::string& source, const Kernel& k, const Stmt& root,
+                              std::vector<std::pair<std::size_t, std::size_t>>& inlined) {
+    const auto helpers = warpHelpers(source);
+    if (helpers.empty()) return {};
+    struct Edit {
+        std::size_t first, last; // offsets replaced
+        std::string text;
+    };
+    std::vector<Edit> edits;
+    std::map<std::string, int> replaced;
+    int serial = 0;
+    const std::function<void(const Stmt&, bool)> walk = [&](const Stmt& s, bool inBlock) {
+        for (const Stmt& c : s.children)
+            walk(c, s.kind == Stmt::Kind::Block);
+        if (s.kind != Stmt::Kind::Simple) return;
+        // `f(args);`, `x op= f(args);` or `T x = f(args);`: the call is the statement's last tokens.
+        const std::size_t semicolon = s.last - 1;
+        if (!k.is(semicolon - 1, ")")) return;
+        std::size_t open = semicolon - 1;
+        for (int depth = 0; open > s.first; --open) {
+            if (k.is(open, ")")) ++depth;
+            if (k.is(open, "(") && --depth == 0) break;
+        }
+        if (open == s.first || !k.identifier(open - 1)) return;
+        const auto found = helpers.find(std::string(k.text(open - 1)));
+        if (found == helpers.end()) return;
+        const Helper& h = found->second;
+        const std::size_t name = open - 1;
+        const bool alone = name == s.first;
+        if (!alone &&
+            !(k.is(name - 1, "=") ||
+              isOneOf(k.text(name - 1), {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})))
+            return;
+        if (!alone && (h.returnType.empty() || !inBlock)) return;
+        // The arguments, split at top-level commas.
+        std::vector<std::pair<std::size_t, std::size_t>> arguments;
+        for (std::size_t a = open + 1, from = a, depth = 0; a <= semicolon - 1; ++a) {
+            const std::string_view t = k.text(a);
+            if (a < semicolon - 1 && (t == "(" || t == "[" || t == "{")) ++depth;
+            if (a < semicolon - 1 && (t == ")" || t == "]" || t == "}")) --depth;
+            if ((t == "," && depth == 0) || a == semicolon - 1) {
+                if (a > from) arguments.emplace_back(from, a);
+                from = a + 1;
+            }
+        }
+        if (arguments.size() != h.parameters.size()) return;
+        const std::string prefix = "__kp_i" + std::to_string(++serial) + "_";
+        const std::set<std::string> names = localsOf(h);
+        const auto plain = [&](std::size_t first, std::size_t last) {
+            return std::string(
+                source.substr(k.token(first).offset, k.token(last - 1).end() - k.token(first).offset));
+        };
+        std::string out;
+        const std::string result = "__kp_r" + std::to_string(serial);
+        if (!alone) out += h.returnType + " " + result + "; ";
+        out += "{ ";
+        for (std::size_t p = 0; p < arguments.size(); ++p)
+            out += h.parameters[p].first + " " + prefix + h.parameters[p].second + " = (" +
+                   plain(arguments[p].first, arguments[p].second) + "); ";
+        out += renamedTokens(h.body, names, prefix);
+        if (!alone) out += result + " = (" + renamedTokens(h.value, names, prefix) + "); ";
+        out += "} ";
+        if (!alone) out += plain(s.first, name) + " " + result + ";";
+        // The statement's line breaks stay, after it: the lines below keep their numbers.
+        const std::size_t first = k.token(s.first).offset, last = k.token(semicolon).end();
+        const std::string_view replacedText = std::string_view(source).substr(first, last - first);
+        out += std::string(
+            static_cast<std::size_t>(std::count(replacedText.begin(), replacedText.end(), '\n')), '\n');
+        edits.push_back({first, last, std::move(out)});
+        ++replaced[found->first];
+    };
+    walk(root, false);
+    if (edits.empty()) return {};
+    // A helper's remaining calls (in conditions, expressions) keep its warp operations this kernel's.
+    std::map<std::string, int> calls;
+    for (std::size_t i = 0; i < k.size(); ++i)
+        if (k.identifier(i) && k.is(i + 1, "(") && helpers.count(std::string(k.text(i))))
+            ++calls[std::string(k.text(i))];
+    for (const auto& [name, count] : replaced)
+        if (calls[name] == count)
+            inlined.emplace_back(helpers.at(name).definitionFirst, helpers.at(name).definitionLast);
+    std::string out = source;
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.first > b.first; });
+    for (const Edit& e : edits)
+        out.replace(e.first, e.last - e.first, e.text);
+    return out;
+}
+
 // What the whole file holds, macros included, comments and literals not: its synchronising calls (each
 // must be one of the kernel's own barrier statements) and whether threadIdx is read outside the body.
 struct FileUses {
@@ -1118,7 +1429,9 @@ struct FileUses {
 // Synchronising calls that could run in this kernel: those in its body and those outside every kernel's
 // body (a helper it may call). Another kernel's own barriers are not this one's: device code cannot call a
 // __global__ function, so a program whose other kernels synchronise still splits this one.
-FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t bodyEnd) {
+// `inlined`: definitions (offsets) whose calls were all inlined, whose warp operations are not counted.
+FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t bodyEnd,
+                const std::vector<std::pair<std::size_t, std::size_t>>& inlined) {
     FileUses uses;
     source::Lexer lexer(source);
     std::vector<Token> tokens;
@@ -1160,6 +1473,10 @@ FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t body
         const bool inOtherKernel =
             other < otherKernels.size() && otherKernels[other].first <= i && i <= otherKernels[other].second;
         if (tokens[i].kind != TokenKind::Identifier) continue;
+        if (std::any_of(inlined.begin(), inlined.end(), [&](const auto& range) {
+                return range.first <= tokens[i].offset && tokens[i].offset < range.second;
+            }))
+            continue;
         const std::string_view name = text(i);
         if (source::isSynchronisingCall(name) && !inOtherKernel) ++uses.synchronisingCalls;
         if (name == "threadIdx" && (tokens[i].offset < bodyBegin || tokens[i].offset >= bodyEnd))
@@ -1180,36 +1497,62 @@ std::size_t offsetOf(const std::string& text, int line, int column) {
     return column < 1 ? std::string::npos : at + static_cast<std::size_t>(column - 1);
 }
 
-SplitKernel splitAtBarriers(const std::string& source, int line, int column, const SplitOptions& options) {
+namespace {
+
+// The kernel whose name is at (line, column) of `source`, read as statements.
+struct Parsed {
+    Kernel k;
+    std::size_t open = 0;     // the parameter list's '('
+    std::size_t bodyOpen = 0; // the body's '{'
+    Stmt root;
+};
+
+Parsed parse(const std::string& source, int line, int column) {
+    const std::size_t name = offsetOf(source, line, column);
+    if (name == std::string::npos || name >= source.size())
+        throw NotSplit{"the kernel is not where its signature says"};
+    Parsed p{Kernel(source, tokenizeKernel(source, name, line, column)), 0, 0, {}};
+    const Kernel& k = p.k;
+    while (p.open < k.size() && !k.is(p.open, "("))
+        ++p.open;
+    if (p.open >= k.size()) throw NotSplit{"no parameter list"};
+    p.bodyOpen = k.closing(p.open) + 1;
+    if (!k.is(p.bodyOpen, "{")) throw NotSplit{"no body after the parameter list"};
+    std::size_t i = p.bodyOpen;
+    p.root = p.k.statement(i, k.size());
+    return p;
+}
+
+} // namespace
+
+SplitKernel splitAtBarriers(const std::string& original, int line, int column, const SplitOptions& options) {
     SplitKernel result;
     try {
-        const std::size_t name = offsetOf(source, line, column);
-        if (name == std::string::npos || name >= source.size())
-            throw NotSplit{"the kernel is not where its signature says"};
-        Kernel k(source, tokenizeKernel(source, name, line, column));
-        // The parameter list, then the body.
-        std::size_t open = 0;
-        while (open < k.size() && !k.is(open, "("))
-            ++open;
-        if (open >= k.size()) throw NotSplit{"no parameter list"};
-        std::size_t bodyOpen = k.closing(open) + 1;
-        if (!k.is(bodyOpen, "{")) throw NotSplit{"no body after the parameter list"};
-        std::size_t i = bodyOpen;
-        const Stmt root = k.statement(i, k.size());
+        // Warp helpers called as statements are inlined first; the kernel is then read again.
+        std::vector<std::pair<std::size_t, std::size_t>> inlined;
+        Parsed first = parse(original, line, column);
+        const std::string withHelpers = inlineWarpHelpers(original, first.k, first.root, inlined);
+        const std::string& source = withHelpers.empty() ? original : withHelpers;
+        Parsed parsed = withHelpers.empty() ? std::move(first) : parse(source, line, column);
+        const Kernel& k = parsed.k;
+        const std::size_t open = parsed.open, bodyOpen = parsed.bodyOpen;
+        const Stmt& root = parsed.root;
         const std::size_t bodyBegin = k.token(bodyOpen).offset, bodyEnd = k.token(root.last - 1).end();
 
-        const FileUses uses = usesIn(source, bodyBegin, bodyEnd);
-        std::function<int(const Stmt&)> count = [&](const Stmt& s) {
-            int n = s.kind == Stmt::Kind::Barrier ? 1 : 0;
+        const FileUses uses = usesIn(source, bodyBegin, bodyEnd, inlined);
+        std::function<int(const Stmt&, bool)> count = [&](const Stmt& s, bool warp) {
+            int n = (warp ? s.warp : s.kind == Stmt::Kind::Barrier) ? 1 : 0;
             for (const Stmt& c : s.children)
-                n += count(c);
+                n += count(c, warp);
             return n;
         };
-        result.barriers = count(root);
-        if (uses.synchronisingCalls != result.barriers)
+        result.barriers = count(root, false);
+        result.warpOperations = count(root, true);
+        if (uses.synchronisingCalls != result.barriers + result.warpOperations)
             throw NotSplit{
-                "synchronisation other than __syncthreads(); statements in the kernel (warp operations, "
-                "barriers in helpers or expressions)"};
+                "synchronisation other than __syncthreads(); and warp operations in the kernel's statements "
+                "(in helpers, conditions or expressions, or cooperative groups)"};
+        const int meetings = result.barriers + result.warpOperations;
         bool anyReturn = false, lambda = false, jump = false;
         for (std::size_t t = bodyOpen; t < root.last; ++t) {
             anyReturn = anyReturn || k.is(t, "return");
@@ -1217,11 +1560,13 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
             jump = jump || k.is(t, "goto");
         }
         if (anyReturn && lambda) throw NotSplit{"a lambda with a return in the kernel"};
-        if (jump && result.barriers > 0) throw NotSplit{"goto in a kernel with barriers"};
+        if (jump && meetings > 0) throw NotSplit{"goto in a kernel with barriers"};
 
         SplitOptions effective = options;
         // threadIdx read outside the body (helper functions) needs the built-in kept up to date.
-        effective.threadIndexInTls = options.threadIndexInTls || uses.threadIdxOutside;
+        // So do warp operations (the lane a thread is, the exchange's thread).
+        effective.threadIndexInTls =
+            options.threadIndexInTls || uses.threadIdxOutside || result.warpOperations > 0;
 
         // Parameters passed by value: the uniform ones a loop may count with.
         std::set<std::string> scalars;
@@ -1240,8 +1585,8 @@ SplitKernel splitAtBarriers(const std::string& source, int line, int column, con
             if (byValue && nameAt < close) scalars.insert(std::string(k.text(nameAt)));
             segment = p + 1;
         }
-        Generator generator(k, source, effective, anyReturn && result.barriers > 0, bodyOpen, root.last,
-                            std::move(scalars));
+        Generator generator(k, source, effective, anyReturn && meetings > 0, bodyOpen, root.last,
+                            std::move(scalars), result.warpOperations > 0);
         generator.findUniformVariables(root);
         generator.collect(root);
         std::string body = generator.body(root);

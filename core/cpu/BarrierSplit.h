@@ -7,12 +7,19 @@
 // thread loops. threadIdx inside the kernel becomes a local, so a barrier-free kernel is a plain loop the
 // host compiler can vectorise.
 //
+// A statement that calls a warp operation (shuffle, vote, match, reduce, __syncwarp, __activemask) is cut
+// there too: its call runs at the end of one region for every thread, to record what each brings, and the
+// statement runs in full in the next, where the call takes its result (WarpExchange.h). A __device__
+// helper holding warp operations, called as a statement (`v = warpSum(v);`), is inlined first, its names
+// renamed, on the call's line.
+//
 // Kernels the rewrite does not understand are left alone, with the reason: break/continue/goto across a
-// barrier, __syncthreads() inside an expression or a helper function, warp votes and shuffles, switch or
-// try around a barrier, auto or reference variables across a barrier, preprocessor lines in the body,
-// statements nested deeper than 256 levels ("nesting deeper than 256 levels at line L"). The
-// CPU backend then runs the threads as fibers, which handle every kernel. A rewrite the host compiler
-// rejects falls back the same way, so a wrong guess costs a compile, never a wrong result.
+// barrier, __syncthreads() inside an expression or a helper function, a warp operation in a condition, an
+// expression, behind ?: && || or with arguments that assign, switch or try around a barrier, auto or
+// reference variables across a barrier, preprocessor lines in the body, statements nested deeper than 256
+// levels ("nesting deeper than 256 levels at line L"). The CPU backend then runs the threads as fibers,
+// which handle every kernel. A rewrite the host compiler rejects falls back the same way, so a wrong guess
+// costs a compile, never a wrong result.
 #pragma once
 
 #include <cstddef>
@@ -21,9 +28,10 @@
 namespace kp::cpu {
 
 struct SplitKernel {
-    std::string source; // the whole source with the kernel's body rewritten (empty when not split)
-    std::string reason; // why the kernel was not split (empty when it was)
-    int barriers = 0;   // __syncthreads() statements in the kernel
+    std::string source;     // the whole source with the kernel's body rewritten (empty when not split)
+    std::string reason;     // why the kernel was not split (empty when it was)
+    int barriers = 0;       // __syncthreads() statements in the kernel
+    int warpOperations = 0; // statements that call a warp operation (split there too: WarpExchange.h)
     bool split() const { return reason.empty(); }
 };
 

@@ -11,6 +11,11 @@ struct KernelpadBlockStateLayout {
     unsigned long long dynamicSharedBytes;
     unsigned blockThreads;
     void* deferredAtomics; // the worker's table of deferred atomics (GridRun), or null
+    unsigned warpPhase;    // WarpExchange: 0 fibers, 1 record, 2 take
+    unsigned warpThread;
+    unsigned long long warpOccasion;
+    unsigned long long warpBlockStart;
+    void* warpSlots;
 };
 // The worker thread's: the CPU runner sets the block's fields before it runs the block.
 extern __thread KernelpadBlockStateLayout kernelpad_block_state;

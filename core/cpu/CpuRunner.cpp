@@ -6,6 +6,7 @@
 #include "CudaHostHeader.h"
 #include "GridRun.h"
 #include "ThreadFibers.h"
+#include "WarpExchange.h"
 #include "core/Cores.h"
 #include "core/Overloaded.h"
 #include "core/Parallel.h"
@@ -195,7 +196,10 @@ template <auto F, typename... P> void runThread(void (*)(P...), void* const* arg
 }
 template <typename... P> constexpr int arity(void (*)(P...)) { return sizeof...(P); }
 } // namespace kernelpad_entry
-extern "C" void kernelpad_install(void (*meet)(::kernelpad::Meeting&)) { ::kernelpad::meet = meet; }
+extern "C" void kernelpad_install(void (*meet)(::kernelpad::Meeting&), void* (*warpSlots)()) {
+    ::kernelpad::meet = meet;
+    ::kernelpad::warpSlotsOfThisThread = warpSlots;
+}
 extern "C" void kernelpad_flush_deferred(void* table) { ::kernelpad::flushDeferred(table); }
 extern "C" unsigned long long kernelpad_deferred_bytes() { return sizeof(::kernelpad::DeferredTable); }
 )";
@@ -481,7 +485,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
             if (split.split()) user = std::move(split.source);
             for (const std::size_t i : instancesOf(kernels, signature)) // a template's instances share it
                 program.kernels[i] = {split.reason, split.barriers, program.kernels[i].deferred,
-                                      program.kernels[i].sharedAtomics};
+                                      program.kernels[i].sharedAtomics, split.warpOperations};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoints(ran);
@@ -507,6 +511,17 @@ HostCompileOptions kernelOptions(const std::vector<std::string>& nvrtcOptions, b
 // `split` is the attempt to split it at its barriers (null when none was made).
 std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool splitCompiled, bool fibers) {
     if (!split) return fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
+    if (split->notSplitBecause.empty() && splitCompiled && split->warpOperations > 0) {
+        const int cuts = split->barriers + split->warpOperations;
+        return "threads of a block run as loops between its " +
+               (split->barriers == 0   ? std::string()
+                : split->barriers == 1 ? std::string("barrier and ")
+                                       : std::to_string(split->barriers) + " barriers and ") +
+               std::to_string(split->warpOperations) +
+               (split->warpOperations == 1 ? " warp operation" : " warp operations") +
+               (cuts == 1 ? " (before and after it)" : "") +
+               ", each run by every thread to record and again to take its result";
+    }
     if (split->notSplitBecause.empty() && splitCompiled)
         return split->barriers == 0   ? "threads of a block run in one loop (the kernel has no barriers)"
                : split->barriers == 1 ? "threads of a block run as loops before and after its barrier"
@@ -836,7 +851,8 @@ private:
                                           std::to_string(signature.parameters.size())});
             entries_.push_back(entry);
         }
-        symbol<void (*)(void (*)(Meeting&))>(library, "kernelpad_install")(&ThreadFibers::meet);
+        symbol<void (*)(void (*)(Meeting&), void* (*)())>(library, "kernelpad_install")(
+            &ThreadFibers::meet, &warpSlotsOfThisThread);
         flushDeferred_ = symbol<void (*)(void*)>(library, "kernelpad_flush_deferred");
         deferredBytes_ = symbol<unsigned long long (*)()>(library, "kernelpad_deferred_bytes")();
         if (checkBounds_) {

@@ -130,7 +130,11 @@ void GridRun::worker(Launch& launch, unsigned w) {
                            : nullptr;
     const auto runBlock = [&] {
         if (launch.how == BlockExecution::Split) {
-            launch.entry.runThread(launch.pointers, 0, 0, 0); // the split kernel runs the whole block
+            try {
+                launch.entry.runThread(launch.pointers, 0, 0, 0); // the split kernel runs the whole block
+            } catch (const launch::KernelFault& e) { // a warp operation's misuse (WarpExchange.h)
+                throw launch::KernelFault("the kernel " + launch.kernelName + " cannot go on: " + e.what());
+            }
             return;
         }
         if (!threadFibers) {

@@ -244,6 +244,13 @@ struct KernelpadBlockState {
     unsigned long long dynamicSharedBytes;
     unsigned blockThreads;
     void* deferredAtomics; // the worker's table of deferred atomics, or null where this launch defers none
+    // A kernel split at its warp operations (core/cpu/WarpExchange.h): what a warp operation does now
+    // (0: meet as fibers, 1: record, 2: take the result), the current occasion and the block's first.
+    unsigned warpPhase;
+    unsigned warpThread; // the running thread's linear index, while warpPhase is not 0
+    unsigned long long warpOccasion;
+    unsigned long long warpBlockStart;
+    void* warpSlots; // the worker's ::kernelpad::WarpSlots, made at its first split block with warp operations
 };
 extern "C" __thread __attribute__((tls_model("initial-exec"))) KernelpadBlockState kernelpad_block_state;
 
@@ -399,11 +406,82 @@ template <typename T> T argument(void* p) {
 #define gridDim (kernelpad_block_state.gridDimension)
 #define warpSize 32
 
+// A kernel split at its warp operations (core/cpu/BarrierSplit.h) runs each warp operation twice per
+// thread: once to record what the thread brings (warpPhase 1), once more, after every thread of the block
+// has recorded, to take its result (warpPhase 2), which the core computes once per warp from the lanes
+// that recorded at that occasion (core/cpu/WarpExchange.h). The layout is the core's WarpSlots.
+namespace kernelpad {
+struct WarpSlots {
+    unsigned long long value[2][kMaxThreads]; // two sets: by the parity of the occasion
+    unsigned long long occasion[2][kMaxThreads];
+    unsigned long long result[2][kMaxThreads];
+    const char* function[2][kMaxThreads];
+    std::source_location at[2][kMaxThreads];
+    int source[2][kMaxThreads];
+    unsigned mask[2][kMaxThreads];
+    Meet what[2][kMaxThreads];
+    unsigned long long warpDone[2][kMaxThreads / 32];
+    unsigned long long last[kMaxThreads];     // the occasion a thread last recorded at
+    unsigned long long missedAt[kMaxThreads]; // a warp operation named the thread, which did not record
+    void (*complete)(unsigned warp, unsigned long long occasion);
+    void (*refuse)(unsigned thread); // a record that cannot be: throws
+    void (*barrier)(unsigned thread, const char* file, unsigned line); // a thread a warp operation missed: throws
+};
+inline void* (*warpSlotsOfThisThread)() = nullptr;
+
+struct WarpSplitBlock {
+    WarpSplitBlock() {
+        if (!kernelpad_block_state.warpSlots) kernelpad_block_state.warpSlots = warpSlotsOfThisThread();
+        kernelpad_block_state.warpBlockStart = ++kernelpad_block_state.warpOccasion;
+        kernelpad_block_state.warpPhase = 2;
+    }
+    ~WarpSplitBlock() { kernelpad_block_state.warpPhase = 0; }
+    WarpSplitBlock(const WarpSplitBlock&) = delete;
+    WarpSplitBlock& operator=(const WarpSplitBlock&) = delete;
+};
+
+inline unsigned long long exchangeWarp(Meet what, unsigned mask, unsigned long long value, int source,
+                                       const char* function, const std::source_location& at) {
+    auto& state = kernelpad_block_state;
+    auto* x = static_cast<WarpSlots*>(state.warpSlots);
+    const unsigned t = state.warpThread;
+    if (state.warpPhase == 1) {
+        const unsigned long long occasion = state.warpOccasion;
+        const unsigned p = occasion & 1;
+        x->value[p][t] = value;
+        x->occasion[p][t] = occasion;
+        x->function[p][t] = function;
+        x->at[p][t] = at;
+        x->source[p][t] = source;
+        x->mask[p][t] = mask;
+        x->what[p][t] = what;
+        x->last[t] = occasion;
+        if ((what != Meet::Active && !(mask >> (t & 31u) & 1u)) || x->missedAt[t] >= state.warpBlockStart)
+            x->refuse(t);
+        return 0;
+    }
+    const unsigned long long occasion = x->last[t];
+    const unsigned p = occasion & 1;
+    if (x->warpDone[p][t / 32] != occasion) x->complete(t / 32, occasion);
+    return x->result[p][t];
+}
+
+// At a __syncthreads() of a split kernel with warp operations: a thread that a warp operation named and
+// did not find, still running (`alive`, when the kernel can return), is here instead; on a GPU that
+// operation would wait for it.
+inline void warpBarrier(const unsigned char* alive, unsigned threads,
+                        std::source_location at = std::source_location::current()) {
+    const auto& state = kernelpad_block_state;
+    const auto* x = static_cast<const WarpSlots*>(state.warpSlots);
+    for (unsigned t = 0; t < threads; ++t)
+        if (x->missedAt[t] >= state.warpBlockStart && (!alive || alive[t])) x->barrier(t, at.file_name(), at.line());
+}
+
 // Each fiber keeps its own threadIdx across the switch: it lives in thread_local storage shared by
 // the block's fibers, so it is saved on the fiber's own stack.
-namespace kernelpad {
 inline unsigned long long meetOthers(Meet what, unsigned mask, unsigned long long value, int source,
                                      const char* function, const std::source_location& at) {
+    if (kernelpad_block_state.warpPhase != 0) return exchangeWarp(what, mask, value, source, function, at);
     const uint3 self = threadIdx;
     Meeting m{what, mask, value, source, at.line(), function, at.file_name(), 0};
     meet(m);
@@ -429,7 +507,12 @@ inline int __syncthreads_or(int predicate, std::source_location at = std::source
 // returned) calls it with the same mask; lanes outside the mask run on, divergent branches included.
 namespace kernelpad {
 inline unsigned linearThread() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
-inline unsigned laneId() { return linearThread() % 32u; }
+// A split kernel's thread loops keep the linear index too: reading threadIdx's three fields right after
+// the loop stored them stalled on every warp operation (a wide load is not forwarded from narrow stores).
+inline unsigned laneId() {
+    const auto& state = kernelpad_block_state;
+    return (state.warpPhase != 0 ? state.warpThread : linearThread()) % 32u;
+}
 template <typename T> unsigned long long bitsOf(T value) {
     static_assert(sizeof(T) <= sizeof(unsigned long long), "warp operations take values of up to 8 bytes");
     static_assert(std::is_trivially_copyable_v<T>, "warp operations take plain values");
@@ -442,7 +525,8 @@ template <typename T> T fromBits(unsigned long long bits) {
     std::memcpy(&value, &bits, sizeof(T));
     return value;
 }
-// The width's segment of the caller's warp: its first lane, and the width itself (32 unless a power of two).
+// The width of the caller's segment of its warp: 32 unless a power of two up to 32, so that `& (w - 1)`
+// is the lane's place in its segment.
 inline unsigned segmentWidth(int width) {
     return width > 0 && width <= 32 && (width & (width - 1)) == 0 ? static_cast<unsigned>(width) : 32u;
 }
@@ -455,19 +539,19 @@ template <typename T> T shuffle(Meet what, unsigned mask, T var, int source, con
 template <typename T>
 T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32, std::source_location at = std::source_location::current()) {
     const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
-    const int source = static_cast<int>(lane / w * w + (static_cast<unsigned>(srcLane) & (w - 1)));
+    const int source = static_cast<int>((lane & ~(w - 1)) + (static_cast<unsigned>(srcLane) & (w - 1)));
     return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleIndex, mask, var, source, "__shfl_sync", at);
 }
 template <typename T>
 T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location at = std::source_location::current()) {
     const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
-    const int source = lane % w >= delta ? static_cast<int>(lane - delta) : -1;
+    const int source = (lane & (w - 1)) >= delta ? static_cast<int>(lane - delta) : -1;
     return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleUp, mask, var, source, "__shfl_up_sync", at);
 }
 template <typename T>
 T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location at = std::source_location::current()) {
     const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
-    const int source = lane % w + delta < w ? static_cast<int>(lane + delta) : -1;
+    const int source = (lane & (w - 1)) + delta < w ? static_cast<int>(lane + delta) : -1;
     return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleDown, mask, var, source, "__shfl_down_sync", at);
 }
 // A lane may read from its own segment or an earlier one, as CUDA's documentation says; a later segment
@@ -476,7 +560,7 @@ template <typename T>
 T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32, std::source_location at = std::source_location::current()) {
     const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
     const unsigned other = (lane ^ static_cast<unsigned>(laneMask)) & 31u;
-    const int source = other < lane / w * w + w ? static_cast<int>(other) : -1;
+    const int source = other < (lane & ~(w - 1)) + w ? static_cast<int>(other) : -1;
     return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleXor, mask, var, source, "__shfl_xor_sync", at);
 }
 inline unsigned __ballot_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {

@@ -324,6 +324,99 @@ __global__ void k(int* a, int n) {
     }
     a[blockIdx.x * blockDim.x + t] = i;
 })" << grid1 << false;
+        // Warp operations split too: each statement that calls one runs for every thread to record, then
+        // again to take the result (WarpExchange.h). 64 threads a block: two warps.
+        QTest::newRow("warp: shuffle-down sum in a helper, twice, around a barrier") << R"(
+#define FULL 0xffffffffu
+__device__ int warpSum(int v) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_down_sync(FULL, v, offset);
+    return v;
+}
+__global__ void k(int* a, int n) {
+    __shared__ int sums[2];
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = a[i] * a[i] % 97;
+    v = warpSum(v);
+    if (threadIdx.x % 32 == 0) sums[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        int w = threadIdx.x < 2 ? sums[threadIdx.x] : 0;
+        const int total = warpSum(w);
+        if (threadIdx.x == 0) a[blockIdx.x * blockDim.x] = total;
+    }
+    a[i] += 1000;
+})" << grid1 << true;
+        QTest::newRow("warp: xor butterfly, up-scan with width, ballot and votes") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int lane = threadIdx.x % 32;
+    int v = a[i] % 7;
+    int all = v;
+    for (int m = 1; m < 32; m *= 2)
+        all += __shfl_xor_sync(0xffffffffu, all, m);
+    int scan = v;
+    for (int d = 1; d < 16; d *= 2) {
+        int up = __shfl_up_sync(0xffffffffu, scan, d, 16);
+        if (lane % 16 >= d) scan += up;
+    }
+    unsigned odd = __ballot_sync(0xffffffffu, v % 2);
+    int any = __any_sync(0xffffffffu, v == 6);
+    int every = __all_sync(0xffffffffu, v < 7);
+    int sum = __reduce_add_sync(0xffffffffu, v);
+    __syncwarp();
+    a[i] = all * 1000000 + scan * 10000 + __popc(odd) * 100 + any * 10 + every + sum * 3;
+})" << grid1 << true;
+        QTest::newRow("warp: a divergent loop, __activemask and __match_any_sync") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int counts[8];
+    if (threadIdx.x < 8) counts[threadIdx.x] = 0;
+    __syncthreads();
+    const int lane = threadIdx.x % 32;
+    for (int j = threadIdx.x; j < 100 + blockIdx.x * 7; j += blockDim.x) {
+        const unsigned active = __activemask();
+        const unsigned value = (j * 37 + blockIdx.x) % 8;
+        const unsigned peers = __match_any_sync(active, value);
+        if (lane == __ffs(peers) - 1) atomicAdd(&counts[value], __popc(peers) * 100 + __popc(active));
+    }
+    __syncthreads();
+    if (threadIdx.x < 8) a[blockIdx.x * blockDim.x + threadIdx.x] = counts[threadIdx.x];
+})" << grid1 << true;
+        QTest::newRow("warp: half-warp masks in a branch, returned lanes") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int lane = threadIdx.x % 32;
+    int v = a[i];
+    if (lane >= 28) { a[i] = -1; return; }
+    if (lane < 16) {
+        v += __shfl_down_sync(0x0000ffffu, v, 3);
+    } else {
+        v -= __shfl_sync(0x0fff0000u, v, 17);
+    }
+    v += __shfl_down_sync(0xffffffffu, v, 2);
+    a[i] = v;
+})" << grid1 << true;
+        QTest::newRow("warp: helpers with a void call and a declaration") << R"(
+__device__ void broadcast(int* out, int v) {
+    out[threadIdx.x] = __shfl_sync(0xffffffffu, v, 5) + v;
+}
+__device__ unsigned votes(int p) {
+    const unsigned b = __ballot_sync(0xffffffffu, p);
+    return b ^ 0x1u;
+}
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    broadcast(a + blockIdx.x * blockDim.x, a[i] * 3);
+    __syncwarp();
+    const unsigned b = votes(a[i] % 3 == 0);
+    a[i] += static_cast<int>(b % 1000);
+})" << grid1 << true;
+        QTest::newRow("warp: a shuffle in a condition: fibers") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (__shfl_sync(0xffffffffu, a[i], 0) % 2 == 0) a[i] = 7;
+    else a[i] = 9;
+})" << grid1 << false;
         QTest::newRow("barrier in a helper: fibers") << R"(
 __device__ void wait() { __syncthreads(); }
 __global__ void k(int* a, int n) {
@@ -446,8 +539,26 @@ __global__ void k(int* a, int n) {
         QTest::newRow("reference across")
             << "__global__ void k(int* a) { int& v = a[threadIdx.x]; __syncthreads(); v = 1; }"
             << "reference";
-        QTest::newRow("warp shuffle") << "__global__ void k(int* a) { a[0] = __shfl_sync(~0u, a[1], 0); }"
-                                      << "synchronisation other than __syncthreads()";
+        QTest::newRow("warp vote in a condition")
+            << "__global__ void k(int* a) { if (__any_sync(~0u, a[1])) a[0] = 1; }"
+            << "synchronisation other than __syncthreads()";
+        QTest::newRow("two warp operations in a statement")
+            << "__global__ void k(int* a) {\n a[0] = __shfl_sync(~0u, a[1], 0) + __shfl_sync(~0u, a[2], 1); }"
+            << "two warp operations in one statement at line 2";
+        QTest::newRow("a warp operation behind ?:")
+            << "__global__ void k(int* a) { a[0] = a[3] ? __shfl_sync(~0u, a[1], 0) : 0; }"
+            << "a warp operation behind ?";
+        QTest::newRow("a warp operation whose argument changes a variable")
+            << "__global__ void k(int* a) { int j = 0; a[0] = __shfl_sync(~0u, a[j++], 0); }"
+            << "arguments change a variable";
+        QTest::newRow("a warp helper called in an expression")
+            << "__device__ int f(int v) { return __shfl_sync(~0u, v, 0); }\n"
+               "__global__ void k(int* a) { a[0] = f(a[1]) + 1; }"
+            << "synchronisation other than __syncthreads()";
+        QTest::newRow("a warp helper with an early return")
+            << "__device__ int f(int v) { if (v) return 0; return __shfl_sync(~0u, v, 0); }\n"
+               "__global__ void k(int* a) { a[0] = f(a[1]); }"
+            << "synchronisation other than __syncthreads()";
         QTest::newRow("barrier in an expression")
             << "__global__ void k(int* a) { a[0] = (__syncthreads(), 1); }"
             << "synchronisation other than __syncthreads()";
@@ -464,7 +575,16 @@ __global__ void k(int* a, int n) {
     void reasonsForNotSplitting() {
         QFETCH(QString, code);
         QFETCH(QString, reason);
-        const auto result = cpu::splitAtBarriers(code.toStdString(), 1, 17, {"k.cu", false});
+        // The kernel's name: after "__global__ void " on its line.
+        const std::string text = code.toStdString();
+        const std::size_t at = text.find("__global__ void k") + 16;
+        const int line =
+            1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+        const int column =
+            static_cast<int>(at -
+                             (text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1)) +
+            1;
+        const auto result = cpu::splitAtBarriers(text, line, column, {"k.cu", false});
         QVERIFY(!result.split());
         QVERIFY2(QString::fromStdString(result.reason).contains(reason), result.reason.c_str());
         QVERIFY(result.source.empty());

@@ -1,0 +1,177 @@
+#include "WarpExchange.h"
+
+#include "BlockState.h"
+#include "ThreadFibers.h"
+#include "WarpOperations.h"
+#include "core/launch/KernelFault.h"
+
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <source_location>
+#include <string>
+
+namespace kp::cpu {
+
+namespace {
+
+constexpr unsigned kMaxThreads = 1024;
+
+// ::kernelpad::WarpSlots in resources/cpu/kernelpad_cuda_host.h, field for field. An occasion's records
+// are in one of two sets (its parity): a statement's takes run in the region after its records, where
+// the next warp operation's records may already begin.
+struct WarpSlots {
+    std::uint64_t value[2][kMaxThreads];
+    std::uint64_t occasion[2][kMaxThreads];
+    std::uint64_t result[2][kMaxThreads];
+    const char* function[2][kMaxThreads];
+    std::source_location at[2][kMaxThreads];
+    int source[2][kMaxThreads];
+    unsigned mask[2][kMaxThreads];
+    Meet what[2][kMaxThreads];
+    std::uint64_t warpDone[2][kMaxThreads / kWarpLanes];
+    std::uint64_t last[kMaxThreads];
+    std::uint64_t missedAt[kMaxThreads];
+    void (*complete)(unsigned warp, unsigned long long occasion);
+    void (*refuse)(unsigned thread);
+    void (*barrier)(unsigned thread, const char* file, unsigned line);
+};
+
+// What the worker's messages need of a lane a warp operation named and did not find: who waited, where.
+struct Missed {
+    unsigned waiter = 0;
+    unsigned parity = 0;
+};
+
+struct Exchange {
+    WarpSlots slots;
+    Missed missed[kMaxThreads];
+};
+
+thread_local std::unique_ptr<Exchange> owned;
+
+Exchange& exchange() {
+    return *owned;
+}
+
+Meeting meetingOf(const WarpSlots& x, unsigned parity, unsigned t) {
+    const std::source_location& at = x.at[parity][t];
+    return {x.what[parity][t],
+            x.mask[parity][t],
+            x.value[parity][t],
+            x.source[parity][t],
+            static_cast<unsigned>(at.line()),
+            x.function[parity][t],
+            at.file_name(),
+            0};
+}
+
+std::string describe(unsigned t) {
+    const auto& s = kernelpad_block_state;
+    const unsigned thread[3] = {t % s.blockDimension[0], t / s.blockDimension[0] % s.blockDimension[1],
+                                t / (s.blockDimension[0] * s.blockDimension[1])};
+    return threadOfBlock(thread, s.blockIndex);
+}
+
+[[noreturn]] void waitsFor(const Meeting& waiting, unsigned waiter, unsigned other, const Meeting& there) {
+    throw launch::KernelFault("at " + placeOf(waiting) + ", " + describe(waiter) + " waits in " +
+                              waiting.function + " for lane " + std::to_string(other % kWarpLanes) +
+                              " of its warp (" + describe(other) + "), which calls " + there.function +
+                              " with the mask " + hexMask(there.mask) + " at " + placeOf(there) +
+                              ". Every lane that a warp operation's mask " + hexMask(waiting.mask) +
+                              " names must call the same operation with the same mask, or have returned");
+}
+
+// Thread t's record just made cannot be: its mask leaves it out, or an earlier warp operation named it
+// and did not find it (it would have waited for it).
+[[noreturn]] void refuse(unsigned t) {
+    const Exchange& x = exchange();
+    const unsigned parity = x.slots.last[t] & 1;
+    const Meeting m = meetingOf(x.slots, parity, t);
+    if (m.what != Meet::Active && !(m.mask >> (t % kWarpLanes) & 1u))
+        throw launch::KernelFault("at " + placeOf(m) + ", " + describe(t) + " calls " + m.function +
+                                  " with the mask " + hexMask(m.mask) + ", which leaves out its own lane (" +
+                                  std::to_string(t % kWarpLanes) + "); CUDA does not define what that does");
+    const Missed& missed = x.missed[t];
+    waitsFor(meetingOf(x.slots, missed.parity, missed.waiter), missed.waiter, t, m);
+}
+
+// Thread t, which a warp operation named and did not find, is at a __syncthreads() instead.
+[[noreturn]] void atBarrier(unsigned t, const char* file, unsigned line) {
+    const Exchange& x = exchange();
+    const Missed& missed = x.missed[t];
+    const Meeting m = meetingOf(x.slots, missed.parity, missed.waiter);
+    throw launch::KernelFault("at " + placeOf(m) + ", " + describe(missed.waiter) + " waits in " +
+                              m.function + " for lane " + std::to_string(t % kWarpLanes) + " of its warp (" +
+                              describe(t) + "), which waits at __syncthreads at " +
+                              std::string(file ? file : "?") + ":" + std::to_string(line) +
+                              ". Every lane that a warp operation's mask " + hexMask(m.mask) +
+                              " names must call the same operation with the same mask, or have returned");
+}
+
+// Every result of warp `w` at `occasion`, from the lanes that recorded then.
+void complete(unsigned w, unsigned long long occasion) {
+    Exchange& x = exchange();
+    WarpSlots& slots = x.slots;
+    const unsigned parity = occasion & 1, first = w * kWarpLanes;
+    const unsigned threads = kernelpad_block_state.blockThreads;
+    const unsigned lanes = threads - first < kWarpLanes ? threads - first : kWarpLanes;
+    const std::uint32_t present = lanes == kWarpLanes ? ~0u : (1u << lanes) - 1u;
+    std::uint32_t arrived = 0, active = 0;
+    std::uint64_t values[kWarpLanes];
+    int sources[kWarpLanes];
+    for (unsigned j = 0; j < lanes; ++j) {
+        if (slots.occasion[parity][first + j] != occasion) continue;
+        arrived |= 1u << j;
+        active |= slots.what[parity][first + j] == Meet::Active ? 1u << j : 0u;
+        values[j] = slots.value[parity][first + j];
+        sources[j] = slots.source[parity][first + j];
+    }
+    std::uint64_t* results = slots.result[parity] + first;
+    // __activemask(): the lanes that reached it together.
+    for (std::uint32_t left = active; left != 0; left &= left - 1)
+        results[std::countr_zero(left)] = active;
+    std::uint64_t groupResults[kWarpLanes];
+    for (std::uint32_t left = arrived & ~active; left != 0;) {
+        const auto j = static_cast<unsigned>(std::countr_zero(left));
+        const Meet what = slots.what[parity][first + j];
+        const unsigned mask = slots.mask[parity][first + j];
+        std::uint32_t group = 0;
+        for (std::uint32_t named = mask & present; named != 0; named &= named - 1) {
+            const auto k = static_cast<unsigned>(std::countr_zero(named));
+            if (!(arrived >> k & 1u)) {
+                // Returned, or elsewhere: the second is found if it records again in this block.
+                if (slots.missedAt[first + k] < kernelpad_block_state.warpBlockStart) {
+                    slots.missedAt[first + k] = occasion;
+                    x.missed[first + k] = {first + j, parity};
+                }
+                continue;
+            }
+            if (slots.what[parity][first + k] != what || slots.mask[parity][first + k] != mask)
+                waitsFor(meetingOf(slots, parity, first + j), first + j, first + k,
+                         meetingOf(slots, parity, first + k));
+            group |= 1u << k;
+        }
+        completeWarpOperation(what, group, values, sources, groupResults);
+        for (std::uint32_t g = group; g != 0; g &= g - 1) {
+            const auto k = static_cast<unsigned>(std::countr_zero(g));
+            results[k] = groupResults[k];
+        }
+        left &= ~group;
+    }
+    slots.warpDone[parity][w] = occasion;
+}
+
+} // namespace
+
+void* warpSlotsOfThisThread() {
+    if (!owned) {
+        owned = std::make_unique<Exchange>();
+        owned->slots.complete = &complete;
+        owned->slots.refuse = &refuse;
+        owned->slots.barrier = &atBarrier;
+    }
+    return &owned->slots;
+}
+
+} // namespace kp::cpu
