@@ -49,19 +49,24 @@ void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t (
         break;
     }
     case Meet::MatchAny: {
-        // Lanes with one value form one group: each group is found once, by its lowest lane.
-        std::uint32_t left = group;
-        while (left != 0) {
-            const std::uint64_t v = values[std::countr_zero(left)];
-            std::uint32_t same = 0;
-            for (std::uint32_t rest = left; rest != 0; rest &= rest - 1) {
-                const auto j = static_cast<unsigned>(std::countr_zero(rest));
-                same |= values[j] == v ? 1u << j : 0u;
-            }
-            for (std::uint32_t s = same; s != 0; s &= s - 1)
-                results[std::countr_zero(s)] = same;
-            left &= ~same;
+        // Lanes with one value form one group: each lane finds its value's group in a small open-addressed
+        // table (at most 32 values in 64 slots), in one pass rather than one pass per group.
+        constexpr unsigned kSlots = 64;
+        std::uint64_t slotValue[kSlots];
+        std::uint32_t slotLanes[kSlots] = {};
+        unsigned slotOf[kWarpLanes];
+        for (unsigned k = 0; k < count; ++k) {
+            const unsigned j = members[k];
+            const std::uint64_t v = values[j];
+            auto h = static_cast<unsigned>((v * 0x9E3779B97F4A7C15ull) >> 58);
+            while (slotLanes[h] != 0 && slotValue[h] != v)
+                h = (h + 1) % kSlots;
+            slotValue[h] = v;
+            slotLanes[h] |= 1u << j;
+            slotOf[j] = h;
         }
+        for (unsigned k = 0; k < count; ++k)
+            results[members[k]] = slotLanes[slotOf[members[k]]];
         break;
     }
     case Meet::MatchAll: {
