@@ -8,7 +8,6 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
-#include <source_location>
 #include <string>
 
 namespace kp::cpu {
@@ -25,7 +24,8 @@ struct WarpSlots {
     std::uint64_t occasion[2][kMaxThreads];
     std::uint64_t result[2][kMaxThreads];
     const char* function[2][kMaxThreads];
-    std::source_location at[2][kMaxThreads];
+    const char* file[2][kMaxThreads];
+    unsigned line[2][kMaxThreads];
     int source[2][kMaxThreads];
     unsigned mask[2][kMaxThreads];
     Meet what[2][kMaxThreads];
@@ -55,15 +55,8 @@ Exchange& exchange() {
 }
 
 Meeting meetingOf(const WarpSlots& x, unsigned parity, unsigned t) {
-    const std::source_location& at = x.at[parity][t];
-    return {x.what[parity][t],
-            x.mask[parity][t],
-            x.value[parity][t],
-            x.source[parity][t],
-            static_cast<unsigned>(at.line()),
-            x.function[parity][t],
-            at.file_name(),
-            0};
+    return {x.what[parity][t], x.mask[parity][t],     x.value[parity][t], x.source[parity][t],
+            x.line[parity][t], x.function[parity][t], x.file[parity][t],  0};
 }
 
 std::string describe(unsigned t) {

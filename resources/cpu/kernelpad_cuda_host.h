@@ -416,7 +416,8 @@ struct WarpSlots {
     unsigned long long occasion[2][kMaxThreads];
     unsigned long long result[2][kMaxThreads];
     const char* function[2][kMaxThreads];
-    std::source_location at[2][kMaxThreads];
+    const char* file[2][kMaxThreads];
+    unsigned line[2][kMaxThreads];
     int source[2][kMaxThreads];
     unsigned mask[2][kMaxThreads];
     Meet what[2][kMaxThreads];
@@ -451,7 +452,8 @@ inline unsigned long long exchangeWarp(Meet what, unsigned mask, unsigned long l
         x->value[p][t] = value;
         x->occasion[p][t] = occasion;
         x->function[p][t] = function;
-        x->at[p][t] = at;
+        x->file[p][t] = at.file_name();
+        x->line[p][t] = at.line();
         x->source[p][t] = source;
         x->mask[p][t] = mask;
         x->what[p][t] = what;
