@@ -201,6 +201,7 @@ extern "C" void kernelpad_install(void (*meet)(::kernelpad::Meeting&), void* (*w
     ::kernelpad::warpSlotsOfThisThread = warpSlots;
 }
 extern "C" void kernelpad_flush_deferred(void* table) { ::kernelpad::flushDeferred(table); }
+extern "C" unsigned long long kernelpad_warp_slots_bytes() { return sizeof(::kernelpad::WarpSlots); }
 extern "C" unsigned long long kernelpad_deferred_bytes() { return sizeof(::kernelpad::DeferredTable); }
 )";
     for (std::size_t k = 0; k < program.kernels.size(); ++k) {
@@ -853,6 +854,10 @@ private:
         }
         symbol<void (*)(void (*)(Meeting&), void* (*)())>(library, "kernelpad_install")(
             &ThreadFibers::meet, &warpSlotsOfThisThread);
+        // The header's WarpSlots and the core's mirror of it (WarpExchange.cpp) must agree to the byte.
+        if (symbol<unsigned long long (*)()>(library, "kernelpad_warp_slots_bytes")() != warpSlotsBytes())
+            throw Error("the compiled kernel's warp slots differ from this Kernelpad's: "
+                        "resources/cpu/kernelpad_cuda_host.h and core/cpu/WarpExchange.cpp disagree");
         flushDeferred_ = symbol<void (*)(void*)>(library, "kernelpad_flush_deferred");
         deferredBytes_ = symbol<unsigned long long (*)()>(library, "kernelpad_deferred_bytes")();
         if (checkBounds_) {

@@ -157,6 +157,10 @@ void complete(unsigned w, unsigned long long occasion) {
 
 } // namespace
 
+std::size_t warpSlotsBytes() {
+    return sizeof(WarpSlots);
+}
+
 void* warpSlotsOfThisThread() {
     if (!owned) {
         owned = std::make_unique<Exchange>();

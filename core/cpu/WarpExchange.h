@@ -11,9 +11,15 @@
 // by another lane's mask that meets with another operation or mask, stops the run as with fibers.
 #pragma once
 
+#include <cstddef>
+
 namespace kp::cpu {
 
 // The calling worker's slots (the kernel library's ::kernelpad::WarpSlots), made at its first call.
 void* warpSlotsOfThisThread();
+
+// The size of the slots as the core lays them out; a kernel library reports its header's, and the two
+// are compared when it is loaded.
+std::size_t warpSlotsBytes();
 
 } // namespace kp::cpu
