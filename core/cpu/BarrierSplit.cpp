@@ -938,12 +938,16 @@ private:
                 out_ += "\n__kp_f." + name + "[__kp_t] = " + name + ";";
             promoted_.clear();
         };
+        if (put) { // its call records for every thread of the mask
+            threadLoop(mask, body);
+            return;
+        }
         // A region that is one `if (threadIdx.x < u)` (or <=, ==) with u the same for all threads, the
         // reduction's step, runs only the threads that can take it: the loop over x stops where the
         // condition stops holding (found by bisection, so C++'s conversions decide as they do in the if).
-        const Stmt& only = *(statements.empty() ? put : statements.front());
+        const Stmt& only = *statements.front();
         const std::size_t x =
-            !put && statements.size() == 1 && only.kind == Stmt::Kind::If && only.children.size() == 1
+            statements.size() == 1 && only.kind == Stmt::Kind::If && only.children.size() == 1
                 ? threadX(only.condFirst)
                 : 0;
         const std::size_t op = only.condFirst + x;
@@ -1563,10 +1567,9 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         if (jump && meetings > 0) throw NotSplit{"goto in a kernel with barriers"};
 
         SplitOptions effective = options;
-        // threadIdx read outside the body (helper functions) needs the built-in kept up to date.
-        // So do warp operations (the lane a thread is, the exchange's thread).
-        effective.threadIndexInTls =
-            options.threadIndexInTls || uses.threadIdxOutside || result.warpOperations > 0;
+        // threadIdx read outside the body (helper functions) needs the built-in kept up to date. Warp
+        // operations do not: they read the thread loop's linear index (kernelpad_block_state.warpThread).
+        effective.threadIndexInTls = options.threadIndexInTls || uses.threadIdxOutside;
 
         // Parameters passed by value: the uniform ones a loop may count with.
         std::set<std::string> scalars;
