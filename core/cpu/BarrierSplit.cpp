@@ -65,16 +65,16 @@ struct Stmt {
     std::size_t callFirst = 0, callLast = 0; // warp: the call, its name to its ')'
 };
 
-bool isOneOf(std::string_view word, std::initializer_list<std::string_view> words);
-
-// A warp operation's name (a vote, shuffle, match, reduce, __syncwarp or __activemask).
-bool isWarpOperation(std::string_view name) {
-    for (const std::string_view family : {"__shfl", "__match_", "__reduce_", "__syncwarp"})
-        if (name.starts_with(family)) return true;
-    for (const std::string_view call : {"__ballot_sync", "__all_sync", "__any_sync", "__activemask"})
-        if (name == call) return true;
-    return false;
+bool isOneOf(std::string_view word, std::initializer_list<std::string_view> words) {
+    return std::find(words.begin(), words.end(), word) != words.end();
 }
+
+// `=` or a compound assignment (`+=`, `<<=`, ...).
+bool isAssignment(std::string_view op) {
+    return isOneOf(op, {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="});
+}
+
+using source::isWarpOperation;
 
 class Kernel {
 public:
@@ -207,8 +207,7 @@ private:
             s.callFirst = i;
             s.callLast = closing(i + 1) + 1;
             for (std::size_t j = s.callFirst; j < s.callLast; ++j)
-                if (isOneOf(text(j),
-                            {"++", "--", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}))
+                if (isAssignment(text(j)) || isOneOf(text(j), {"++", "--"}))
                     throw NotSplit{"a warp operation whose arguments change a variable at line " +
                                    std::to_string(lineOf(i))};
         }
@@ -233,10 +232,6 @@ private:
     std::vector<Token> tokens_;
     int depth_ = 0; // of statement()'s recursion
 };
-
-bool isOneOf(std::string_view word, std::initializer_list<std::string_view> words) {
-    return std::find(words.begin(), words.end(), word) != words.end();
-}
 
 struct Declarator {
     std::size_t typeFirst = 0,
@@ -506,7 +501,7 @@ private:
         std::size_t target = c.first, valueFirst = last;
         if (isOneOf(k_.text(c.first), {"++", "--"}))
             target = c.first + 1;
-        else if (assignment(k_.text(c.first + 1)))
+        else if (isAssignment(k_.text(c.first + 1)))
             valueFirst = c.first + 2;
         else if (!isOneOf(k_.text(c.first + 1), {"++", "--"}))
             return;
@@ -683,13 +678,9 @@ private:
         return false;
     }
 
-    static bool assignment(std::string_view op) {
-        return isOneOf(op, {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="});
-    }
-
     // The variable at token i is written there (or its address taken).
     bool writes(std::size_t i) const {
-        return assignment(k_.text(i + 1)) || isOneOf(k_.text(i + 1), {"++", "--"}) ||
+        return isAssignment(k_.text(i + 1)) || isOneOf(k_.text(i + 1), {"++", "--"}) ||
                (i > 0 && isOneOf(k_.text(i - 1), {"++", "--", "&"}));
     }
 
@@ -1364,10 +1355,7 @@ std::string inlineWarpHelpers(const std::string& source, const Kernel& k, const 
         const Helper& h = found->second;
         const std::size_t name = open - 1;
         const bool alone = name == s.first;
-        if (!alone &&
-            !(k.is(name - 1, "=") ||
-              isOneOf(k.text(name - 1), {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="})))
-            return;
+        if (!alone && !isAssignment(k.text(name - 1))) return;
         if (!alone && (h.returnType.empty() || !inBlock)) return;
         // The arguments, split at top-level commas.
         std::vector<std::pair<std::size_t, std::size_t>> arguments;

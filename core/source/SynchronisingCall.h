@@ -15,6 +15,10 @@ namespace kp::source {
 // does not tell from others.
 bool isSynchronisingCall(std::string_view identifier);
 
+// The warp operations among them: __syncwarp, every __shfl*, __match_* and __reduce_*, __ballot_sync,
+// __all_sync, __any_sync and __activemask (the barrier split cuts a kernel at statements calling one).
+bool isWarpOperation(std::string_view identifier);
+
 // The line of the kernel source's first use of a grid group (cooperative_groups::this_grid(), grid_group),
 // or 0: such a kernel needs all its blocks running at once (a cooperative launch on the GPU).
 int gridGroupLine(const std::string& source);
