@@ -169,10 +169,7 @@ void ThreadFibers::runWarp(std::size_t first, std::size_t last) {
             if (thrown_) std::rethrow_exception(thrown_);
             if (lane.state != State::Waiting || !isWarpOperation(lane.meeting->what)) continue;
             if (!(lane.meeting->mask >> (t - first) & 1u))
-                throw launch::KernelFault(
-                    "at " + placeOf(*lane.meeting) + ", " + describe(t) + " calls " + lane.meeting->function +
-                    " with the mask " + hexMask(lane.meeting->mask) + ", which leaves out its own lane (" +
-                    std::to_string(t - first) + "); CUDA does not define what that does");
+                throw launch::KernelFault(leavesOutOwnLane(*lane.meeting, t));
         }
         if (!completeMeetings(first, last) && !completeActive(first, last)) return;
     }
@@ -251,13 +248,6 @@ std::string threadOfBlock(const unsigned (&thread)[3], const unsigned (&block)[3
     return "thread " + triple(thread) + " of block " + triple(block);
 }
 
-std::string ThreadFibers::describe(std::size_t t) const {
-    const auto& dim = kernelpad_block_state.blockDimension;
-    const unsigned thread[3] = {static_cast<unsigned>(t % dim[0]), static_cast<unsigned>(t / dim[0] % dim[1]),
-                                static_cast<unsigned>(t / (std::size_t{dim[0]} * dim[1]))};
-    return threadOfBlock(thread, kernelpad_block_state.blockIndex);
-}
-
 // Every lane that is left waits, and some wait in a warp operation that cannot complete: say why.
 void ThreadFibers::stuck() const {
     for (std::size_t t = 0; t < lanes_.size(); ++t) {
@@ -270,16 +260,8 @@ void ThreadFibers::stuck() const {
             if (!(m.mask >> (j - first) & 1u) || other.state != State::Waiting) continue;
             const Meeting& o = *other.meeting;
             if (o.what == m.what && o.mask == m.mask) continue;
-            const std::string what = o.what == Meet::Barrier
-                                         ? "waits at __syncthreads at " + placeOf(o)
-                                         : std::string("calls ") + o.function + " with the mask " +
-                                               hexMask(o.mask) + " at " + placeOf(o);
-            throw launch::KernelFault("at " + placeOf(m) + ", " + describe(t) + " waits in " + m.function +
-                                      " for lane " + std::to_string(j - first) + " of its warp (" +
-                                      describe(j) + "), which " + what +
-                                      ". Every lane that a warp operation's mask " + hexMask(m.mask) +
-                                      " names must call the same operation with the same mask, "
-                                      "or have returned");
+            throw launch::KernelFault(waitsFor(
+                m, t, j, o.what == Meet::Barrier ? "waits at __syncthreads at " + placeOf(o) : callsWith(o)));
         }
     }
     // Otherwise some threads wait at __syncthreads and others in grid.sync().
@@ -290,8 +272,8 @@ void ThreadFibers::stuck() const {
     };
     const std::size_t barrier = at(Meet::Barrier), grid = at(Meet::Grid);
     if (barrier < lanes_.size() && grid < lanes_.size())
-        throw launch::KernelFault("at " + placeOf(*lanes_[grid].meeting) + ", " + describe(grid) +
-                                  " waits in grid.sync() while " + describe(barrier) +
+        throw launch::KernelFault("at " + placeOf(*lanes_[grid].meeting) + ", " + describeThread(grid) +
+                                  " waits in grid.sync() while " + describeThread(barrier) +
                                   " waits at __syncthreads at " + placeOf(*lanes_[barrier].meeting) +
                                   ": every thread of the block must reach the same one");
     throw launch::KernelFault("the threads of block " + triple(kernelpad_block_state.blockIndex) +

@@ -103,7 +103,6 @@ private:
     void finish(std::size_t first, std::uint32_t group, Meet what);
     bool completeActive(std::size_t first, std::size_t last);
     [[noreturn]] void stuck() const;
-    std::string describe(std::size_t t) const;
 
     struct Stacks;
     std::unique_ptr<Stacks> stacks_;

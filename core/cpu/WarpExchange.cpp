@@ -59,22 +59,6 @@ Meeting meetingOf(const WarpSlots& x, unsigned parity, unsigned t) {
             x.line[parity][t], x.function[parity][t], x.file[parity][t],  0};
 }
 
-std::string describe(unsigned t) {
-    const auto& s = kernelpad_block_state;
-    const unsigned thread[3] = {t % s.blockDimension[0], t / s.blockDimension[0] % s.blockDimension[1],
-                                t / (s.blockDimension[0] * s.blockDimension[1])};
-    return threadOfBlock(thread, s.blockIndex);
-}
-
-[[noreturn]] void waitsFor(const Meeting& waiting, unsigned waiter, unsigned other, const Meeting& there) {
-    throw launch::KernelFault("at " + placeOf(waiting) + ", " + describe(waiter) + " waits in " +
-                              waiting.function + " for lane " + std::to_string(other % kWarpLanes) +
-                              " of its warp (" + describe(other) + "), which calls " + there.function +
-                              " with the mask " + hexMask(there.mask) + " at " + placeOf(there) +
-                              ". Every lane that a warp operation's mask " + hexMask(waiting.mask) +
-                              " names must call the same operation with the same mask, or have returned");
-}
-
 // Thread t's record just made cannot be: its mask leaves it out, or an earlier warp operation named it
 // and did not find it (it would have waited for it).
 [[noreturn]] void refuse(unsigned t) {
@@ -82,24 +66,19 @@ std::string describe(unsigned t) {
     const unsigned parity = x.slots.last[t] & 1;
     const Meeting m = meetingOf(x.slots, parity, t);
     if (m.what != Meet::Active && !(m.mask >> (t % kWarpLanes) & 1u))
-        throw launch::KernelFault("at " + placeOf(m) + ", " + describe(t) + " calls " + m.function +
-                                  " with the mask " + hexMask(m.mask) + ", which leaves out its own lane (" +
-                                  std::to_string(t % kWarpLanes) + "); CUDA does not define what that does");
+        throw launch::KernelFault(leavesOutOwnLane(m, t));
     const Missed& missed = x.missed[t];
-    waitsFor(meetingOf(x.slots, missed.parity, missed.waiter), missed.waiter, t, m);
+    throw launch::KernelFault(
+        waitsFor(meetingOf(x.slots, missed.parity, missed.waiter), missed.waiter, t, callsWith(m)));
 }
 
 // Thread t, which a warp operation named and did not find, is at a __syncthreads() instead.
 [[noreturn]] void atBarrier(unsigned t, const char* file, unsigned line) {
     const Exchange& x = exchange();
     const Missed& missed = x.missed[t];
-    const Meeting m = meetingOf(x.slots, missed.parity, missed.waiter);
-    throw launch::KernelFault("at " + placeOf(m) + ", " + describe(missed.waiter) + " waits in " +
-                              m.function + " for lane " + std::to_string(t % kWarpLanes) + " of its warp (" +
-                              describe(t) + "), which waits at __syncthreads at " +
-                              std::string(file ? file : "?") + ":" + std::to_string(line) +
-                              ". Every lane that a warp operation's mask " + hexMask(m.mask) +
-                              " names must call the same operation with the same mask, or have returned");
+    throw launch::KernelFault(
+        waitsFor(meetingOf(x.slots, missed.parity, missed.waiter), missed.waiter, t,
+                 "waits at __syncthreads at " + std::string(file ? file : "?") + ":" + std::to_string(line)));
 }
 
 // Every result of warp `w` at `occasion`, from the lanes that recorded then.
@@ -141,8 +120,8 @@ void complete(unsigned w, unsigned long long occasion) {
                 continue;
             }
             if (slots.what[parity][first + k] != what || slots.mask[parity][first + k] != mask)
-                waitsFor(meetingOf(slots, parity, first + j), first + j, first + k,
-                         meetingOf(slots, parity, first + k));
+                throw launch::KernelFault(waitsFor(meetingOf(slots, parity, first + j), first + j, first + k,
+                                                   callsWith(meetingOf(slots, parity, first + k))));
             group |= 1u << k;
         }
         completeWarpOperation(what, group, values, sources, groupResults);

@@ -1,5 +1,7 @@
 #include "WarpOperations.h"
 
+#include "BlockState.h"
+
 #include <bit>
 #include <cstdio>
 
@@ -13,6 +15,31 @@ std::string hexMask(unsigned mask) {
     char text[16];
     std::snprintf(text, sizeof text, "0x%08x", mask);
     return text;
+}
+
+std::string describeThread(std::size_t t) {
+    const auto& dim = kernelpad_block_state.blockDimension;
+    const unsigned thread[3] = {static_cast<unsigned>(t % dim[0]), static_cast<unsigned>(t / dim[0] % dim[1]),
+                                static_cast<unsigned>(t / (std::size_t{dim[0]} * dim[1]))};
+    return threadOfBlock(thread, kernelpad_block_state.blockIndex);
+}
+
+std::string leavesOutOwnLane(const Meeting& m, std::size_t t) {
+    return "at " + placeOf(m) + ", " + describeThread(t) + " calls " + m.function + " with the mask " +
+           hexMask(m.mask) + ", which leaves out its own lane (" + std::to_string(t % kWarpLanes) +
+           "); CUDA does not define what that does";
+}
+
+std::string waitsFor(const Meeting& waiting, std::size_t waiter, std::size_t other,
+                     const std::string& otherDoes) {
+    return "at " + placeOf(waiting) + ", " + describeThread(waiter) + " waits in " + waiting.function +
+           " for lane " + std::to_string(other % kWarpLanes) + " of its warp (" + describeThread(other) +
+           "), which " + otherDoes + ". Every lane that a warp operation's mask " + hexMask(waiting.mask) +
+           " names must call the same operation with the same mask, or have returned";
+}
+
+std::string callsWith(const Meeting& m) {
+    return std::string("calls ") + m.function + " with the mask " + hexMask(m.mask) + " at " + placeOf(m);
 }
 
 void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t (&values)[kWarpLanes],

@@ -5,6 +5,7 @@
 
 #include "ThreadFibers.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -22,5 +23,16 @@ void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t (
 // "k.cu:12", where a meeting's call stands; "0x0000ffff", a mask as messages show it.
 std::string placeOf(const Meeting& m);
 std::string hexMask(unsigned mask);
+
+// What both ways of running warps say when a kernel misuses one, the same words either way.
+// "thread (3, 0, 0) of block (1, 0, 0)": thread t (linear) of the block running on this thread.
+std::string describeThread(std::size_t t);
+// Thread t calls `m` with a mask that leaves out its own lane.
+std::string leavesOutOwnLane(const Meeting& m, std::size_t t);
+// Thread `waiter` waits in `waiting` for thread `other` of its warp, which `otherDoes` ("calls
+// __ballot_sync with the mask ... at ...", callsWith(); or "waits at __syncthreads at ...").
+std::string waitsFor(const Meeting& waiting, std::size_t waiter, std::size_t other,
+                     const std::string& otherDoes);
+std::string callsWith(const Meeting& m);
 
 } // namespace kp::cpu
