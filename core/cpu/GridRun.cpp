@@ -128,12 +128,17 @@ void GridRun::worker(Launch& launch, unsigned w) {
     const std::function<void()> gridSync =
         launch.gridBarrier ? std::function<void()>([&launch] { launch.gridBarrier->arrive_and_wait(); })
                            : nullptr;
+    // A block whose threads cannot go on (a warp operation's misuse, threads waiting at different barriers),
+    // said with the kernel's name.
+    const auto named = [&](const launch::KernelFault& e) {
+        return launch::KernelFault("the kernel " + launch.kernelName + " cannot go on: " + e.what());
+    };
     const auto runBlock = [&] {
         if (launch.how == BlockExecution::Split) {
             try {
                 launch.entry.runThread(launch.pointers, 0, 0, 0); // the split kernel runs the whole block
-            } catch (const launch::KernelFault& e) { // a warp operation's misuse (WarpExchange.h)
-                throw launch::KernelFault("the kernel " + launch.kernelName + " cannot go on: " + e.what());
+            } catch (const launch::KernelFault& e) {              // WarpExchange.h
+                throw named(e);
             }
             return;
         }
@@ -156,7 +161,7 @@ void GridRun::worker(Launch& launch, unsigned w) {
         try {
             threadFibers->run(threads, body, gridSync);
         } catch (const launch::KernelFault& e) {
-            throw launch::KernelFault("the kernel " + launch.kernelName + " cannot go on: " + e.what());
+            throw named(e);
         }
     };
     if (launch.gridBarrier) { // block w, whatever the other workers do, once every worker has started
