@@ -795,6 +795,14 @@ private:
                 out.append(source_.substr(k_.token(i - 1).end(), k_.token(i).offset - k_.token(i - 1).end()));
             const std::string_view t = k_.text(i);
             const bool member = i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::"));
+            if (guard_ && i == guard_->ifAt) { // the row's loop stops before the threads it sends home
+                if (guard_->wraps) {
+                    i = k_.closing(i + 1); // `if (C)` goes, S stays
+                } else {
+                    i = guard_->last - 1;
+                }
+                continue;
+            }
             if (k_.identifier(i) && !member && t == "threadIdx") {
                 out += "__kp_tid";
             } else if (const auto a = aliases_.find(std::string(t));
@@ -838,17 +846,17 @@ private:
     // for every thread of the block still running (and in `mask`): `inner`.
     // for every thread of the block still running (and in `mask`; with x in [xFrom, xTo) when given):
     // `inner`.
+    // `row`, code run at the start of each row (y and z fixed), may compute xTo.
     void threadLoop(const std::string& mask, const std::function<void()>& inner,
-                    const std::string& xFrom = {}, const std::string& xTo = {}) {
+                    const std::string& xFrom = {}, const std::string& xTo = {}, const std::string& row = {}) {
         if (xFrom.empty()) {
             out_ += "\nfor (unsigned __kp_z = 0, __kp_t = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
                     "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y)\n"
                     "for (unsigned __kp_x = 0; __kp_x < __kp_block.x; ++__kp_x, ++__kp_t) {\n";
         } else {
             out_ += "\nfor (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
-                    "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y)\n"
-                    "for (unsigned __kp_x = " +
-                    xFrom + "; __kp_x < " + xTo +
+                    "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y) {" +
+                    row + "for (unsigned __kp_x = " + xFrom + "; __kp_x < " + xTo +
                     "; ++__kp_x) {\n"
                     "const unsigned __kp_t = __kp_x + __kp_block.x * (__kp_y + __kp_block.y * __kp_z);\n";
         }
@@ -866,6 +874,7 @@ private:
             out_ += "continue;\n__kp_return" + std::to_string(region_) + ":;\n" +
                     (alive_ ? "__kp_alive[__kp_t] = 0;\n" : "");
         out_ += "}\n";
+        if (!xFrom.empty()) out_ += "}\n"; // the row
     }
 
     // The tokens at i name threadIdx.x (directly or through an alias); returns how many tokens that took.
@@ -873,6 +882,227 @@ private:
         if (k_.is(i, "threadIdx") && k_.is(i + 1, ".") && k_.is(i + 2, "x")) return 3;
         const auto alias = aliases_.find(std::string(k_.text(i)));
         return alias != aliases_.end() && alias->second.second == "x" && named(i, k_.text(i)) ? 1 : 0;
+    }
+
+    // A leading guard. A kernel without barriers or warp operations that begins with declarations of
+    // indices and then `if (i >= n) return;` (or ends as `if (i < n) { ... }`, all after the declarations
+    // under the if) runs the threads of a row of the block (threadIdx.x counting up, y and z fixed) in
+    // order: once the guard sends one thread home, it sends every later thread of the row home too when
+    // its condition can only turn from false to true as threadIdx.x grows. The thread loop then leaves the
+    // row at that thread instead of visiting the rest (doublify_guarded, a block of 1,024 threads over 16
+    // elements, visited 1,024). Before the guard nothing but pure declarations runs, so a thread left out
+    // has nothing to do. The condition qualifies when each index it compares is a sum of products of
+    // non-negative quantities that threadIdx.x can only raise (threadIdx.x itself; the other built-ins and
+    // integer literals, the same along the row), compared with a value the same along the row (literals,
+    // built-ins but threadIdx.x, parameters the kernel never assigns, macros, such declarations), and
+    // clauses of either kind are joined by || (by && for the if that wraps). The sums are exact only while
+    // they stay below 2^31 (then no conversion wraps them): the block checks, before its loop, the largest
+    // value each can take, and visits every thread when one could pass it.
+    struct Guard {
+        std::size_t ifAt = 0;            // the if's token
+        std::size_t last = 0;            // one past the if statement's last token
+        bool wraps = false;              // `if (C) S` ends the kernel; else `if (C) return;`
+        std::vector<std::string> bounds; // the largest value of each index the condition compares
+    };
+
+    // How an expression behaves along a row.
+    struct RowValue {
+        enum class Kind { Same, Rising, Other } kind = Kind::Other; // Rising: non-decreasing in threadIdx.x
+        std::string bound; // its largest value, as a double expression ("" unknown; always known if Rising)
+    };
+
+    // Token i is a decimal integer literal (its suffix u, l, ul, ll, ...).
+    bool integerLiteral(std::size_t i) const {
+        const std::string_view t = k_.text(i);
+        const std::size_t digits = t.find_first_not_of("0123456789");
+        return k_.token(i).kind == TokenKind::Number && digits != 0 &&
+               (digits == std::string_view::npos ||
+                t.find_first_not_of("uUlL", digits) == std::string_view::npos);
+    }
+
+    static std::string builtinBound(std::string_view builtin, std::string_view member) {
+        const std::string m(member);
+        if (builtin == "threadIdx" || builtin == "blockDim") return "double(blockDim." + m + ")";
+        return "double(gridDim." + m + ")"; // blockIdx, gridDim
+    }
+
+    // [first, last) without parentheses around the whole of it.
+    std::pair<std::size_t, std::size_t> unwrapped(std::size_t first, std::size_t last) const {
+        while (last - first >= 2 && k_.is(first, "(") && k_.closing(first) == last - 1) {
+            ++first;
+            --last;
+        }
+        return {first, last};
+    }
+
+    // The positions of `op` in [first, last) outside parentheses and brackets.
+    std::vector<std::size_t> outside(std::size_t first, std::size_t last, std::string_view op) const {
+        std::vector<std::size_t> at;
+        int depth = 0;
+        for (std::size_t i = first; i < last; ++i) {
+            const std::string_view t = k_.text(i);
+            if (t == "(" || t == "[") ++depth;
+            if (t == ")" || t == "]") --depth;
+            if (depth == 0 && t == op) at.push_back(i);
+        }
+        return at;
+    }
+
+    // Tokens [first, last) are the same for every thread of a row and read no memory.
+    bool sameAlongRow(std::size_t first, std::size_t last) const {
+        for (std::size_t i = first; i < last; ++i) {
+            const std::string_view t = k_.text(i);
+            if (isOneOf(t, {"[", "->", "++", "--", "{", "?", ":"}) || isAssignment(t)) return false;
+            if (!k_.identifier(i) || k_.is(i - 1, ".")) continue;
+            if (k_.is(i + 1, "(") && !isOneOf(t, {"int", "unsigned", "long", "float", "double", "sizeof"}))
+                return false; // a call
+            const std::string w(t);
+            if (t == "threadIdx") {
+                if (!k_.is(i + 1, ".") || !isOneOf(k_.text(i + 2), {"y", "z"})) return false;
+            } else if (const auto local = guardLocals_.find(w); local != guardLocals_.end()) {
+                if (local->second.kind != RowValue::Kind::Same) return false;
+            } else if (!(launchConstant(t) || constants_.count(w) || macroLike(t) ||
+                         isOneOf(t, {"true", "false"}) ||
+                         (scalarParameters_.count(w) && !assigned(t, bodyFirst_, bodyLast_)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // [first, last) as a sum of products of built-ins, integer literals and such declarations: how it
+    // moves along a row, and its largest value. Other: anything else (a subtraction, a division, a
+    // parameter: no bound).
+    RowValue sumOfProducts(std::size_t first, std::size_t last) const {
+        std::tie(first, last) = unwrapped(first, last);
+        if (first >= last) return {};
+        const auto pieces = [&](std::size_t from, std::size_t to, std::string_view op) {
+            std::vector<std::pair<std::size_t, std::size_t>> parts;
+            for (const std::size_t at : outside(from, to, op)) {
+                parts.emplace_back(from, at);
+                from = at + 1;
+            }
+            parts.emplace_back(from, to);
+            return parts;
+        };
+        RowValue sum{RowValue::Kind::Same, {}};
+        for (const auto& [termFirst, termLast] : pieces(first, last, "+")) {
+            std::string product;
+            for (const auto& [a, b] : pieces(termFirst, termLast, "*")) {
+                RowValue factor;
+                if (b - a == 3 && k_.is(a + 1, ".") && named(a, k_.text(a)) &&
+                    isOneOf(k_.text(a), {"threadIdx", "blockIdx", "blockDim", "gridDim"}) &&
+                    isOneOf(k_.text(a + 2), {"x", "y", "z"})) {
+                    const bool rising = k_.is(a, "threadIdx") && k_.is(a + 2, "x");
+                    factor = {rising ? RowValue::Kind::Rising : RowValue::Kind::Same,
+                              builtinBound(k_.text(a), k_.text(a + 2))};
+                } else if (b - a == 1 && integerLiteral(a)) {
+                    factor = {RowValue::Kind::Same, "double(" + std::string(k_.text(a)) + ")"};
+                } else if (const auto local = b - a == 1 && named(a, k_.text(a))
+                                                  ? guardLocals_.find(std::string(k_.text(a)))
+                                                  : guardLocals_.end();
+                           local != guardLocals_.end()) {
+                    factor = local->second;
+                } else if (k_.is(a, "(") && k_.closing(a) == b - 1) {
+                    factor = sumOfProducts(a, b);
+                }
+                if (factor.kind == RowValue::Kind::Other || factor.bound.empty()) return {};
+                if (factor.kind == RowValue::Kind::Rising) sum.kind = RowValue::Kind::Rising;
+                product += (product.empty() ? "" : " * ") + factor.bound;
+            }
+            sum.bound += (sum.bound.empty() ? "(" : " + ") + product;
+        }
+        sum.bound += ")";
+        return sum;
+    }
+
+    RowValue rowValue(std::size_t first, std::size_t last) const {
+        RowValue v = sumOfProducts(first, last);
+        if (v.kind == RowValue::Kind::Other && sameAlongRow(first, last)) v.kind = RowValue::Kind::Same;
+        return v;
+    }
+
+    // The condition [first, last) can only turn from false to true along a row (`up`), or only from true
+    // to false; the largest values of the indices it compares go to `bounds`.
+    bool monotone(std::size_t first, std::size_t last, bool up, std::vector<std::string>& bounds) const {
+        std::tie(first, last) = unwrapped(first, last);
+        if (first >= last) return false;
+        if (sameAlongRow(first, last)) return true;
+        if (const auto joins = outside(first, last, up ? "||" : "&&"); !joins.empty()) {
+            std::size_t from = first;
+            for (const std::size_t at : joins) {
+                if (!monotone(from, at, up, bounds)) return false;
+                from = at + 1;
+            }
+            return monotone(from, last, up, bounds);
+        }
+        std::size_t op = last;
+        for (const std::string_view c : {"<", "<=", ">", ">="})
+            for (const std::size_t at : outside(first, last, c)) {
+                if (op != last) return false; // two comparisons
+                op = at;
+            }
+        if (op == last || !bindsTighter(first, op) || !bindsTighter(op + 1, last)) return false;
+        const RowValue left = rowValue(first, op), right = rowValue(op + 1, last);
+        const bool greater = isOneOf(k_.text(op), {">", ">="});
+        using K = RowValue::Kind;
+        // Rising > same: false, then true (up); rising < same: true, then false.
+        if (left.kind == K::Rising && right.kind == K::Same && greater == up) {
+            bounds.push_back(left.bound);
+            return true;
+        }
+        if (right.kind == K::Rising && left.kind == K::Same && greater != up) {
+            bounds.push_back(right.bound);
+            return true;
+        }
+        return false;
+    }
+
+    // The declaration statement s, before the guard: its variables are the same along a row or rise
+    // (integers of 32 bits or more), and initialising them does nothing else.
+    bool guardDeclaration(const Stmt& s) {
+        const auto d = declarationAt(s.first, s.last - 1);
+        if (!d) return false;
+        bool integer = true;
+        for (std::size_t i = d->specFirst; i < d->specLast; ++i) {
+            if (isOneOf(k_.text(i), {"float", "double", "bool"}))
+                integer = false;
+            else if (!isOneOf(k_.text(i), {"const", "int", "unsigned", "long", "signed", "size_t", "auto"}))
+                return false;
+        }
+        for (const Declarator& one : d->declarators) {
+            if (one.typeFirst < one.typeLast || one.dimsFirst < one.dimsLast || one.initFirst == one.initLast)
+                return false;
+            RowValue v = rowValue(one.initFirst, one.initLast);
+            if (v.kind == RowValue::Kind::Other || (v.kind == RowValue::Kind::Rising && !integer))
+                return false;
+            if (!integer) v.bound.clear();
+            guardLocals_[std::string(k_.text(one.name))] = v;
+        }
+        return true;
+    }
+
+    std::optional<Guard> leadingGuard(const Stmt& root) {
+        guardLocals_.clear();
+        for (std::size_t c = 0; c < root.children.size(); ++c) {
+            const Stmt& s = root.children[c];
+            if (s.kind == Stmt::Kind::Empty) continue;
+            if (s.kind == Stmt::Kind::Simple) {
+                if (!guardDeclaration(s)) return std::nullopt;
+                continue;
+            }
+            if (s.kind != Stmt::Kind::If || s.children.size() != 1) return std::nullopt;
+            const Stmt* then = &s.children[0];
+            if (then->kind == Stmt::Kind::Block && then->children.size() == 1) then = &then->children[0];
+            const bool returns = then->kind == Stmt::Kind::Simple && k_.is(then->first, "return") &&
+                                 k_.is(then->first + 1, ";");
+            Guard g{s.first, s.last, !returns, {}};
+            if (returns ? monotone(s.condFirst, s.condLast, true, g.bounds)
+                        : c + 1 == root.children.size() && monotone(s.condFirst, s.condLast, false, g.bounds))
+                return g;
+            return std::nullopt;
+        }
+        return std::nullopt;
     }
 
     // Tokens [first, last) hold no operator, outside parentheses, that binds more loosely than a
@@ -932,6 +1162,42 @@ private:
         if (put) { // its call records for every thread of the mask
             threadLoop(mask, body);
             return;
+        }
+        // The whole kernel, free of barriers, with a leading guard: each row's loop ends where the guard
+        // starts sending threads home (found by bisection), when the indices it compares are exact.
+        if (statements.size() == 1 && statements.front()->first == bodyFirst_ && !alive_ && mask.empty() &&
+            !statements.front()->barrier) {
+            if (auto guard = leadingGuard(*statements.front())) {
+                const Stmt& root = *statements.front();
+                std::string exact = "true";
+                for (const std::string& bound : guard->bounds)
+                    exact += " && " + bound + " < 2147483647.0";
+                const std::size_t open = guard->ifAt + 1, close = k_.closing(open);
+                std::string sends = "\nconst auto __kp_sends = [&](unsigned __kp_x) -> bool {\n"
+                                    "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};" +
+                                    chunk(root.first + 1, guard->ifAt, true);
+                for (const auto& [name, value] : guardLocals_)
+                    sends += "(void)" + name + ";";
+                const std::string condition = chunk(open + 1, close, true);
+                sends += "\nreturn " +
+                         (guard->wraps ? "!(" + condition + ")" : "static_cast<bool>(" + condition + ")") +
+                         ";\n};\n"
+                         "unsigned __kp_end = __kp_block.x;\n"
+                         "if (__kp_sends(0)) __kp_end = 0;\n"
+                         "else if (__kp_sends(__kp_block.x - 1))\n"
+                         "for (unsigned __kp_low = 1, __kp_high = __kp_block.x - 1;;) {\n"
+                         "if (__kp_low >= __kp_high) { __kp_end = __kp_low; break; }\n"
+                         "const unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / 2;\n"
+                         "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n";
+                out_ += "\nif (" + exact + ") {";
+                guard_ = guard;
+                threadLoop(mask, body, "0", "__kp_end", sends);
+                guard_.reset();
+                out_ += "} else {";
+                threadLoop(mask, body);
+                out_ += "}\n";
+                return;
+            }
         }
         // A region that is one `if (threadIdx.x < u)` (or <=, ==) with u the same for all threads, the
         // reduction's step, runs only the threads that can take it: the loop over x stops where the
@@ -1173,6 +1439,8 @@ private:
     int region_ = 0;
     int masks_ = 0;
     bool regionReturns_ = false;
+    std::optional<Guard> guard_;                  // the kernel's leading guard, while its region is written
+    std::map<std::string, RowValue> guardLocals_; // the declarations before it
 };
 
 // Helpers with warp operations, inlined where the kernel calls them as a whole statement, so that their
@@ -1515,6 +1783,49 @@ Parsed parse(const std::string& source, int line, int column) {
     return p;
 }
 
+// A parameter the kernel writes (`n -= 1;`, `data += offset;`, `&n`) is each thread's own copy in CUDA,
+// but the split kernel runs a block's threads in one call of its function, where they would share it: the
+// parameter is renamed and each thread's copy declared first thing in the body, on the `{`'s line so
+// that every line keeps its number. Returns the source so changed, or nothing when no parameter is written.
+std::string localParameters(const std::string& source, const Parsed& parsed) {
+    const Kernel& k = parsed.k;
+    const std::size_t close = k.closing(parsed.open);
+    const auto written = [&](std::string_view name) {
+        for (std::size_t i = parsed.bodyOpen + 1; i < parsed.root.last; ++i) {
+            if (!k.identifier(i) || k.text(i) != name || k.is(i - 1, ".") || k.is(i - 1, "->") ||
+                k.is(i - 1, "::"))
+                continue;
+            if (isAssignment(k.text(i + 1)) || isOneOf(k.text(i + 1), {"++", "--"}) ||
+                isOneOf(k.text(i - 1), {"++", "--", "&"}))
+                return true;
+        }
+        return false;
+    };
+    std::vector<std::size_t> names; // tokens of written parameters' names
+    for (std::size_t p = parsed.open + 1, segment = p; p <= close; ++p) {
+        if (p < close && !k.is(p, ",")) {
+            if (k.is(p, "(") || k.is(p, "[")) p = k.closing(p);
+            continue;
+        }
+        std::size_t nameAt = close;
+        for (std::size_t q = segment; q < p && !k.is(q, "=") && !k.is(q, "["); ++q)
+            if (k.identifier(q)) nameAt = q;
+        if (nameAt < close && nameAt > segment && written(k.text(nameAt))) names.push_back(nameAt);
+        segment = p + 1;
+    }
+    if (names.empty()) return {};
+    std::string out = source;
+    std::string copies;
+    for (const std::size_t n : names) {
+        const std::string name(k.text(n));
+        copies += " std::decay_t<decltype(__kp_param_" + name + ")> " + name + " = __kp_param_" + name + ";";
+    }
+    out.insert(k.token(parsed.bodyOpen).end(), copies);
+    for (auto n = names.rbegin(); n != names.rend(); ++n)
+        out.replace(k.token(*n).offset, k.token(*n).length, "__kp_param_" + std::string(k.text(*n)));
+    return out;
+}
+
 } // namespace
 
 SplitKernel splitAtBarriers(const std::string& original, int line, int column, const SplitOptions& options) {
@@ -1523,8 +1834,11 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         // Warp helpers called as statements are inlined first; the kernel is then read again.
         std::vector<std::pair<std::size_t, std::size_t>> inlined;
         Parsed first = parse(original, line, column);
-        const std::string withHelpers = inlineWarpHelpers(original, first.k, first.root, inlined);
-        const std::string& source = withHelpers.empty() ? original : withHelpers;
+        const std::string ownParameters = localParameters(original, first);
+        const std::string& start = ownParameters.empty() ? original : ownParameters;
+        if (!ownParameters.empty()) first = parse(start, line, column);
+        const std::string withHelpers = inlineWarpHelpers(start, first.k, first.root, inlined);
+        const std::string& source = withHelpers.empty() ? start : withHelpers;
         Parsed parsed = withHelpers.empty() ? std::move(first) : parse(source, line, column);
         const Kernel& k = parsed.k;
         const std::size_t open = parsed.open, bodyOpen = parsed.bodyOpen;

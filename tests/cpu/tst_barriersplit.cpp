@@ -99,6 +99,15 @@ __global__ void k(int* a, int n) {
     }
     if (tid == 0) a[blockIdx.x * blockDim.x] = s[0];
 })" << grid1 << true;
+        QTest::newRow("parameters each thread changes: a pointer moved, a count lowered") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    a += blockIdx.x * blockDim.x;
+    n -= threadIdx.x % 3;
+    s[threadIdx.x] = a[threadIdx.x] + n;
+    __syncthreads();
+    a[threadIdx.x] = s[63 - threadIdx.x] * 2 + n;
+})" << grid1 << true;
         QTest::newRow("early return before a barrier") << R"(
 __global__ void k(int* a, int n) {
     __shared__ int s[64];
@@ -450,6 +459,116 @@ __global__ void k(int* a, int n) {
         bool changed = false;
         for (std::size_t i = 0; i < a->size(); ++i)
             changed = changed || a->value(i) != static_cast<double>(i);
+        QVERIFY(changed);
+    }
+
+    // A kernel without barriers that starts with index declarations and a guard: each row of the block
+    // stops where the guard starts sending threads home, when the condition can only turn one way along the
+    // row. Split and fibers agree either way, and the split source says whether the rows stop early.
+    void leadingGuardsEndTheRows_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("launch");
+        QTest::addColumn<bool>("rows");
+        const QString grid3 = R"({"grid": [3], "block": [64]})";
+        QTest::newRow("1-D index, partial first block, idle blocks") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    a[i] = a[i] * 3 + i;
+})" << grid3 << true;
+        QTest::newRow("linear index of a 2-D block, a row cut short")
+            << R"(
+__global__ void k(int* a, int n) {
+    const int idx = threadIdx.x + threadIdx.y * blockDim.x;
+    if (idx >= n) { return; }
+    a[idx] *= 2;
+})"
+            << R"({"grid": [1], "block": [16, 8]})" << true;
+        QTest::newRow("2-D grid, two clauses joined by ||") << R"(
+__global__ void k(int* a, int n) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= 12 || y >= n / 4) return;
+    a[y * 12 + x] += 100 + x;
+})"
+                                                            << R"({"grid": [2, 3], "block": [8, 4]})" << true;
+        QTest::newRow("an if that wraps the rest, clauses joined by &&") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && 37 > i) {
+        a[i] = -a[i];
+        a[i + 100] = i;
+    }
+})" << grid3 << true;
+        QTest::newRow("unsigned index on the right of the comparison") << R"(
+__global__ void k(int* a, int n) {
+    unsigned i = threadIdx.x + blockDim.x * blockIdx.x;
+    if (n <= i) return;
+    a[i] += 7;
+})" << grid3 << true;
+        QTest::newRow("an index that passes 2^31 in the block: every thread visited")
+            << R"(
+__global__ void k(int* a, int n) {
+    const int v = threadIdx.x * 4000000;
+    if (v >= 1000000000 + n) return;
+    a[threadIdx.x % 192] += 1;
+})"
+            << R"({"grid": [1], "block": [1024]})" << true;
+        QTest::newRow("a clause that turns both ways") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i % 3 == 0 || i >= n) return;
+    a[i] = 1;
+})" << grid3 << false;
+        QTest::newRow("an index that falls as threadIdx.x grows") << R"(
+__global__ void k(int* a, int n) {
+    const int i = n - 1 - static_cast<int>(threadIdx.x);
+    if (i < 0) return;
+    a[i] = 5;
+})" << grid3 << false;
+        QTest::newRow("a store before the guard") << R"(
+__global__ void k(int* a, int n) {
+    a[blockIdx.x] = 9;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    a[i] += 2;
+})" << grid3 << false;
+        QTest::newRow("a guard that reads memory") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= a[5] + n) return;
+    a[i] += 2;
+})" << grid3 << false;
+        QTest::newRow("a parameter the kernel changes") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    n += i;
+    a[i] = n;
+})" << grid3 << false;
+    }
+
+    void leadingGuardsEndTheRows() {
+        QFETCH(QString, code);
+        QFETCH(QString, launch);
+        QFETCH(bool, rows);
+        const auto split = cpu::splitAtBarriers(code.toStdString(), 2, 17, {"k.cu", false});
+        QVERIFY2(split.split(), split.reason.c_str());
+        QCOMPARE(split.source.find("__kp_sends") != std::string::npos, rows);
+        const auto setup = setupOf(code.toStdString(), "k", {ints("a", 192), scalarInt("n", 40)},
+                                   nlohmann::json::parse(launch.toStdString()));
+        const auto a = split_->run(setup);
+        const auto b = fibers_->run(setup);
+        QVERIFY2(a.execution.find("in one loop") != std::string::npos, a.execution.c_str());
+        const auto* x = a.output("a");
+        const auto* y = b.output("a");
+        QVERIFY(x && y);
+        bool changed = false;
+        for (std::size_t i = 0; i < x->size(); ++i) {
+            if (x->value(i) != y->value(i))
+                QFAIL(qPrintable(
+                    QString("a[%1]: split %2, fibers %3").arg(i).arg(x->value(i)).arg(y->value(i))));
+            changed = changed || x->value(i) != static_cast<double>(i);
+        }
         QVERIFY(changed);
     }
 
