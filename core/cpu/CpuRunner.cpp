@@ -780,6 +780,7 @@ public:
         : setup_(setup), program_(program), outputs_(outputs), checkBounds_(checkBounds) {
         bind(library);
         placeBuffers(inputs);
+        prepareParameters();
     }
 
     // Refills what the kernels read from the inputs, and zeroes the scratch buffers.
@@ -908,20 +909,8 @@ private:
     void launch(const launch::Operation& operation, const launch::LaunchOperation& op, GridRun& grid,
                 const Execution& execution) {
         const auto& signature = program_.kernels[op.kernel].signature;
-        pointers_.assign(op.args.size(), nullptr);
-        arrays_.assign(op.args.size(), {});
-        for (std::size_t i = 0; i < op.args.size(); ++i) {
-            const auto& arg = op.args[i];
-            if (!arg.pointer) {
-                pointers_[i] = const_cast<std::byte*>(arg.bytes.data());
-                continue;
-            }
-            pointers_[i] = at(arg.place);
-            if (checkBounds_ && signature.parameters[i].dtype) {
-                arrays_[i] = {pointers_[i], arg.elements, arg.name.c_str()};
-                pointers_[i] = &arrays_[i];
-            }
-        }
+        const Parameters& parameters =
+            parameters_[static_cast<std::size_t>(&operation - program_.operations.data())];
         if (checkBounds_) { // only checked arrays report (a lock per launch is a third of a 4x4 array's run)
             const std::lock_guard lock(boundsReport.mutex);
             boundsReport.count = 0;
@@ -930,7 +919,7 @@ private:
                                    : execution.fibers         ? BlockExecution::Fibers
                                                               : BlockExecution::Loop;
         try {
-            grid.run(entries_[op.kernel], how, op.geometry, pointers_.data(), signature.name,
+            grid.run(entries_[op.kernel], how, op.geometry, parameters.pointers.data(), signature.name,
                      mayDefer(op, execution.deferred[op.kernel]));
         } catch (const launch::KernelFault& e) {
             if (program_.single) throw;
@@ -970,8 +959,37 @@ private:
     std::vector<std::size_t> outputOf_; // per argument copied out: its place in the outputs
     void (*flushDeferred_)(void*) = nullptr;
     std::size_t deferredBytes_ = 0;
-    std::vector<void*> pointers_; // the launch's parameters
-    std::vector<ArrayArgument> arrays_;
+    // A launch's parameters, the same in every repeat (the buffers stay where they are): worked out once,
+    // since a 4x4 array's launch is tens of nanoseconds.
+    struct Parameters {
+        std::vector<void*> pointers;
+        std::vector<ArrayArgument> arrays; // checked arrays, which pointers point to in bounds mode
+    };
+    std::vector<Parameters> parameters_; // per operation (empty for all but launches)
+
+    void prepareParameters() {
+        parameters_.resize(program_.operations.size());
+        for (std::size_t o = 0; o < program_.operations.size(); ++o) {
+            const auto* op = std::get_if<launch::LaunchOperation>(&program_.operations[o].what);
+            if (!op) continue;
+            const auto& signature = program_.kernels[op->kernel].signature;
+            Parameters& p = parameters_[o];
+            p.pointers.assign(op->args.size(), nullptr);
+            p.arrays.assign(op->args.size(), {});
+            for (std::size_t i = 0; i < op->args.size(); ++i) {
+                const auto& arg = op->args[i];
+                if (!arg.pointer) {
+                    p.pointers[i] = const_cast<std::byte*>(arg.bytes.data());
+                    continue;
+                }
+                p.pointers[i] = at(arg.place);
+                if (checkBounds_ && signature.parameters[i].dtype) {
+                    p.arrays[i] = {p.pointers[i], arg.elements, arg.name.c_str()};
+                    p.pointers[i] = &p.arrays[i];
+                }
+            }
+        }
+    }
 };
 
 } // namespace

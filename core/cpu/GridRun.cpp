@@ -55,6 +55,11 @@ void GridRun::setDeferredAtomics(void (*flush)(void*), std::size_t tableBytes) {
 void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g,
                   void* const* pointers, const std::string& kernelName, bool deferAtomics) {
     const std::uint64_t blocks = g.blocks();
+    if (blocks == 1 && how != BlockExecution::Fibers &&
+        !(deferAtomics && flushDeferred_ && deferredBytes_ > 0)) {
+        runOneBlock(entry, how, g, pointers, kernelName); // a 4x4 array: the launch is most of its time
+        return;
+    }
     const bool wholeGrid = wholeGrid_ && how == BlockExecution::Fibers;
     const unsigned workers =
         wholeGrid ? static_cast<unsigned>(blocks)
@@ -66,21 +71,22 @@ void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGe
     const std::uint64_t chunk = std::clamp<std::uint64_t>(blocks / (std::uint64_t{workers} * 64), 1, 64);
     Launch launch{entry, how, g, pointers, kernelName, workers, blocks, chunk};
     launch.deferAtomics = deferAtomics && flushDeferred_ && deferredBytes_ > 0;
-    if (!wholeGrid && launchesAlone(entry, g)) {
+    SmallGrid* small = wholeGrid ? nullptr : smallGrid(entry, g);
+    if (small && !small->shared) {
         // A small grid runs on this thread alone: waking the workers costs more than its blocks (a 4x4
-        // array took 11 us on 16 cores, 0.5 us on one). Unless, tried once, its blocks took longer than
-        // the wake-up: then the workers share them from the next launch on.
+        // array took 11 us on 16 cores, 0.5 us on one). Unless its blocks take longer than the wake-up:
+        // its first launches are timed, and if two of them took longer (the first may be slow only for
+        // its cold memory), the workers share its blocks from then on.
         launch.workers = 1;
         launch.chunk = blocks;
-        if (blocks == 1) { // nothing to share: not timed (two clock reads were a third of a 4x4 array's run)
+        if (small->timed >= kSmallGridTimings) { // decided: not timed (two clock reads per launch)
             worker(launch, 0);
             return;
         }
         const auto start = std::chrono::steady_clock::now();
         worker(launch, 0);
-        if (std::chrono::steady_clock::now() - start > kAloneAtMost)
-            sharedSmallGrids_.emplace_back(reinterpret_cast<const void*>(entry.runThread), blocks,
-                                           g.threadsPerBlock());
+        ++small->timed;
+        if (std::chrono::steady_clock::now() - start > kAloneAtMost) small->shared = ++small->slow >= 2;
         return;
     }
     if (!wholeGrid) {
@@ -94,22 +100,13 @@ void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGe
 void GridRun::worker(Launch& launch, unsigned w) {
     if (w >= launch.workers) return; // the pool is larger than this launch's grid
     const auto& g = launch.g;
-    std::vector<unsigned char>& shared = sharedMemory_[w];
-    if (shared.size() < std::max<std::size_t>(g.sharedBytes, 1))
-        shared.resize(std::max<std::size_t>(g.sharedBytes, 1));
     const bool fibers = launch.how == BlockExecution::Fibers;
     if (fibers && !fiberSets_[w]) fiberSets_[w] = std::make_unique<ThreadFibers>();
     ThreadFibers* threadFibers = fibers ? fiberSets_[w].get() : nullptr;
     const auto threads = static_cast<std::size_t>(g.threadsPerBlock());
-    // The block's built-ins live in this worker thread's state, which the kernel reads. Blocks are taken a
-    // chunk at a time and their indices counted up, not divided out for each block: with 2^16 small
-    // blocks, per-block bookkeeping showed in a memory-bound kernel's time.
+    // Blocks are taken a chunk at a time and their indices counted up, not divided out for each block:
+    // with 2^16 small blocks, per-block bookkeeping showed in a memory-bound kernel's time.
     auto& state = kernelpad_block_state;
-    std::copy(g.grid.begin(), g.grid.end(), state.gridDimension);
-    std::copy(g.block.begin(), g.block.end(), state.blockDimension);
-    state.dynamicShared = shared.data();
-    state.dynamicSharedBytes = g.sharedBytes;
-    state.blockThreads = static_cast<unsigned>(threads);
     // The worker's deferred atomics, applied once its blocks are done, or if one fails (the results of a
     // failed launch are not shown, but the next launch must start from an empty table).
     struct Flush {
@@ -124,21 +121,16 @@ void GridRun::worker(Launch& launch, unsigned w) {
         if (!table) table = std::make_unique<std::byte[]>(deferredBytes_); // zeroed: every slot free
         flush.table = table.get();
     }
-    state.deferredAtomics = flush.table;
+    prepareBlocks(g, w, flush.table);
     const std::function<void()> gridSync =
         launch.gridBarrier ? std::function<void()>([&launch] { launch.gridBarrier->arrive_and_wait(); })
                            : nullptr;
-    // A block whose threads cannot go on (a warp operation's misuse, threads waiting at different barriers),
-    // said with the kernel's name.
-    const auto named = [&](const launch::KernelFault& e) {
-        return launch::KernelFault("the kernel " + launch.kernelName + " cannot go on: " + e.what());
-    };
     const auto runBlock = [&] {
         if (launch.how == BlockExecution::Split) {
             try {
                 launch.entry.runThread(launch.pointers, 0, 0, 0); // the split kernel runs the whole block
             } catch (const launch::KernelFault& e) {              // WarpExchange.h
-                throw named(e);
+                throw blockFault(launch.kernelName, e);
             }
             return;
         }
@@ -161,7 +153,7 @@ void GridRun::worker(Launch& launch, unsigned w) {
         try {
             threadFibers->run(threads, body, gridSync);
         } catch (const launch::KernelFault& e) {
-            throw named(e);
+            throw blockFault(launch.kernelName, e);
         }
     };
     if (launch.gridBarrier) { // block w, whatever the other workers do, once every worker has started
@@ -194,12 +186,51 @@ void GridRun::worker(Launch& launch, unsigned w) {
     }
 }
 
-bool GridRun::launchesAlone(const Entry& entry, const launch::LaunchGeometry& g) const {
-    if (g.blocks() == 1) return true;
-    if (g.blocks() * g.threadsPerBlock() > kAloneThreads) return false;
-    const auto key =
-        std::make_tuple(reinterpret_cast<const void*>(entry.runThread), g.blocks(), g.threadsPerBlock());
-    return std::find(sharedSmallGrids_.begin(), sharedSmallGrids_.end(), key) == sharedSmallGrids_.end();
+void GridRun::runOneBlock(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g,
+                          void* const* pointers, const std::string& kernelName) {
+    prepareBlocks(g, 0, nullptr);
+    kernelpad_block_state.blockIndex[0] = kernelpad_block_state.blockIndex[1] =
+        kernelpad_block_state.blockIndex[2] = 0;
+    if (how == BlockExecution::Loop) {
+        entry.runBlock(pointers);
+        return;
+    }
+    try {
+        entry.runThread(pointers, 0, 0, 0); // the split kernel runs the whole block
+    } catch (const launch::KernelFault& e) {
+        throw blockFault(kernelName, e);
+    }
+}
+
+void GridRun::prepareBlocks(const launch::LaunchGeometry& g, unsigned w, void* deferredAtomics) {
+    if (sharedMemory_.size() <= w) sharedMemory_.resize(w + 1);
+    std::vector<unsigned char>& shared = sharedMemory_[w];
+    if (shared.size() < std::max<std::size_t>(g.sharedBytes, 1))
+        shared.resize(std::max<std::size_t>(g.sharedBytes, 1));
+    // The block's built-ins live in this worker thread's state, which the kernel reads.
+    auto& state = kernelpad_block_state;
+    std::copy(g.grid.begin(), g.grid.end(), state.gridDimension);
+    std::copy(g.block.begin(), g.block.end(), state.blockDimension);
+    state.dynamicShared = shared.data();
+    state.dynamicSharedBytes = g.sharedBytes;
+    state.blockThreads = static_cast<unsigned>(g.threadsPerBlock());
+    state.deferredAtomics = deferredAtomics;
+}
+
+launch::KernelFault GridRun::blockFault(const std::string& kernelName, const launch::KernelFault& e) {
+    return launch::KernelFault("the kernel " + kernelName + " cannot go on: " + e.what());
+}
+
+GridRun::SmallGrid* GridRun::smallGrid(const Entry& entry, const launch::LaunchGeometry& g) {
+    if (g.blocks() * g.threadsPerBlock() > kAloneThreads) return nullptr;
+    const auto* kernel = reinterpret_cast<const void*>(entry.runThread);
+    const auto found = std::find_if(smallGrids_.begin(), smallGrids_.end(), [&](const SmallGrid& s) {
+        return s.kernel == kernel && s.blocks == g.blocks() && s.threads == g.threadsPerBlock();
+    });
+    if (found != smallGrids_.end()) return &*found;
+    // Within one launch: a grid of one block, with nothing to share, is never timed.
+    return &smallGrids_.emplace_back(
+        SmallGrid{kernel, g.blocks(), g.threadsPerBlock(), g.blocks() == 1 ? kSmallGridTimings : 0});
 }
 
 void GridRun::runWholeGrid(Launch& launch) {

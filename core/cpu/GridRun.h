@@ -5,6 +5,7 @@
 #pragma once
 
 #include "WorkerPool.h"
+#include "core/launch/KernelFault.h"
 #include "core/launch/LaunchGeometry.h"
 
 #include <chrono>
@@ -58,12 +59,30 @@ private:
     // What a worker needs to run blocks of one launch.
     struct Launch;
     void worker(Launch& launch, unsigned w);
+    // A grid of one block, not as fibers, its atomics acting at once: run here, without the bookkeeping of
+    // sharing blocks (a 4x4 array's launch is tens of nanoseconds).
+    void runOneBlock(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g,
+                     void* const* pointers, const std::string& kernelName);
+    // This thread's block state for blocks of `g` on worker w (its shared memory; run() has sized the
+    // per-worker vectors before any worker starts).
+    void prepareBlocks(const launch::LaunchGeometry& g, unsigned w, void* deferredAtomics);
+    // A block whose threads cannot go on (a warp operation's misuse, threads waiting at different
+    // barriers), said with the kernel's name.
+    static launch::KernelFault blockFault(const std::string& kernelName, const launch::KernelFault& e);
     void runWholeGrid(Launch& launch);
     void startPool();
-    // Whether a launch of `g` runs its blocks on the calling thread alone: one block, or a small grid that
-    // has not yet shown it takes longer than waking the workers.
-    bool launchesAlone(const Entry& entry, const launch::LaunchGeometry& g) const;
+    // A small grid (kernel, blocks, threads per block: up to kAloneThreads threads) runs its blocks on the
+    // calling thread alone unless its first launches showed it takes longer than waking the workers.
+    struct SmallGrid {
+        const void* kernel;
+        std::uint64_t blocks, threads;
+        int timed = 0; // launches timed so far, up to kSmallGridTimings
+        int slow = 0;  // of them, those that took longer than kAloneAtMost
+        bool shared = false;
+    };
+    SmallGrid* smallGrid(const Entry& entry, const launch::LaunchGeometry& g); // null: not small
     static constexpr std::uint64_t kAloneThreads = 16384;
+    static constexpr int kSmallGridTimings = 3;
     static constexpr std::chrono::microseconds kAloneAtMost{50};
 
     unsigned workers_;
@@ -76,8 +95,7 @@ private:
     void (*flushDeferred_)(void*) = nullptr;
     std::size_t deferredBytes_ = 0;
     std::vector<std::unique_ptr<std::byte[]>> deferredTables_; // per worker, zeroed, made at first need
-    // Small grids (kernel, blocks, threads per block) that took too long alone: the workers share them.
-    std::vector<std::tuple<const void*, std::uint64_t, std::uint64_t>> sharedSmallGrids_;
+    std::vector<SmallGrid> smallGrids_;
 };
 
 } // namespace kp::cpu
