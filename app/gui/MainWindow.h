@@ -88,6 +88,8 @@ public:
     // Compiles the text now instead of after the typing pause.
     void compileNow();
     bool compiling() const { return runs_->compiling(); }
+    // Whether the markers answer the text as it is: no check waits for the typing pause or runs.
+    bool markersCurrent() const { return !compileTimer_.isActive() && !compiling(); }
 
     // The app's start: offers back, one by one, the sessions that did not end normally, and opens `file`
     // (the command line's) whatever is restored; `fallback` (the first start's sample) only when neither

@@ -436,6 +436,31 @@ private slots:
 
     // Esc stops a run while the student is typing: the editor no longer keeps the key to itself. With a
     // completion list open it closes the list, as before.
+    // The window says when its markers answer the text as it stands: not while the typing pause runs or a
+    // check is out (markers of a half-typed line may still show), and then they are the last text's.
+    void markersAreCurrentOnlyForTheTextAsItIs() {
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        bool opened = false;
+        QCOMPARE(refusalOf(window, copySample(QStringLiteral("markers")), &opened), QString());
+        QVERIFY(opened);
+        QTRY_VERIFY_WITH_TIMEOUT(window.markersCurrent(), 120000);
+        KernelEditor* editor = window.editor();
+        QVERIFY(editor->diagnostics().empty());
+        const int lines = editor->lines();
+        editor->setCursorPosition(lines - 1, int(editor->text(lines - 1).size()));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTest::keyClicks(editor, QStringLiteral("__device__ int z = undeclared_name;"));
+        QVERIFY(!window.markersCurrent());
+        QVERIFY(editor->diagnostics().empty()); // the last check's: the text before the edit
+        QTRY_VERIFY_WITH_TIMEOUT(window.markersCurrent(), 120000);
+        bool named = false;
+        for (const auto& d : editor->diagnostics())
+            named = named || d.message.find("undeclared_name") != std::string::npos;
+        QVERIFY(named);
+    }
+
     void escapeInTheEditorStopsTheRun() {
         MainWindow window;
         window.resize(1366, 768);

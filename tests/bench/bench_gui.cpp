@@ -198,13 +198,16 @@ Feedback typeAndWait(MainWindow& window, int edits, int keyDelayMs) {
                          keyDelayMs);
         QElapsedTimer clock;
         clock.start();
-        if (!spinUntil([&] { return showsTheTypedError(editor->diagnostics()); }, 60000)) break;
+        if (!spinUntil([&] { return window.markersCurrent() && showsTheTypedError(editor->diagnostics()); },
+                       60000))
+            break;
         f.shown.push_back(msOf(clock));
         QTest::qWait(300);
         const QString fixed = QStringLiteral("%1;").arg(edit);
         replaceWrong(fixed);
         clock.restart();
-        if (!spinUntil([&] { return editor->diagnostics().empty() && !window.compiling(); }, 60000)) break;
+        if (!spinUntil([&] { return window.markersCurrent() && editor->diagnostics().empty(); }, 60000))
+            break;
         f.cleared.push_back(msOf(clock));
         if (i + 1 < edits) continue;
         // The error once more: the text of the marker above, checked before.
@@ -213,10 +216,12 @@ Feedback typeAndWait(MainWindow& window, int edits, int keyDelayMs) {
             QTest::keyClick(editor, Qt::Key_Backspace, Qt::NoModifier, keyDelayMs);
         QTest::keyClicks(editor, wrong, Qt::NoModifier, keyDelayMs);
         clock.restart();
-        if (!spinUntil([&] { return showsTheTypedError(editor->diagnostics()); }, 60000)) break;
+        if (!spinUntil([&] { return window.markersCurrent() && showsTheTypedError(editor->diagnostics()); },
+                       60000))
+            break;
         f.revisited.push_back(msOf(clock));
         replaceWrong(fixed);
-        spinUntil([&] { return editor->diagnostics().empty() && !window.compiling(); }, 60000);
+        spinUntil([&] { return window.markersCurrent() && editor->diagnostics().empty(); }, 60000);
     }
     f.worstStall = probe.stop();
     return f;
