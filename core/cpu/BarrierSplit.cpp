@@ -105,6 +105,41 @@ public:
         throw NotSplit{"unbalanced brackets"};
     }
 
+    // The kernel's cooperative groups: variables holding its thread block and tiles of it (Groups).
+    struct Groups {
+        std::set<std::string> blocks;
+        std::map<std::string, unsigned> tiles; // name -> size
+        int calls = 0; // calls that synchronise: block.sync(), tile.shfl_down(...), ...
+        bool any() const { return !blocks.empty() || !tiles.empty(); }
+    };
+    void setGroups(Groups groups) { groups_ = std::move(groups); }
+    const Groups& groups() const { return groups_; }
+
+    // Token i starts `NAME.method(` on a tile (or, for sync, a block) whose method synchronises: a warp
+    // operation on the tile's lanes (cooperative_groups in the kernel header), or the block's barrier.
+    bool groupCall(std::size_t i, bool block) const {
+        if (!identifier(i) || !is(i + 1, ".") || !is(i + 3, "(") ||
+            (i > 0 && (is(i - 1, ".") || is(i - 1, "->"))))
+            return false;
+        const std::string name(text(i));
+        if (block) return groups_.blocks.count(name) && is(i + 2, "sync");
+        return groups_.tiles.count(name) &&
+               isOneOf(text(i + 2), {"sync", "shfl", "shfl_down", "shfl_up", "shfl_xor", "any", "all",
+                                     "ballot", "match_any", "match_all"});
+    }
+    // Token i is `reduce` (or `sync`) of cooperative groups called on a group variable: `cg::reduce(tile,`;
+    // returns the call's first token (its qualifier's), or npos.
+    std::size_t groupFunction(std::size_t i, std::string_view function) const {
+        if (!is(i, function) || !is(i + 1, "(")) return std::string::npos;
+        const std::string argument(text(i + 2));
+        const bool group = function == "reduce"
+                               ? groups_.tiles.count(argument) > 0
+                               : groups_.tiles.count(argument) + groups_.blocks.count(argument) > 0;
+        if (!group || !(is(i + 3, ",") || is(i + 3, ")"))) return std::string::npos;
+        if (i >= 2 && is(i - 1, "::")) return i - 2;
+        return i > 0 && (is(i - 1, ".") || is(i - 1, "->")) ? std::string::npos : i;
+    }
+
     Stmt statement(std::size_t& i, std::size_t end) {
         if (i >= end) throw NotSplit{"a statement is missing"};
         if (depth_ == kMaxNesting)
@@ -172,6 +207,16 @@ public:
             s.kind = Stmt::Kind::Barrier;
             s.barrier = true;
             i += 4;
+        } else if (groupCall(i, true) && is(i + 4, ")") && is(i + 5, ";")) { // block.sync();
+            s.kind = Stmt::Kind::Barrier;
+            s.barrier = true;
+            i += 6;
+        } else if (const std::size_t sync = is(i + 1, "::") ? i + 2 : i;
+                   groupFunction(sync, "sync") == i && groups_.blocks.count(std::string(text(sync + 2))) &&
+                   is(sync + 3, ")") && is(sync + 4, ";")) { // cg::sync(block);
+            s.kind = Stmt::Kind::Barrier;
+            s.barrier = true;
+            i = sync + 5;
         } else if (t == "try" || t == "else") {
             throw NotSplit{"a " + std::string(t) + " it cannot place"};
         } else {
@@ -200,12 +245,21 @@ private:
     // and its arguments must change nothing, since they are evaluated twice.
     void warpCall(Stmt& s, std::size_t last) {
         for (std::size_t i = s.first; i < last; ++i) {
-            if (!identifier(i) || !isWarpOperation(text(i)) || !is(i + 1, "(")) continue;
+            // A warp operation, a tile's (tile.shfl_down(v, 1), tile.sync()) or cooperative groups' reduce
+            // over a tile (cg::reduce(tile, v, op), one operation: WarpExchange.h).
+            std::size_t first = i, open = i + 1;
+            if (groupCall(i, false)) {
+                open = i + 3;
+            } else if (const std::size_t reduce = groupFunction(i, "reduce"); reduce != std::string::npos) {
+                first = reduce;
+            } else if (!identifier(i) || !isWarpOperation(text(i)) || !is(i + 1, "(")) {
+                continue;
+            }
             if (s.warp)
                 throw NotSplit{"two warp operations in one statement at line " + std::to_string(lineOf(i))};
             s.warp = s.barrier = true;
-            s.callFirst = i;
-            s.callLast = closing(i + 1) + 1;
+            s.callFirst = first;
+            s.callLast = closing(open) + 1;
             for (std::size_t j = s.callFirst; j < s.callLast; ++j)
                 if (isAssignment(text(j)) || isOneOf(text(j), {"++", "--"}))
                     throw NotSplit{"a warp operation whose arguments change a variable at line " +
@@ -230,6 +284,7 @@ private:
 
     std::string_view text_;
     std::vector<Token> tokens_;
+    Groups groups_;
     int depth_ = 0; // of statement()'s recursion
 };
 
@@ -547,6 +602,15 @@ private:
         }
         if (constantDeclaration(*declaration)) {
             constants_.insert(std::string(k_.text(declaration->declarators[0].name)));
+            prelude_.emplace_back(first, last);
+            placed_.insert(first);
+            return std::nullopt;
+        }
+        // A cooperative group of the block or a tile of it is the same object for every thread (its
+        // methods read the calling thread's index): one at kernel scope.
+        if (const std::string name(k_.text(declaration->declarators[0].name));
+            declaration->declarators.size() == 1 &&
+            (k_.groups().blocks.count(name) || k_.groups().tiles.count(name))) {
             prelude_.emplace_back(first, last);
             placed_.insert(first);
             return std::nullopt;
@@ -1691,7 +1755,7 @@ struct FileUses {
 // __global__ function, so a program whose other kernels synchronise still splits this one.
 // `inlined`: definitions (offsets) whose calls were all inlined, whose warp operations are not counted.
 FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t bodyEnd,
-                const std::vector<std::pair<std::size_t, std::size_t>>& inlined) {
+                const std::vector<std::pair<std::size_t, std::size_t>>& inlined, bool groupsRead) {
     FileUses uses;
     source::Lexer lexer(source);
     std::vector<Token> tokens;
@@ -1738,7 +1802,10 @@ FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t body
             }))
             continue;
         const std::string_view name = text(i);
-        if (source::isSynchronisingCall(name) && !inOtherKernel) ++uses.synchronisingCalls;
+        // The kernel's cooperative groups, read (findGroups), count by their calls instead.
+        if (source::isSynchronisingCall(name) && !inOtherKernel &&
+            !(groupsRead && name == "cooperative_groups"))
+            ++uses.synchronisingCalls;
         if (name == "threadIdx" && (tokens[i].offset < bodyBegin || tokens[i].offset >= bodyEnd))
             uses.threadIdxOutside = true;
     }
@@ -1767,6 +1834,111 @@ struct Parsed {
     Stmt root;
 };
 
+// The kernel's cooperative groups, when it uses them in the ways the split takes: variables declared as
+// `thread_block b = this_thread_block();` and `thread_block_tile<N> t = tiled_partition<N>(b);` (or auto,
+// qualified or not), then used only through their methods and cooperative groups' reduce and sync. A
+// barrier of the block is then a __syncthreads(), and a tile's shuffle, vote, sync or reduce a warp
+// operation. Anything else (a group passed to a helper, coalesced or grid groups, scans) leaves the
+// kernel to fibers, with the reason.
+void findGroups(Kernel& k, std::size_t bodyOpen, std::size_t bodyClose) {
+    Kernel::Groups g;
+    const auto line = [&](std::size_t i) { return std::to_string(k.token(i).line); };
+    // Declarations first: `NAME = [ns ::] this_thread_block ( ) ;`, `NAME = [ns ::] tiled_partition < N > ( G
+    // ) ;`.
+    for (std::size_t i = bodyOpen + 1; i < bodyClose; ++i) {
+        const bool block =
+            k.is(i, "this_thread_block") && k.is(i + 1, "(") && k.is(i + 2, ")") && k.is(i + 3, ";");
+        const bool tile = k.is(i, "tiled_partition") && k.is(i + 1, "<") &&
+                          k.token(i + 2).kind == TokenKind::Number && k.is(i + 3, ">") && k.is(i + 4, "(") &&
+                          k.is(i + 6, ")") && k.is(i + 7, ";");
+        if (!block && !tile) continue;
+        const std::size_t start = k.is(i - 1, "::") ? i - 2 : i;
+        if (!k.is(start - 1, "=") || !k.identifier(start - 2))
+            throw NotSplit{"cooperative groups made other than into a variable at line " + line(i)};
+        const std::string name(k.text(start - 2));
+        if (block) {
+            g.blocks.insert(name);
+            continue;
+        }
+        const std::string parent(k.text(i + 5));
+        const std::string size(k.text(i + 2));
+        const unsigned n = size.find_first_not_of("0123456789") == std::string::npos && size.size() <= 2
+                               ? static_cast<unsigned>(std::stoul(size))
+                               : 0;
+        if (n == 0 || n > 32 || (n & (n - 1)) != 0 || (!g.blocks.count(parent) && !g.tiles.count(parent)))
+            throw NotSplit{"a tile it cannot read at line " + line(i)};
+        g.tiles[name] = n;
+    }
+    if (!g.any()) return;
+    k.setGroups(g);
+    for (std::size_t i = bodyOpen + 1; i < bodyClose; ++i) {
+        const std::string_view t = k.text(i);
+        if (isOneOf(t, {"coalesced_threads", "this_grid", "grid_group", "thread_group", "coalesced_group",
+                        "labeled_partition", "binary_partition", "inclusive_scan", "exclusive_scan",
+                        "memcpy_async"}))
+            throw NotSplit{"cooperative groups' " + std::string(t) + " at line " + line(i)};
+        if (k.groupCall(i, false) || k.groupCall(i, true) ||
+            k.groupFunction(i, "reduce") != std::string::npos ||
+            k.groupFunction(i, "sync") != std::string::npos)
+            ++g.calls;
+        const std::string name(t);
+        if (!k.identifier(i) || (!g.blocks.count(name) && !g.tiles.count(name)) || k.is(i - 1, ".") ||
+            k.is(i - 1, "->") || k.is(i - 1, "::"))
+            continue;
+        const bool declared = k.is(i + 1, "=");
+        const bool method =
+            k.is(i + 1, ".") && k.is(i + 3, "(") &&
+            isOneOf(k.text(i + 2),
+                    {"sync", "thread_rank", "meta_group_rank", "meta_group_size", "size", "num_threads",
+                     "group_index", "thread_index", "group_dim", "dim_threads", "shfl", "shfl_down",
+                     "shfl_up", "shfl_xor", "any", "all", "ballot", "match_any", "match_all"});
+        const bool argument = k.is(i - 1, "(") && (isOneOf(k.text(i - 2), {"reduce", "sync"}) ||
+                                                   (k.is(i - 2, ">") && k.is(i - 5, "tiled_partition")));
+        if (!declared && !method && !argument)
+            throw NotSplit{"the cooperative group " + name +
+                           " used other than through its methods, reduce and sync at line " + line(i)};
+    }
+    k.setGroups(g);
+}
+
+// Cooperative groups outside the kernel's body only as `namespace cg = cooperative_groups;` or `using
+// namespace cooperative_groups;`, with no group named outside it: no helper synchronises through one.
+bool groupsOnlyInKernel(std::string_view source, std::size_t bodyBegin, std::size_t bodyEnd) {
+    source::Lexer lexer(source);
+    std::vector<Token> tokens;
+    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next())
+        if (token.kind != TokenKind::Directive && !token.inDirective) tokens.push_back(token);
+    const auto text = [&](std::size_t i) {
+        return i < tokens.size() ? lexer.text(tokens[i]) : std::string_view();
+    };
+    const auto outside = [&](std::size_t i) {
+        return tokens[i].offset < bodyBegin || tokens[i].offset >= bodyEnd;
+    };
+    std::set<std::string_view> aliases;
+    std::set<std::size_t> namespaceLines; // tokens of the namespace declarations themselves
+    bool usingNamespace = false;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (text(i) != "cooperative_groups" || !outside(i)) continue;
+        if (i >= 3 && text(i - 1) == "=" && text(i - 3) == "namespace" && text(i + 1) == ";") {
+            aliases.insert(text(i - 2));
+            namespaceLines.insert(i - 2);
+        } else if (i >= 2 && text(i - 1) == "namespace" && text(i - 2) == "using" && text(i + 1) == ";") {
+            usingNamespace = true;
+        } else {
+            return false;
+        }
+    }
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (!outside(i) || tokens[i].kind != TokenKind::Identifier || namespaceLines.count(i)) continue;
+        if (aliases.count(text(i))) return false;
+        if (usingNamespace && isOneOf(text(i), {"thread_block", "thread_block_tile", "this_thread_block",
+                                                "tiled_partition", "coalesced_threads", "this_grid",
+                                                "thread_group", "coalesced_group", "grid_group"}))
+            return false;
+    }
+    return true;
+}
+
 Parsed parse(const std::string& source, int line, int column) {
     const std::size_t name = offsetOf(source, line, column);
     if (name == std::string::npos || name >= source.size())
@@ -1778,6 +1950,7 @@ Parsed parse(const std::string& source, int line, int column) {
     if (p.open >= k.size()) throw NotSplit{"no parameter list"};
     p.bodyOpen = k.closing(p.open) + 1;
     if (!k.is(p.bodyOpen, "{")) throw NotSplit{"no body after the parameter list"};
+    findGroups(p.k, p.bodyOpen, k.closing(p.bodyOpen));
     std::size_t i = p.bodyOpen;
     p.root = p.k.statement(i, k.size());
     return p;
@@ -1845,7 +2018,11 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         const Stmt& root = parsed.root;
         const std::size_t bodyBegin = k.token(bodyOpen).offset, bodyEnd = k.token(root.last - 1).end();
 
-        const FileUses uses = usesIn(source, bodyBegin, bodyEnd, inlined);
+        const auto& groups = k.groups();
+        if (groups.any() && !groupsOnlyInKernel(source, bodyBegin, bodyEnd))
+            throw NotSplit{"cooperative groups outside the kernel (a helper that takes a group)"};
+        FileUses uses = usesIn(source, bodyBegin, bodyEnd, inlined, groups.any());
+        uses.synchronisingCalls += groups.calls;
         std::function<int(const Stmt&, bool)> count = [&](const Stmt& s, bool warp) {
             int n = (warp ? s.warp : s.kind == Stmt::Kind::Barrier) ? 1 : 0;
             for (const Stmt& c : s.children)
@@ -1871,7 +2048,8 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         SplitOptions effective = options;
         // threadIdx read outside the body (helper functions) needs the built-in kept up to date. Warp
         // operations do not: they read the thread loop's linear index (kernelpad_block_state.warpThread).
-        effective.threadIndexInTls = options.threadIndexInTls || uses.threadIdxOutside;
+        // So does a group's thread_rank() and the like (the kernel header reads threadIdx).
+        effective.threadIndexInTls = options.threadIndexInTls || uses.threadIdxOutside || groups.any();
 
         // Parameters passed by value: the uniform ones a loop may count with.
         std::set<std::string> scalars;

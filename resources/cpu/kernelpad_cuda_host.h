@@ -799,10 +799,51 @@ template <typename T> struct bit_and { T operator()(T a, T b) const { return a &
 template <typename T> struct bit_or { T operator()(T a, T b) const { return a | b; } };
 template <typename T> struct bit_xor { T operator()(T a, T b) const { return a ^ b; } };
 
+namespace detail {
+// reduce over a tile in a kernel split at its warp operations (core/cpu/BarrierSplit.h): one warp
+// operation instead of log2(Size) shuffles. Each thread records its value as a __syncwarp of the tile's
+// lanes; the warp's first thread to take its result checks the meeting (as any warp operation) and works
+// out every lane's result with the butterfly the shuffles run (op(value, the partner's), a partner that
+// did not come lending the lane its own value, as a shuffle does), so both ways agree bit for bit.
+template <unsigned Size, typename T, typename Op>
+T splitTileReduce(unsigned lanes, T value, Op op, const std::source_location& at) {
+    auto& state = kernelpad_block_state;
+    if (state.warpPhase == 1) {
+        ::kernelpad::exchangeWarp(::kernelpad::Meet::SyncWarp, lanes, ::kernelpad::bitsOf(value), -1,
+                                  "cooperative_groups::reduce", at);
+        return value;
+    }
+    auto* x = static_cast<::kernelpad::WarpSlots*>(state.warpSlots);
+    const unsigned t = state.warpThread;
+    const unsigned long long occasion = x->last[t];
+    const unsigned p = occasion & 1;
+    if (x->warpDone[p][t / 32] != occasion) {
+        x->complete(t / 32, occasion); // may throw: a lane the mask names is elsewhere
+        const unsigned base = t & ~31u;
+        T v[32];
+        bool came[32];
+        for (unsigned i = 0; i < 32; ++i) {
+            came[i] = base + i < ::kernelpad::kMaxThreads && x->occasion[p][base + i] == occasion;
+            v[i] = came[i] ? ::kernelpad::fromBits<T>(x->value[p][base + i]) : T{};
+        }
+        for (unsigned m = Size / 2; m > 0; m /= 2) {
+            T next[32];
+            for (unsigned i = 0; i < 32; ++i) next[i] = came[i] ? op(v[i], came[i ^ m] ? v[i ^ m] : v[i]) : v[i];
+            for (unsigned i = 0; i < 32; ++i) v[i] = next[i];
+        }
+        for (unsigned i = 0; i < 32; ++i)
+            if (came[i]) x->result[p][base + i] = ::kernelpad::bitsOf(v[i]);
+    }
+    return ::kernelpad::fromBits<T>(x->result[p][t]);
+}
+} // namespace detail
+
 // Every thread of the tile gets the whole tile's result.
 template <unsigned Size, typename Parent, typename T, typename Op>
-T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
-    for (unsigned mask = Size / 2; mask > 0; mask /= 2) value = op(value, tile.shfl_xor(value, mask));
+T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op,
+         std::source_location at = std::source_location::current()) {
+    if (kernelpad_block_state.warpPhase != 0) return detail::splitTileReduce<Size>(tile.lanes(), value, op, at);
+    for (unsigned mask = Size / 2; mask > 0; mask /= 2) value = op(value, tile.shfl_xor(value, mask, at));
     return value;
 }
 // Over a coalesced group (any size): each member combines every member's value, in rank order.
