@@ -62,6 +62,7 @@ struct Stmt {
     std::vector<Stmt> children;              // block: statements; if: then [, else]; loops: body
     bool barrier = false;                    // holds a __syncthreads() statement or a warp operation
     bool warp = false;                       // a simple statement that calls one warp operation
+    bool atomic = false;                     // warp: the operation is an atomicAdd whose result it uses
     std::size_t callFirst = 0, callLast = 0; // warp: the call, its name to its ')'
 };
 
@@ -239,6 +240,34 @@ public:
 private:
     int lineOf(std::size_t i) const { return tokens_[i].line; }
 
+    // A simple statement that uses the result of its one atomicAdd (`unsigned slot = atomicAdd(count, 1);`)
+    // splits there like a warp operation: every thread's call records its address and value, and the
+    // warp's first thread to take adds the lanes' values to each address with one atomic, handing each lane
+    // the value before its own addition, lanes in order (WarpExchange.h): one locked instruction per warp
+    // and address instead of one per thread, all on one cache line when every thread counts into it. A
+    // statement the cut cannot keep exact (two atomics, one behind ?:, && or ||, arguments that assign)
+    // keeps its atomic acting at once, as before.
+    void gatheredAtomic(Stmt& s, std::size_t last) {
+        std::size_t call = last;
+        for (std::size_t i = s.first; i < last; ++i) {
+            if (!is(i, "atomicAdd") || !is(i + 1, "(") || (i > 0 && isOneOf(text(i - 1), {".", "->", "::"})))
+                continue;
+            if (call != last) return; // two
+            call = i;
+        }
+        if (call == last || call == s.first) return; // none, or its result unused (DeferredAtomics.h)
+        const std::size_t close = closing(call + 1);
+        for (std::size_t i = s.first; i < last; ++i) {
+            const bool inCall = i > call && i < close;
+            if ((inCall && (isAssignment(text(i)) || isOneOf(text(i), {"++", "--"}))) ||
+                (!inCall && isOneOf(text(i), {"?", "&&", "||"})))
+                return;
+        }
+        s.warp = s.barrier = s.atomic = true;
+        s.callFirst = call;
+        s.callLast = close + 1;
+    }
+
     // A simple statement [s.first, last) that calls a warp operation splits there: its call runs once for
     // every thread to record, then the whole statement to take the result (WarpExchange.h). So the call
     // must be the statement's only one, run whatever else the statement does (not behind ?:, && or ||),
@@ -265,7 +294,10 @@ private:
                     throw NotSplit{"a warp operation whose arguments change a variable at line " +
                                    std::to_string(lineOf(i))};
         }
-        if (!s.warp) return;
+        if (!s.warp) {
+            gatheredAtomic(s, last);
+            return;
+        }
         for (std::size_t i = s.first; i < last; ++i) {
             if (i == s.callFirst) i = s.callLast;
             if (isOneOf(text(i), {"?", "&&", "||"}))
@@ -493,6 +525,12 @@ public:
     }
 
     std::string body(const Stmt& root) {
+        const std::function<void(const Stmt&)> atomics = [&](const Stmt& s) {
+            if (s.atomic) atomicCalls_.insert(s.callFirst);
+            for (const Stmt& c : s.children)
+                atomics(c);
+        };
+        atomics(root);
         std::string out =
             "{\n[[maybe_unused]] const dim3 __kp_block = blockDim;\n"
             "[[maybe_unused]] const unsigned __kp_n = __kp_block.x * __kp_block.y * __kp_block.z;\n";
@@ -865,6 +903,10 @@ private:
                 } else {
                     i = guard_->last - 1;
                 }
+                continue;
+            }
+            if (atomicCalls_.count(i)) {
+                out += "::kernelpad::warpAtomicAdd";
                 continue;
             }
             if (k_.identifier(i) && !member && t == "threadIdx") {
@@ -1503,6 +1545,7 @@ private:
     int region_ = 0;
     int masks_ = 0;
     bool regionReturns_ = false;
+    std::set<std::size_t> atomicCalls_;           // atomicAdd tokens of gathered atomics
     std::optional<Guard> guard_;                  // the kernel's leading guard, while its region is written
     std::map<std::string, RowValue> guardLocals_; // the declarations before it
 };
@@ -2023,19 +2066,25 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
             throw NotSplit{"cooperative groups outside the kernel (a helper that takes a group)"};
         FileUses uses = usesIn(source, bodyBegin, bodyEnd, inlined, groups.any());
         uses.synchronisingCalls += groups.calls;
-        std::function<int(const Stmt&, bool)> count = [&](const Stmt& s, bool warp) {
-            int n = (warp ? s.warp : s.kind == Stmt::Kind::Barrier) ? 1 : 0;
+        enum class Cut { Barrier, Warp, Atomic };
+        std::function<int(const Stmt&, Cut)> count = [&](const Stmt& s, Cut what) {
+            int n = (what == Cut::Barrier ? s.kind == Stmt::Kind::Barrier
+                     : what == Cut::Warp  ? s.warp && !s.atomic
+                                          : s.atomic)
+                        ? 1
+                        : 0;
             for (const Stmt& c : s.children)
-                n += count(c, warp);
+                n += count(c, what);
             return n;
         };
-        result.barriers = count(root, false);
-        result.warpOperations = count(root, true);
+        result.barriers = count(root, Cut::Barrier);
+        result.warpOperations = count(root, Cut::Warp);
+        result.gatheredAtomics = count(root, Cut::Atomic);
         if (uses.synchronisingCalls != result.barriers + result.warpOperations)
             throw NotSplit{
                 "synchronisation other than __syncthreads(); and warp operations in the kernel's statements "
                 "(in helpers, conditions or expressions, or cooperative groups)"};
-        const int meetings = result.barriers + result.warpOperations;
+        const int meetings = result.barriers + result.warpOperations + result.gatheredAtomics;
         bool anyReturn = false, lambda = false, jump = false;
         for (std::size_t t = bodyOpen; t < root.last; ++t) {
             anyReturn = anyReturn || k.is(t, "return");
@@ -2069,7 +2118,7 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
             segment = p + 1;
         }
         Generator generator(k, source, effective, anyReturn && meetings > 0, bodyOpen, root.last,
-                            std::move(scalars), result.warpOperations > 0);
+                            std::move(scalars), result.warpOperations + result.gatheredAtomics > 0);
         generator.findUniformVariables(root);
         generator.collect(root);
         std::string body = generator.body(root);

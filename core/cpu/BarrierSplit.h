@@ -28,10 +28,11 @@
 namespace kp::cpu {
 
 struct SplitKernel {
-    std::string source;     // the whole source with the kernel's body rewritten (empty when not split)
-    std::string reason;     // why the kernel was not split (empty when it was)
-    int barriers = 0;       // __syncthreads() statements in the kernel
-    int warpOperations = 0; // statements that call a warp operation (split there too: WarpExchange.h)
+    std::string source;      // the whole source with the kernel's body rewritten (empty when not split)
+    std::string reason;      // why the kernel was not split (empty when it was)
+    int barriers = 0;        // __syncthreads() statements in the kernel
+    int warpOperations = 0;  // statements that call a warp operation (split there too: WarpExchange.h)
+    int gatheredAtomics = 0; // statements that use an atomicAdd's result, split there, gathered per warp
     bool split() const { return reason.empty(); }
 };
 

@@ -485,8 +485,12 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                 splitAtBarriers(user, signature.line, signature.column, {setup.sourceName, checkBounds});
             if (split.split()) user = std::move(split.source);
             for (const std::size_t i : instancesOf(kernels, signature)) // a template's instances share it
-                program.kernels[i] = {split.reason, split.barriers, program.kernels[i].deferred,
-                                      program.kernels[i].sharedAtomics, split.warpOperations};
+                program.kernels[i] = {split.reason,
+                                      split.barriers,
+                                      program.kernels[i].deferred,
+                                      program.kernels[i].sharedAtomics,
+                                      split.warpOperations,
+                                      split.gatheredAtomics};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoints(ran);
@@ -512,16 +516,26 @@ HostCompileOptions kernelOptions(const std::vector<std::string>& nvrtcOptions, b
 // `split` is the attempt to split it at its barriers (null when none was made).
 std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool splitCompiled, bool fibers) {
     if (!split) return fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
-    if (split->notSplitBecause.empty() && splitCompiled && split->warpOperations > 0) {
-        const int cuts = split->barriers + split->warpOperations;
-        return "threads of a block run as loops between its " +
-               (split->barriers == 0   ? std::string()
-                : split->barriers == 1 ? std::string("barrier and ")
-                                       : std::to_string(split->barriers) + " barriers and ") +
-               std::to_string(split->warpOperations) +
-               (split->warpOperations == 1 ? " warp operation" : " warp operations") +
-               (cuts == 1 ? " (before and after it)" : "") +
-               ", each run by every thread to record and again to take its result";
+    if (split->notSplitBecause.empty() && splitCompiled &&
+        split->warpOperations + split->gatheredAtomics > 0) {
+        const int cuts = split->barriers + split->warpOperations + split->gatheredAtomics;
+        const auto counted = [](int n, const std::string& one, const std::string& many) {
+            return n == 1 ? one : std::to_string(n) + " " + many;
+        };
+        std::vector<std::string> parts;
+        if (split->barriers > 0) parts.push_back(counted(split->barriers, "barrier", "barriers"));
+        if (split->warpOperations > 0)
+            parts.push_back(counted(split->warpOperations, "warp operation", "warp operations"));
+        if (split->gatheredAtomics > 0)
+            parts.push_back(counted(split->gatheredAtomics, "atomicAdd whose result it uses",
+                                    "atomicAdds whose results it uses"));
+        std::string between;
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            between += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+        return "threads of a block run as loops " +
+               std::string(cuts == 1 ? "before and after its " : "between its ") + between +
+               ", each run by every thread to record and again to take its result" +
+               (split->gatheredAtomics > 0 ? " (an atomicAdd: one atomic per warp and address)" : "");
     }
     if (split->notSplitBecause.empty() && splitCompiled)
         return split->barriers == 0   ? "threads of a block run in one loop (the kernel has no barriers)"

@@ -23,6 +23,7 @@ struct WarpSlots {
     std::uint64_t value[2][kMaxThreads];
     std::uint64_t occasion[2][kMaxThreads];
     std::uint64_t result[2][kMaxThreads];
+    std::uint64_t operand[2][kMaxThreads];
     const char* function[2][kMaxThreads];
     const char* file[2][kMaxThreads];
     unsigned line[2][kMaxThreads];

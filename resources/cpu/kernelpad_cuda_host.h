@@ -415,6 +415,7 @@ struct WarpSlots {
     unsigned long long value[2][kMaxThreads]; // two sets: by the parity of the occasion
     unsigned long long occasion[2][kMaxThreads];
     unsigned long long result[2][kMaxThreads];
+    unsigned long long operand[2][kMaxThreads]; // a gathered atomicAdd's value (its address is the value)
     const char* function[2][kMaxThreads];
     const char* file[2][kMaxThreads];
     unsigned line[2][kMaxThreads];
@@ -1089,6 +1090,93 @@ inline unsigned int atomicDec_block(unsigned int* address, unsigned int limit) {
 inline unsigned int atomicDec_system(unsigned int* address, unsigned int limit) { return atomicDec(address, limit); }
 template <typename T> unsigned int atomicInc(::kernelpad::Checked<T> address, unsigned int limit) { return atomicInc(&address[0], limit); }
 template <typename T> unsigned int atomicDec(::kernelpad::Checked<T> address, unsigned int limit) { return atomicDec(&address[0], limit); }
+// atomicAdd in a statement that uses its result, in a kernel split at its warp operations: BarrierSplit
+// renames it to warpAtomicAdd. Every lane records its address and value; the warp's first lane to take
+// its result adds, for each address, the values of the lanes that name it with one atomic and hands each
+// lane the value before its own addition, lanes in order: what the lanes' atomics one after another
+// would return. Floating-point values are added one after another too (a compare-and-swap of the whole
+// chain), so the sum rounds as that order would. A checked array (bounds mode) acts at once instead.
+namespace kernelpad {
+// The warp's gathered atomicAdds at one occasion: for each address, one atomic for the lanes that name it.
+// Not inlined: once per warp.
+template <typename T>
+__attribute__((noinline)) void gatherAtomicAdds(WarpSlots* x, unsigned p, unsigned base, unsigned long long occasion) {
+    unsigned left = 0; // lanes that came and are not yet added
+    for (unsigned i = 0; i < 32; ++i)
+        if (base + i < kMaxThreads && x->occasion[p][base + i] == occasion) left |= 1u << i;
+    while (left != 0) {
+        const unsigned long long target = x->value[p][base + static_cast<unsigned>(__builtin_ctz(left))];
+        unsigned same = 0;
+        for (unsigned rest = left; rest != 0; rest &= rest - 1) {
+            const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
+            if (x->value[p][base + i] == target) same |= 1u << i;
+        }
+        left &= ~same;
+        std::atomic_ref<T> ref(*reinterpret_cast<T*>(static_cast<std::uintptr_t>(target)));
+        T old{};
+        if constexpr (std::is_integral_v<T>) {
+            T total{};
+            for (unsigned rest = same; rest != 0; rest &= rest - 1)
+                total += fromBits<T>(x->operand[p][base + static_cast<unsigned>(__builtin_ctz(rest))]);
+            old = ref.fetch_add(total);
+        } else {
+            old = ref.load();
+            for (;;) {
+                T now = old;
+                for (unsigned rest = same; rest != 0; rest &= rest - 1)
+                    now = now + fromBits<T>(x->operand[p][base + static_cast<unsigned>(__builtin_ctz(rest))]);
+                if (ref.compare_exchange_weak(old, now)) break;
+            }
+        }
+        for (unsigned rest = same; rest != 0; rest &= rest - 1) {
+            const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
+            x->result[p][base + i] = bitsOf(old);
+            old = old + fromBits<T>(x->operand[p][base + i]);
+        }
+    }
+}
+// An atomic is not a warp operation: a lane a warp operation missed may still call it, and nothing
+// waits for lanes that do not come. So it records and takes without the warp operations' checks.
+template <typename T, typename V>
+inline T warpAtomicAdd(T* address, V v) {
+    if constexpr (!requires { ::atomicAdd(address, static_cast<T>(v)); }) {
+        return ::atomicAdd(address, v); // a type CUDA has no atomicAdd for: the original says so
+    } else {
+        auto& state = kernelpad_block_state;
+        auto* x = static_cast<WarpSlots*>(state.warpSlots);
+        const unsigned t = state.warpThread;
+        if (state.warpPhase == 1) {
+            const unsigned long long occasion = state.warpOccasion;
+            const unsigned p = occasion & 1;
+            x->value[p][t] = reinterpret_cast<std::uintptr_t>(address);
+            x->operand[p][t] = bitsOf(static_cast<T>(v));
+            x->occasion[p][t] = occasion;
+            x->last[t] = occasion;
+            return T{};
+        }
+        const unsigned long long occasion = x->last[t];
+        const unsigned p = occasion & 1;
+        if (x->warpDone[p][t / 32] != occasion) {
+            gatherAtomicAdds<T>(x, p, t & ~31u, occasion);
+            x->warpDone[p][t / 32] = occasion;
+        }
+        return fromBits<T>(x->result[p][t]);
+    }
+}
+template <typename T, typename V> inline T warpAtomicAdd(Checked<T> address, V v) {
+    auto& state = kernelpad_block_state;
+    auto* x = static_cast<WarpSlots*>(state.warpSlots);
+    const unsigned t = state.warpThread;
+    if (state.warpPhase == 1) { // acts at once, its result kept for the take
+        const unsigned long long occasion = state.warpOccasion;
+        x->operand[occasion & 1][t] = bitsOf(::atomicAdd(address, v));
+        x->last[t] = occasion;
+        return T{};
+    }
+    return fromBits<T>(x->operand[x->last[t] & 1][t]);
+}
+} // namespace kernelpad
+
 // Atomics on shared memory: CpuRunner (core/cpu/DeferredAtomics) renames `atomicAdd(&bins[v], 1)` to
 // `_kp_shAdd(&bins[v], 1)` where the address is in a __shared__ array or variable the kernel declares. A
 // block's threads all run on one worker thread (a loop, the split's loops, or fibers that switch only

@@ -509,6 +509,37 @@ __global__ void k(int* a, int n) {
     if (cg::reduce(tile, a[i], cg::plus<int>()) > 1000) a[i] = -a[i];
     else a[i] += 1;
 })" << grid1 << false;
+        QTest::newRow("atomics: a block's counter, slots taken in thread order") << R"(
+__global__ void k(int* a, int n) {
+    const int base = blockIdx.x * blockDim.x;
+    const int t = threadIdx.x;
+    const int v = a[base + t];
+    __syncthreads();
+    if (t > 0 && v % 3 != 1) {
+        const int slot = atomicAdd(&a[base], 2);
+        a[base + t] = slot * 1000 + v;
+    }
+})" << grid1 << true;
+        // (In a loop, fibers run a thread's iterations before the next thread's, the split an iteration of
+        // every thread before the next: both orders of the atomics are CUDA's, but they differ.)
+        QTest::newRow("atomics: four counters in each warp") << R"(
+__global__ void k(int* a, int n) {
+    const int base = blockIdx.x * blockDim.x;
+    const int t = threadIdx.x;
+    if (t >= 4 && t % 5 != 0) {
+        int old = 0;
+        old += atomicAdd(&a[base + t % 4], t);
+        a[base + t] = old;
+    }
+})" << grid1 << true;
+        QTest::newRow("atomics: two in one statement act at once") << R"(
+__global__ void k(int* a, int n) {
+    const int base = blockIdx.x * blockDim.x;
+    if (threadIdx.x >= 2) {
+        const int both = atomicAdd(&a[base], 1) + atomicAdd(&a[base + 1], 3);
+        a[base + threadIdx.x] = both;
+    }
+})" << grid1 << true;
         QTest::newRow("barrier in a helper: fibers") << R"(
 __device__ void wait() { __syncthreads(); }
 __global__ void k(int* a, int n) {
@@ -654,6 +685,37 @@ __global__ void k(int* a, int n) {
             changed = changed || x->value(i) != static_cast<double>(i);
         }
         QVERIFY(changed);
+    }
+
+    // Float atomicAdds whose results are used, gathered per warp: each lane gets the sum before its own
+    // addition in thread order, and the total rounds as the additions one after another would.
+    void gatheredFloatAtomicsAddInThreadOrder() {
+        const std::string code = R"(
+__global__ void k(float* f, int n) {
+    const float before = atomicAdd(&f[0], f[1 + threadIdx.x]);
+    f[1 + threadIdx.x] = before;
+})";
+        const nlohmann::json floats = {{"name", "f"},
+                                       {"array", {{"dtype", "float32"}, {"shape", {65}}}},
+                                       {"direction", "inout"},
+                                       {"init", {{"range", {{"start", 16777216.0}, {"step", 0.75}}}}}};
+        const auto setup = setupOf(code, "k", {floats, scalarInt("n", 0)}, {{"grid", {1}}, {"block", {64}}});
+        const auto split = split_->run(setup);
+        QVERIFY2(split.execution.find("atomicAdd whose result it uses") != std::string::npos,
+                 split.execution.c_str());
+        const auto fibers = fibers_->run(setup);
+        const auto* a = split.output("f");
+        const auto* b = fibers.output("f");
+        QVERIFY(a && b);
+        float sum = 16777216.0f;
+        for (int t = 0; t < 64; ++t) {
+            const float mine = 16777216.0f + 0.75f * static_cast<float>(t + 1);
+            QCOMPARE(a->value(static_cast<std::size_t>(t) + 1), static_cast<double>(sum));
+            sum += mine;
+        }
+        QCOMPARE(a->value(0), static_cast<double>(sum));
+        for (std::size_t i = 0; i < a->size(); ++i)
+            QCOMPARE(a->value(i), b->value(i));
     }
 
     void knownValues() {
