@@ -533,6 +533,8 @@ public:
         atomics(root);
         std::string out =
             "{\n[[maybe_unused]] const dim3 __kp_block = blockDim;\n"
+            "[[maybe_unused]] const uint3 __kp_bidx = blockIdx;\n"
+            "[[maybe_unused]] const dim3 __kp_gdim = gridDim;\n"
             "[[maybe_unused]] const unsigned __kp_n = __kp_block.x * __kp_block.y * __kp_block.z;\n";
         for (const auto& [first, last] : prelude_)
             out += chunk(first, last + 1, false) + "\n";
@@ -907,6 +909,12 @@ private:
             }
             if (atomicCalls_.count(i)) {
                 out += "::kernelpad::warpAtomicAdd";
+                continue;
+            }
+            if (k_.identifier(i) && !member && (t == "blockIdx" || t == "blockDim" || t == "gridDim")) {
+                // The block's built-ins as locals too: read from thread-local storage, the compiler had to
+                // read them again after every store through a pointer, and would not vectorise the loop.
+                out += t == "blockIdx" ? "__kp_bidx" : t == "blockDim" ? "__kp_block" : "__kp_gdim";
                 continue;
             }
             if (k_.identifier(i) && !member && t == "threadIdx") {
