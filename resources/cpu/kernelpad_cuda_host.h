@@ -442,23 +442,29 @@ struct WarpSplitBlock {
     WarpSplitBlock& operator=(const WarpSplitBlock&) = delete;
 };
 
+// The running thread records `value` at the block's current occasion; returns the slots' parity.
+inline unsigned recordAtOccasion(WarpSlots* x, unsigned t, unsigned long long value) {
+    const unsigned long long occasion = kernelpad_block_state.warpOccasion;
+    const unsigned p = occasion & 1;
+    x->value[p][t] = value;
+    x->occasion[p][t] = occasion;
+    x->last[t] = occasion;
+    return p;
+}
+
 inline unsigned long long exchangeWarp(Meet what, unsigned mask, unsigned long long value, int source,
                                        const char* function, const std::source_location& at) {
     auto& state = kernelpad_block_state;
     auto* x = static_cast<WarpSlots*>(state.warpSlots);
     const unsigned t = state.warpThread;
     if (state.warpPhase == 1) {
-        const unsigned long long occasion = state.warpOccasion;
-        const unsigned p = occasion & 1;
-        x->value[p][t] = value;
-        x->occasion[p][t] = occasion;
+        const unsigned p = recordAtOccasion(x, t, value);
         x->function[p][t] = function;
         x->file[p][t] = at.file_name();
         x->line[p][t] = at.line();
         x->source[p][t] = source;
         x->mask[p][t] = mask;
         x->what[p][t] = what;
-        x->last[t] = occasion;
         if ((what != Meet::Active && !(mask >> (t & 31u) & 1u)) || x->missedAt[t] >= state.warpBlockStart)
             x->refuse(t);
         return 0;
@@ -1146,12 +1152,8 @@ inline T warpAtomicAdd(T* address, V v) {
         auto* x = static_cast<WarpSlots*>(state.warpSlots);
         const unsigned t = state.warpThread;
         if (state.warpPhase == 1) {
-            const unsigned long long occasion = state.warpOccasion;
-            const unsigned p = occasion & 1;
-            x->value[p][t] = reinterpret_cast<std::uintptr_t>(address);
-            x->operand[p][t] = bitsOf(static_cast<T>(v));
-            x->occasion[p][t] = occasion;
-            x->last[t] = occasion;
+            x->operand[recordAtOccasion(x, t, reinterpret_cast<std::uintptr_t>(address))][t] =
+                bitsOf(static_cast<T>(v));
             return T{};
         }
         const unsigned long long occasion = x->last[t];

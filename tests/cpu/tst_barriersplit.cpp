@@ -628,6 +628,15 @@ __global__ void k(int* a, int n) {
     a[threadIdx.x % 192] += 1;
 })"
             << R"({"grid": [1], "block": [1024]})" << true;
+        QTest::newRow("an alias of threadIdx.x, a 3-D block")
+            << R"(
+__global__ void k(int* a, int n) {
+    const unsigned tid = threadIdx.x;
+    const int i = tid + 4 * (threadIdx.y + 2 * threadIdx.z);
+    if (i >= n / 2) return;
+    a[i] += 1000 + i;
+})"
+            << R"({"grid": [1], "block": [4, 2, 8]})" << true;
         QTest::newRow("a clause that turns both ways") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
