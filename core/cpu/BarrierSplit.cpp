@@ -1002,16 +1002,17 @@ private:
     // indices and then `if (i >= n) return;` (or ends as `if (i < n) { ... }`, all after the declarations
     // under the if) runs the threads of a row of the block (threadIdx.x counting up, y and z fixed) in
     // order: once the guard sends one thread home, it sends every later thread of the row home too when
-    // its condition can only turn from false to true as threadIdx.x grows. The thread loop then leaves the
-    // row at that thread instead of visiting the rest (doublify_guarded, a block of 1,024 threads over 16
-    // elements, visited 1,024). Before the guard nothing but pure declarations runs, so a thread left out
-    // has nothing to do. The condition qualifies when each index it compares is a sum of products of
-    // non-negative quantities that threadIdx.x can only raise (threadIdx.x itself; the other built-ins and
-    // integer literals, the same along the row), compared with a value the same along the row (literals,
-    // built-ins but threadIdx.x, parameters the kernel never assigns, macros, such declarations), and
-    // clauses of either kind are joined by || (by && for the if that wraps). The sums are exact only while
-    // they stay below 2^31 (then no conversion wraps them): the block checks, before its loop, the largest
-    // value each can take, and visits every thread when one could pass it.
+    // its condition can only turn from false to true as threadIdx.x grows. Each row's loop then ends
+    // before that thread, found by bisection, and runs the body without the guard, instead of visiting
+    // every thread (doublify_guarded, a block of 1,024 threads over 16 elements, visited 1,024). Before
+    // the guard nothing but pure declarations runs, so a thread left out has nothing to do. The condition
+    // qualifies when each index it compares is a sum of products of non-negative quantities that threadIdx.x
+    // can only raise (threadIdx.x itself; the other built-ins and integer literals, the same along the row),
+    // compared with a value the same along the row (literals, built-ins but threadIdx.x, parameters the
+    // kernel never assigns, macros, such declarations), and clauses of either kind are joined by || (by &&
+    // for the if that wraps). The sums are exact only while they stay below 2^31 (then no conversion wraps
+    // them): the block checks, before its loop, the largest value each can take, and visits every thread when
+    // one could pass it.
     struct Guard {
         std::size_t ifAt = 0;            // the if's token
         std::size_t last = 0;            // one past the if statement's last token
