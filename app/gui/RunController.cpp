@@ -357,13 +357,18 @@ void RunController::ranWell(const WorkerResultPtr& result) {
     const QString kernelTime = fromUtf8(run::formatDuration(launch::median(timings.kernelMs)));
     const auto timedRuns = static_cast<qulonglong>(timings.kernelMs.size());
     const QString subject = timings.steps.empty() ? tr("the kernel") : tr("the program");
-    emit logged(timedRuns == 1
-                    ? tr("%1: %2 took %3 (1 timed run), %4. %5")
-                          .arg(backend, subject, kernelTime, checkText, fromUtf8(result->execution))
-                    : tr("%1: %2 took %3 (median of %L4 timed runs), %5. %6")
-                          .arg(backend, subject, kernelTime)
-                          .arg(timedRuns)
-                          .arg(checkText, fromUtf8(result->execution)));
+    // How the threads ran ("threads of a block run as loops ..."), as a sentence of its own.
+    QString execution = fromUtf8(result->execution);
+    if (!execution.isEmpty()) {
+        execution[0] = execution[0].toUpper();
+        if (!execution.endsWith(QLatin1Char('.'))) execution += QLatin1Char('.');
+    }
+    emit logged(timedRuns == 1 ? tr("%1: %2 took %3 (1 timed run), %4. %5")
+                                     .arg(backend, subject, kernelTime, checkText, execution)
+                               : tr("%1: %2 took %3 (median of %L4 timed runs), %5. %6")
+                                     .arg(backend, subject, kernelTime)
+                                     .arg(timedRuns)
+                                     .arg(checkText, execution));
     emit stateChanged(tr("Ran in %1 s, %2")
                           .arg(result->seconds, 0, 'f', 2)
                           .arg(timings.checkPassed ? checkText : tr("not checked")));

@@ -189,6 +189,12 @@ private slots:
         QVERIFY(waitFor(finished, 1, 120000));
         QVERIFY(window.results()->outputCount() > 0);
         QVERIFY(window.results()->staleNote()->isHidden());
+        // On the CPU, how the threads ran is a sentence of its own in the log.
+        const QString log = window.output()->toPlainText();
+        if (log.contains(QStringLiteral(": CPU (")) || log.contains(QStringLiteral("] CPU (")))
+            QVERIFY2(log.contains(QStringLiteral(". Threads of a block run ")) &&
+                         !log.contains(QStringLiteral(". threads of a block")),
+                     qPrintable(log));
         QSpinBox* blockX = window.launch()->blockSpin(0);
         blockX->selectAll();
         QTest::keyClicks(blockX, QStringLiteral("2048"));
