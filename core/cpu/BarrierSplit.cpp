@@ -240,6 +240,59 @@ public:
 private:
     int lineOf(std::size_t i) const { return tokens_[i].line; }
 
+    // Tokens [first, last) call a function that may do something (a helper, atomicSub, curand): a cut
+    // statement's call is evaluated twice, to record and to take. Arithmetic, casts and groups' ranks
+    // are not counted.
+    bool callsInside(std::size_t first, std::size_t last) const {
+        for (std::size_t i = first; i < last; ++i)
+            if (identifier(i) && is(i + 1, "(") &&
+                !isOneOf(text(i), {"min",
+                                   "max",
+                                   "abs",
+                                   "fabs",
+                                   "fabsf",
+                                   "fmin",
+                                   "fmax",
+                                   "fminf",
+                                   "fmaxf",
+                                   "sqrt",
+                                   "sqrtf",
+                                   "rsqrtf",
+                                   "exp",
+                                   "expf",
+                                   "log",
+                                   "logf",
+                                   "sizeof",
+                                   "__popc",
+                                   "__popcll",
+                                   "__ffs",
+                                   "__ffsll",
+                                   "__clz",
+                                   "__clzll",
+                                   "__brev",
+                                   "__float_as_int",
+                                   "__int_as_float",
+                                   "__float_as_uint",
+                                   "__uint_as_float",
+                                   "__double_as_longlong",
+                                   "__longlong_as_double",
+                                   "thread_rank",
+                                   "meta_group_rank",
+                                   "meta_group_size",
+                                   "size",
+                                   "num_threads",
+                                   "int",
+                                   "unsigned",
+                                   "float",
+                                   "double",
+                                   "long",
+                                   "char",
+                                   "short",
+                                   "bool"}))
+                return true;
+        return false;
+    }
+
     // A simple statement that uses the result of its one atomicAdd (`unsigned slot = atomicAdd(count, 1);`)
     // splits there like a warp operation: every thread's call records its address and value, and the
     // warp's first thread to take adds the lanes' values to each address with one atomic, handing each lane
@@ -257,6 +310,7 @@ private:
         }
         if (call == last || call == s.first) return; // none, or its result unused (DeferredAtomics.h)
         const std::size_t close = closing(call + 1);
+        if (callsInside(call + 2, close)) return;
         for (std::size_t i = s.first; i < last; ++i) {
             const bool inCall = i > call && i < close;
             if ((inCall && (isAssignment(text(i)) || isOneOf(text(i), {"++", "--"}))) ||
@@ -289,6 +343,9 @@ private:
             s.warp = s.barrier = true;
             s.callFirst = first;
             s.callLast = closing(open) + 1;
+            if (callsInside(open + 1, s.callLast - 1))
+                throw NotSplit{"a warp operation whose arguments call a function at line " +
+                               std::to_string(lineOf(i))};
             for (std::size_t j = s.callFirst; j < s.callLast; ++j)
                 if (isAssignment(text(j)) || isOneOf(text(j), {"++", "--"}))
                     throw NotSplit{"a warp operation whose arguments change a variable at line " +
@@ -333,6 +390,72 @@ struct Declaration {
     std::vector<Declarator> declarators;
 };
 
+// The functions `source` declares with a parameter taken by non-const reference (a swap of two
+// pointers): a variable passed to one whole may be written there.
+std::set<std::string> referenceTakers(std::string_view source) {
+    source::Lexer lexer(source);
+    std::vector<Token> tokens;
+    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next())
+        if (token.kind != TokenKind::Directive) tokens.push_back(token);
+    std::set<std::string> byReference;
+    for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+        if (tokens[i].kind != TokenKind::Identifier || lexer.text(tokens[i + 1]) != "(") continue;
+        bool reference = false, constant = false;
+        for (std::size_t j = i + 2, depth = 1; j < tokens.size() && depth > 0; ++j) {
+            const std::string_view t = lexer.text(tokens[j]);
+            if (t == "(") ++depth;
+            if (t == ")") --depth;
+            if (depth == 1 && t == ",") {
+                if (reference && !constant) break;
+                reference = constant = false;
+            }
+            reference = reference || t == "&" || t == "&&";
+            constant = constant || t == "const";
+        }
+        if (reference && !constant) byReference.insert(std::string(lexer.text(tokens[i])));
+    }
+    return byReference;
+}
+
+// The object-like macros `source` defines whose replacement is the same for every thread of a block:
+// numbers, operators, the launch's built-ins but threadIdx, type names, and such macros defined before.
+std::set<std::string> constantMacros(std::string_view source) {
+    source::Lexer lexer(source);
+    std::vector<Token> tokens;
+    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next())
+        tokens.push_back(token);
+    const auto text = [&](std::size_t j) { return lexer.text(tokens[j]); };
+    std::set<std::string> constant;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (tokens[i].kind != TokenKind::Directive) continue;
+        std::size_t end = i + 1;
+        while (end < tokens.size() && tokens[end].inDirective)
+            ++end;
+        if (end - i < 4 || text(i + 1) != "define" || tokens[i + 2].kind != TokenKind::Identifier ||
+            (text(i + 3) == "(" && tokens[i + 3].offset == tokens[i + 2].end())) { // function-like
+            i = end - 1;
+            continue;
+        }
+        bool fine = true;
+        for (std::size_t j = i + 3; j < end && fine; ++j) {
+            const std::string_view t = text(j);
+            if (tokens[j].kind == TokenKind::Number) continue;
+            if (tokens[j].kind == TokenKind::Identifier) {
+                fine = (text(j - 1) == "." && isOneOf(t, {"x", "y", "z"})) ||
+                       isOneOf(t, {"blockDim", "blockIdx", "gridDim", "warpSize", "sizeof", "int", "unsigned",
+                                   "float", "double", "long", "short", "char", "bool", "signed", "size_t"}) ||
+                       constant.count(std::string(t)) > 0;
+                continue;
+            }
+            fine =
+                tokens[j].kind == TokenKind::Punct && !isAssignment(t) && !isOneOf(t, {"++", "--", ",", "{"});
+        }
+        if (fine) constant.insert(std::string(text(i + 2)));
+        i = end - 1;
+    }
+    return constant;
+}
+
 class Generator {
     struct UniformStatement {
         std::string name; // the block-uniform variable it declares or changes
@@ -343,7 +466,8 @@ public:
     Generator(const Kernel& k, std::string_view source, const SplitOptions& options, bool anyReturn,
               std::size_t bodyFirst, std::size_t bodyLast, std::set<std::string> scalarParameters, bool warps)
         : k_(k), source_(source), options_(options), alive_(anyReturn), bodyFirst_(bodyFirst),
-          bodyLast_(bodyLast), scalarParameters_(std::move(scalarParameters)), warps_(warps) {}
+          bodyLast_(bodyLast), scalarParameters_(std::move(scalarParameters)), warps_(warps),
+          constantMacros_(constantMacros(source)), referenceTakers_(referenceTakers(source)) {}
 
     // Before collect(): the block-uniform variables. A variable declared at split level on a path every
     // thread of the block takes (the body, uniform ifs and loops), whose value and every change are the
@@ -716,11 +840,10 @@ private:
                !(i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::")));
     }
 
-    static bool macroLike(std::string_view word) {
-        return std::all_of(word.begin(), word.end(), [](char c) {
-            return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-        });
-    }
+    // A macro the source defines as a value the same for every thread of a block (`#define TILE 16`,
+    // `#define N (1 << 20)`, `#define W (blockDim.x * 2)`); not one that reads threadIdx or calls anything
+    // (`#define IDX (blockIdx.x * blockDim.x + threadIdx.x)`), nor one defined elsewhere.
+    bool macroLike(std::string_view word) const { return constantMacros_.count(std::string(word)) > 0; }
     static bool launchConstant(std::string_view word) {
         return isOneOf(word, {"blockDim", "blockIdx", "gridDim", "warpSize", "sizeof", "int", "unsigned",
                               "float", "double", "long", "short", "char", "bool", "signed", "size_t"});
@@ -782,10 +905,20 @@ private:
         return false;
     }
 
-    // The variable at token i is written there (or its address taken).
+    // The variable at token i is written there (or its address taken, or it is passed whole to a
+    // function that takes a reference).
     bool writes(std::size_t i) const {
-        return isAssignment(k_.text(i + 1)) || isOneOf(k_.text(i + 1), {"++", "--"}) ||
-               (i > 0 && isOneOf(k_.text(i - 1), {"++", "--", "&"}));
+        if (isAssignment(k_.text(i + 1)) || isOneOf(k_.text(i + 1), {"++", "--"}) ||
+            (i > 0 && isOneOf(k_.text(i - 1), {"++", "--", "&"})))
+            return true;
+        if (!(k_.is(i - 1, "(") || k_.is(i - 1, ",")) || !(k_.is(i + 1, ",") || k_.is(i + 1, ")")))
+            return false;
+        std::size_t open = i - 1;
+        for (int depth = 0; open > bodyFirst_; --open) {
+            if (k_.is(open, ")")) ++depth;
+            if (k_.is(open, "(") && depth-- == 0) break;
+        }
+        return open > bodyFirst_ && referenceTakers_.count(std::string(k_.text(open - 1))) > 0;
     }
 
     // `name` is written (or its address taken) somewhere in tokens [first, last).
@@ -1554,6 +1687,8 @@ private:
     int region_ = 0;
     int masks_ = 0;
     bool regionReturns_ = false;
+    std::set<std::string> constantMacros_;        // macroLike()
+    std::set<std::string> referenceTakers_;       // writes()
     std::set<std::size_t> atomicCalls_;           // atomicAdd tokens of gathered atomics
     std::optional<Guard> guard_;                  // the kernel's leading guard, while its region is written
     std::map<std::string, RowValue> guardLocals_; // the declarations before it
@@ -1894,6 +2029,7 @@ struct Parsed {
 // kernel to fibers, with the reason.
 void findGroups(Kernel& k, std::size_t bodyOpen, std::size_t bodyClose) {
     Kernel::Groups g;
+    std::set<std::size_t> made; // this_thread_block / tiled_partition tokens of the declarations
     const auto line = [&](std::size_t i) { return std::to_string(k.token(i).line); };
     // Declarations first: `NAME = [ns ::] this_thread_block ( ) ;`, `NAME = [ns ::] tiled_partition < N > ( G
     // ) ;`.
@@ -1908,6 +2044,7 @@ void findGroups(Kernel& k, std::size_t bodyOpen, std::size_t bodyClose) {
         if (!k.is(start - 1, "=") || !k.identifier(start - 2))
             throw NotSplit{"cooperative groups made other than into a variable at line " + line(i)};
         const std::string name(k.text(start - 2));
+        made.insert(i);
         if (block) {
             g.blocks.insert(name);
             continue;
@@ -1927,8 +2064,12 @@ void findGroups(Kernel& k, std::size_t bodyOpen, std::size_t bodyClose) {
         const std::string_view t = k.text(i);
         if (isOneOf(t, {"coalesced_threads", "this_grid", "grid_group", "thread_group", "coalesced_group",
                         "labeled_partition", "binary_partition", "inclusive_scan", "exclusive_scan",
-                        "memcpy_async"}))
+                        "memcpy_async", "wait", "wait_prior", "invoke_one"}))
             throw NotSplit{"cooperative groups' " + std::string(t) + " at line " + line(i)};
+        // A group made where it is used (cg::sync(cg::this_thread_block());) synchronises through no
+        // variable, so nothing here would count it.
+        if (isOneOf(t, {"this_thread_block", "tiled_partition"}) && !made.count(i))
+            throw NotSplit{"a cooperative group used without a variable of its own at line " + line(i)};
         if (k.groupCall(i, false) || k.groupCall(i, true) ||
             k.groupFunction(i, "reduce") != std::string::npos ||
             k.groupFunction(i, "sync") != std::string::npos)
@@ -2015,6 +2156,7 @@ Parsed parse(const std::string& source, int line, int column) {
 std::string localParameters(const std::string& source, const Parsed& parsed) {
     const Kernel& k = parsed.k;
     const std::size_t close = k.closing(parsed.open);
+    const std::set<std::string> byReference = referenceTakers(source);
     const auto written = [&](std::string_view name) {
         for (std::size_t i = parsed.bodyOpen + 1; i < parsed.root.last; ++i) {
             if (!k.identifier(i) || k.text(i) != name || k.is(i - 1, ".") || k.is(i - 1, "->") ||
@@ -2023,6 +2165,18 @@ std::string localParameters(const std::string& source, const Parsed& parsed) {
             if (isAssignment(k.text(i + 1)) || isOneOf(k.text(i + 1), {"++", "--"}) ||
                 isOneOf(k.text(i - 1), {"++", "--", "&"}))
                 return true;
+            // A member written (`origin.x += dx;`).
+            if (k.is(i + 1, ".") && (isAssignment(k.text(i + 3)) || isOneOf(k.text(i + 3), {"++", "--"})))
+                return true;
+            // Passed whole to a function that takes a reference.
+            if ((k.is(i - 1, "(") || k.is(i - 1, ",")) && (k.is(i + 1, ",") || k.is(i + 1, ")"))) {
+                std::size_t open = i - 1;
+                for (int depth = 0; open > parsed.bodyOpen; --open) {
+                    if (k.is(open, ")")) ++depth;
+                    if (k.is(open, "(") && depth-- == 0) break;
+                }
+                if (open > parsed.bodyOpen && byReference.count(std::string(k.text(open - 1)))) return true;
+            }
         }
         return false;
     };

@@ -540,6 +540,50 @@ __global__ void k(int* a, int n) {
         a[base + threadIdx.x] = both;
     }
 })" << grid1 << true;
+        QTest::newRow("a macro that reads threadIdx is not a block's constant") << R"(
+#define IDX (blockIdx.x * blockDim.x + threadIdx.x)
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    const int idx = IDX;
+    s[threadIdx.x] = a[idx];
+    __syncthreads();
+    a[idx] = s[63 - threadIdx.x] + idx;
+})" << grid1 << true;
+        QTest::newRow("a parameter and a local swapped by a helper that takes references")
+            << R"(
+__device__ void swapPtr(int*& x, int*& y) { int* t = x; x = y; y = t; }
+__global__ void k(int* a, int n) {
+    int* b = a + 32;
+    const int i = threadIdx.x % 32;
+    for (int s = 0; s < 2; ++s) {
+        const int v = a[i] + a[(i + 1) % 32] + s;
+        __syncthreads();
+        if (threadIdx.x < 32) b[i] = v;
+        __syncthreads();
+        swapPtr(a, b);
+    }
+})"
+            << R"({"grid": [1], "block": [64]})" << true;
+        QTest::newRow("atomics: an argument that calls a function acts at once") << R"(
+__device__ int take(int* c) { return atomicSub(c, 1) > 0; }
+__global__ void k(int* a, int n) {
+    const int base = blockIdx.x * blockDim.x;
+    if (threadIdx.x >= 2) {
+        const int slot = atomicAdd(&a[base], take(&a[base + 1]));
+        a[base + threadIdx.x] = slot;
+    }
+})" << grid1 << true;
+        QTest::newRow("groups: a group made where it is used: fibers") << R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* a, int n) {
+    cg::thread_block block = cg::this_thread_block();
+    __shared__ int s[64];
+    const int t = block.thread_rank();
+    s[t] = a[blockIdx.x * 64 + t];
+    cg::sync(cg::this_thread_block());
+    a[blockIdx.x * 64 + t] = s[63 - t];
+})" << grid1 << false;
         QTest::newRow("barrier in a helper: fibers") << R"(
 __device__ void wait() { __syncthreads(); }
 __global__ void k(int* a, int n) {
@@ -637,6 +681,19 @@ __global__ void k(int* a, int n) {
     a[i] += 1000 + i;
 })"
             << R"({"grid": [1], "block": [4, 2, 8]})" << true;
+        QTest::newRow("a macro that reads threadIdx") << R"(
+#define IDX (blockIdx.x * blockDim.x + threadIdx.x)
+__global__ void k(int* a, int n) {
+    if (IDX >= n) return;
+    a[IDX] *= 2;
+})" << grid3 << false;
+        QTest::newRow("a macro constant") << R"(
+#define LIMIT (40 / 2)
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= LIMIT) return;
+    a[i] *= 2;
+})" << grid3 << true;
         QTest::newRow("a clause that turns both ways") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -725,6 +782,18 @@ __global__ void k(float* f, int n) {
         QCOMPARE(a->value(0), static_cast<double>(sum));
         for (std::size_t i = 0; i < a->size(); ++i)
             QCOMPARE(a->value(i), b->value(i));
+    }
+
+    // A parameter written through a member or a helper's reference is each thread's own.
+    void writtenParametersAreEachThreads() {
+        const auto member =
+            cpu::splitAtBarriers("\n__global__ void k(float* out, float2 origin, float dx) {\n"
+                                 "    const int i = threadIdx.x;\n    origin.x += i * dx;\n"
+                                 "    out[i] = origin.x;\n}\n",
+                                 2, 17, {"k.cu", false});
+        QVERIFY2(member.split(), member.reason.c_str());
+        QVERIFY2(member.source.find("__kp_param_origin") != std::string::npos, member.source.c_str());
+        QVERIFY2(member.source.find("__kp_param_dx") == std::string::npos, member.source.c_str());
     }
 
     void knownValues() {
