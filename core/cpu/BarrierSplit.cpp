@@ -418,14 +418,41 @@ std::set<std::string> referenceTakers(std::string_view source) {
 }
 
 // The object-like macros `source` defines whose replacement is the same for every thread of a block:
-// numbers, operators, the launch's built-ins but threadIdx, type names, and such macros defined before.
-std::set<std::string> constantMacros(std::string_view source) {
+// numbers, operators, the launch's built-ins but threadIdx, type names, and such macros defined before;
+// and the kernel's own template parameters that are values (`template <int BLOCK>`), whose name
+// starts at `kernel` (an offset).
+std::set<std::string> constantMacros(std::string_view source, std::size_t kernel) {
     source::Lexer lexer(source);
     std::vector<Token> tokens;
     for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next())
         tokens.push_back(token);
     const auto text = [&](std::size_t j) { return lexer.text(tokens[j]); };
     std::set<std::string> constant;
+    // The template header right before the kernel: nothing but its declaration between them.
+    std::size_t name = 0;
+    while (name < tokens.size() && tokens[name].offset < kernel)
+        ++name;
+    for (std::size_t i = name; i-- > 0;) {
+        const std::string_view t = text(i);
+        if (tokens[i].kind == TokenKind::Directive || tokens[i].inDirective || isOneOf(t, {";", "{", "}"}))
+            break;
+        if (t != "template" || i + 1 >= name || text(i + 1) != "<") continue;
+        for (std::size_t j = i + 2, segment = j, depth = 1; j < name && depth > 0; ++j) {
+            const std::string_view u = text(j);
+            if (u == "<" || u == "(") ++depth;
+            if (u == ">" || u == ")") --depth;
+            if (depth > 1 || !(depth == 0 || u == ",")) continue;
+            // [segment, j): `int BLOCK`, `unsigned int TILE = 16`; not `typename T`, `class T`.
+            std::size_t last = j;
+            for (std::size_t q = segment; q < j; ++q)
+                if (text(q) == "=") last = std::min(last, q);
+            if (last > segment + 1 && tokens[last - 1].kind == TokenKind::Identifier &&
+                !isOneOf(text(segment), {"typename", "class", "template"}))
+                constant.insert(std::string(text(last - 1)));
+            segment = j + 1;
+        }
+        break;
+    }
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         if (tokens[i].kind != TokenKind::Directive) continue;
         std::size_t end = i + 1;
@@ -467,7 +494,8 @@ public:
               std::size_t bodyFirst, std::size_t bodyLast, std::set<std::string> scalarParameters, bool warps)
         : k_(k), source_(source), options_(options), alive_(anyReturn), bodyFirst_(bodyFirst),
           bodyLast_(bodyLast), scalarParameters_(std::move(scalarParameters)), warps_(warps),
-          constantMacros_(constantMacros(source)), referenceTakers_(referenceTakers(source)) {}
+          constantMacros_(constantMacros(source, k.token(0).offset)),
+          referenceTakers_(referenceTakers(source)) {}
 
     // Before collect(): the block-uniform variables. A variable declared at split level on a path every
     // thread of the block takes (the body, uniform ifs and loops), whose value and every change are the

@@ -796,6 +796,27 @@ __global__ void k(float* f, int n) {
         QVERIFY2(member.source.find("__kp_param_dx") == std::string::npos, member.source.c_str());
     }
 
+    // A kernel's template value (`template <int BLOCK>`) is the same for every thread: a loop it bounds
+    // runs once for the block, with no mask of the threads in it; a macro that reads threadIdx is not.
+    void templateValuesAndMacrosOfTheBlock() {
+        const std::string code =
+            "template <unsigned BLOCK>\n__global__ void k(int* a) {\n"
+            "    __shared__ int s[BLOCK];\n    s[threadIdx.x] = a[threadIdx.x];\n"
+            "    for (unsigned active = BLOCK / 2; active > 0; active /= 2) {\n"
+            "        __syncthreads();\n"
+            "        if (threadIdx.x < active) s[threadIdx.x] += s[threadIdx.x + active];\n"
+            "    }\n    a[threadIdx.x] = s[0];\n}\n";
+        const auto split = cpu::splitAtBarriers(code, 2, 17, {"k.cu", false});
+        QVERIFY2(split.split(), split.reason.c_str());
+        QVERIFY2(split.source.find("__kp_loop") == std::string::npos, split.source.c_str());
+        const std::string macro = "#define LANE (threadIdx.x % 32)\n__global__ void k(int* a) {\n"
+                                  "    for (unsigned active = LANE; active > 0; active /= 2) {\n"
+                                  "        __syncthreads();\n        a[threadIdx.x] += active;\n    }\n}\n";
+        const auto divergent = cpu::splitAtBarriers(macro, 2, 17, {"k.cu", false});
+        QVERIFY2(divergent.split(), divergent.reason.c_str());
+        QVERIFY2(divergent.source.find("__kp_loop") != std::string::npos, divergent.source.c_str());
+    }
+
     void knownValues() {
         // The reduction of 0..191 in blocks of 64: sums written to the first element of each block's part.
         const auto setup =
