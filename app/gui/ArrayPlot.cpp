@@ -217,14 +217,18 @@ void ArrayPlot::rebuildPlottables() {
             return kp::model::isFloating(a.dtype()) ? QString::number(v, 'g', 7)
                                                     : QString::number(static_cast<qlonglong>(v));
         };
+        // Placed in the whole plot, not its axis rect: with the axes hidden the rect can be a sliver, and
+        // the number was cut to a few digits at the plot's left edge (seen at 1920x1080).
         auto* value = new QCPItemText(plot_);
-        value->position->setType(QCPItemPosition::ptAxisRectRatio);
+        value->setClipToAxisRect(false);
+        value->position->setType(QCPItemPosition::ptViewportRatio);
         value->position->setCoords(0.5, 0.45);
         value->setFont(QFont(plot_->font().family(), 22, QFont::Bold));
         value->setColor(kValuesColor);
         value->setText(text(*array_));
         auto* caption = new QCPItemText(plot_);
-        caption->position->setType(QCPItemPosition::ptAxisRectRatio);
+        caption->setClipToAxisRect(false);
+        caption->position->setType(QCPItemPosition::ptViewportRatio);
         caption->position->setCoords(0.5, 0.7);
         caption->setText(reference_ ? tr("one value; the reference's is %1").arg(text(*reference_))
                                     : tr("one value"));

@@ -346,6 +346,32 @@ private slots:
         QVERIFY(!plot->colorMap());
     }
 
+    // One number is written in the middle of the plot, whole: placed in the axis rect, which is a sliver
+    // with the axes hidden, a 12-digit total was cut to three digits at the plot's left edge.
+    void oneValueIsWrittenWholeInThePlot() {
+        const Array total = filled(DType::Int64, {1}, [](std::size_t, int) { return 549231001600.0; });
+        const NamedArrays outputs{{"total", total}}, reference{{"total", total}};
+        ResultsView view;
+        view.resize(1200, 500);
+        view.show();
+        view.showRun(outputs, reference, {}, checkedReport(outputs, reference, {}));
+        ArrayPlot* plot = view.plot(QStringLiteral("total"));
+        QVERIFY(plot && plot->isReady());
+        QCOMPARE(plot->drawing(), ArrayPlot::Drawing::OneValue);
+        QCustomPlot* custom = plot->customPlot();
+        custom->replot();
+        QVERIFY(custom->itemCount() >= 1);
+        auto* value = qobject_cast<QCPItemText*>(custom->item(0));
+        QVERIFY(value);
+        QCOMPARE(value->text(), QStringLiteral("549231001600"));
+        QVERIFY(!value->clipToAxisRect());
+        const QPointF at = value->position->pixelPosition();
+        QVERIFY2(std::abs(at.x() - custom->width() / 2.0) < 2, qPrintable(QString::number(at.x())));
+        const int half = QFontMetrics(value->font()).horizontalAdvance(value->text()) / 2;
+        QVERIFY(at.x() - half >= 0 && at.x() + half <= custom->width());
+        view.grab().save(QStringLiteral("/tmp/kernelpad_one_value.png"));
+    }
+
     // A histogram's 256 bins were drawn as a line from bin to bin; a short integer output is now bars
     // (filled steps centred on each index), its reference outlined the same way.
     void countsAreDrawnAsBars() {
