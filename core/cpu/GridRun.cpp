@@ -126,16 +126,8 @@ void GridRun::worker(Launch& launch, unsigned w) {
         launch.gridBarrier ? std::function<void()>([&launch] { launch.gridBarrier->arrive_and_wait(); })
                            : nullptr;
     const auto runBlock = [&] {
-        if (launch.how == BlockExecution::Split) {
-            try {
-                launch.entry.runThread(launch.pointers, 0, 0, 0); // the split kernel runs the whole block
-            } catch (const launch::KernelFault& e) {              // WarpExchange.h
-                throw blockFault(launch.kernelName, e);
-            }
-            return;
-        }
         if (!threadFibers) {
-            launch.entry.runBlock(launch.pointers);
+            runLoopOrSplit(launch.entry, launch.how, launch.pointers, launch.kernelName);
             return;
         }
         const auto body = [&](std::size_t t) {
@@ -191,13 +183,18 @@ void GridRun::runOneBlock(const Entry& entry, BlockExecution how, const launch::
     prepareBlocks(g, 0, nullptr);
     kernelpad_block_state.blockIndex[0] = kernelpad_block_state.blockIndex[1] =
         kernelpad_block_state.blockIndex[2] = 0;
-    if (how == BlockExecution::Loop) {
+    runLoopOrSplit(entry, how, pointers, kernelName);
+}
+
+void GridRun::runLoopOrSplit(const Entry& entry, BlockExecution how, void* const* pointers,
+                             const std::string& kernelName) {
+    if (how != BlockExecution::Split) {
         entry.runBlock(pointers);
         return;
     }
     try {
-        entry.runThread(pointers, 0, 0, 0); // the split kernel runs the whole block
-    } catch (const launch::KernelFault& e) {
+        entry.runThread(pointers, 0, 0, 0);  // the split kernel runs the whole block
+    } catch (const launch::KernelFault& e) { // WarpExchange.h
         throw blockFault(kernelName, e);
     }
 }

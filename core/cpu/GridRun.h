@@ -63,6 +63,9 @@ private:
     // sharing blocks (a 4x4 array's launch is tens of nanoseconds).
     void runOneBlock(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g,
                      void* const* pointers, const std::string& kernelName);
+    // The block whose state is prepared, as a loop over its threads or as the split kernel (not fibers).
+    static void runLoopOrSplit(const Entry& entry, BlockExecution how, void* const* pointers,
+                               const std::string& kernelName);
     // This thread's block state for blocks of `g` on worker w (its shared memory; run() has sized the
     // per-worker vectors before any worker starts).
     void prepareBlocks(const launch::LaunchGeometry& g, unsigned w, void* deferredAtomics);
