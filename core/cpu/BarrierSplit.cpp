@@ -106,6 +106,17 @@ public:
         throw NotSplit{"unbalanced brackets"};
     }
 
+    // Token i is an argument passed whole to a call of one of `functions` (inside the body after `bodyOpen`).
+    bool passedWholeTo(std::size_t i, std::size_t bodyOpen, const std::set<std::string>& functions) const {
+        if (!(is(i - 1, "(") || is(i - 1, ",")) || !(is(i + 1, ",") || is(i + 1, ")"))) return false;
+        std::size_t open = i - 1;
+        for (int depth = 0; open > bodyOpen; --open) {
+            if (is(open, ")")) ++depth;
+            if (is(open, "(") && depth-- == 0) break;
+        }
+        return open > bodyOpen && functions.count(std::string(text(open - 1))) > 0;
+    }
+
     // The kernel's cooperative groups: variables holding its thread block and tiles of it (Groups).
     struct Groups {
         std::set<std::string> blocks;
@@ -939,14 +950,7 @@ private:
         if (isAssignment(k_.text(i + 1)) || isOneOf(k_.text(i + 1), {"++", "--"}) ||
             (i > 0 && isOneOf(k_.text(i - 1), {"++", "--", "&"})))
             return true;
-        if (!(k_.is(i - 1, "(") || k_.is(i - 1, ",")) || !(k_.is(i + 1, ",") || k_.is(i + 1, ")")))
-            return false;
-        std::size_t open = i - 1;
-        for (int depth = 0; open > bodyFirst_; --open) {
-            if (k_.is(open, ")")) ++depth;
-            if (k_.is(open, "(") && depth-- == 0) break;
-        }
-        return open > bodyFirst_ && referenceTakers_.count(std::string(k_.text(open - 1))) > 0;
+        return k_.passedWholeTo(i, bodyFirst_, referenceTakers_);
     }
 
     // `name` is written (or its address taken) somewhere in tokens [first, last).
@@ -2197,14 +2201,7 @@ std::string localParameters(const std::string& source, const Parsed& parsed) {
             if (k.is(i + 1, ".") && (isAssignment(k.text(i + 3)) || isOneOf(k.text(i + 3), {"++", "--"})))
                 return true;
             // Passed whole to a function that takes a reference.
-            if ((k.is(i - 1, "(") || k.is(i - 1, ",")) && (k.is(i + 1, ",") || k.is(i + 1, ")"))) {
-                std::size_t open = i - 1;
-                for (int depth = 0; open > parsed.bodyOpen; --open) {
-                    if (k.is(open, ")")) ++depth;
-                    if (k.is(open, "(") && depth-- == 0) break;
-                }
-                if (open > parsed.bodyOpen && byReference.count(std::string(k.text(open - 1)))) return true;
-            }
+            if (k.passedWholeTo(i, parsed.bodyOpen, byReference)) return true;
         }
         return false;
     };
