@@ -2195,7 +2195,13 @@ std::string localParameters(const std::string& source, const Parsed& parsed) {
                 k.is(i - 1, "::"))
                 continue;
             if (isAssignment(k.text(i + 1)) || isOneOf(k.text(i + 1), {"++", "--"}) ||
-                isOneOf(k.text(i - 1), {"++", "--", "&"}))
+                isOneOf(k.text(i - 1), {"++", "--"}))
+                return true;
+            // Its address taken (`&n`, `&origin.x`), which could write it. Not `&bins[v]` or `&p->x`, the
+            // address of what a pointer points to (every histogram's atomicAdd), nor a binary `mask & n`.
+            if (k.is(i - 1, "&") && !k.is(i + 1, "[") && !k.is(i + 1, "->") &&
+                !(k.identifier(i - 2) && !isOneOf(k.text(i - 2), {"return", "case", "sizeof"})) &&
+                !k.is(i - 2, ")") && !k.is(i - 2, "]") && k.token(i - 2).kind != TokenKind::Number)
                 return true;
             // A member written (`origin.x += dx;`).
             if (k.is(i + 1, ".") && (isAssignment(k.text(i + 3)) || isOneOf(k.text(i + 3), {"++", "--"})))

@@ -522,6 +522,15 @@ __global__ void k(int* a, int n) {
 })" << grid1 << true;
         // (In a loop, fibers run a thread's iterations before the next thread's, the split an iteration of
         // every thread before the next: both orders of the atomics are CUDA's, but they differ.)
+        QTest::newRow("parameters: an element's address, and the parameter's own") << R"(
+__global__ void k(int* a, int n) {
+    const int base = blockIdx.x * blockDim.x;
+    atomicAdd(&a[base + threadIdx.x % 8], 1);
+    int* mine = &n;
+    *mine += threadIdx.x;
+    __syncthreads();
+    if (threadIdx.x >= 8) a[base + threadIdx.x] = n;
+})" << grid1 << true;
         QTest::newRow("atomics: four counters in each warp") << R"(
 __global__ void k(int* a, int n) {
     const int base = blockIdx.x * blockDim.x;
@@ -794,6 +803,21 @@ __global__ void k(float* f, int n) {
         QVERIFY2(member.split(), member.reason.c_str());
         QVERIFY2(member.source.find("__kp_param_origin") != std::string::npos, member.source.c_str());
         QVERIFY2(member.source.find("__kp_param_dx") == std::string::npos, member.source.c_str());
+        // The address of what a pointer points to (a histogram's `&bins[v]`, `&p->x`) and a binary `&`
+        // write nothing of the parameter: it stays one for the block. Its own address (`&n`) could.
+        const auto element = cpu::splitAtBarriers(
+            "\n__global__ void k(unsigned* bins, float2* p, int n, int mask) {\n"
+            "    const int v = threadIdx.x & mask;\n    atomicAdd(&bins[v], 1u);\n"
+            "    __syncthreads();\n    atomicAdd(&p->x, 1.0f);\n    if (n & mask) bins[0] = 0;\n}\n",
+            2, 17, {"k.cu", false});
+        QVERIFY2(element.split(), element.reason.c_str());
+        QVERIFY2(element.source.find("__kp_param_") == std::string::npos, element.source.c_str());
+        const auto own = cpu::splitAtBarriers("\n__global__ void k(int* out, int n) {\n"
+                                              "    int* where = &n;\n    *where += threadIdx.x;\n"
+                                              "    __syncthreads();\n    out[threadIdx.x] = n;\n}\n",
+                                              2, 17, {"k.cu", false});
+        QVERIFY2(own.split(), own.reason.c_str());
+        QVERIFY2(own.source.find("__kp_param_n") != std::string::npos, own.source.c_str());
     }
 
     // A kernel's template value (`template <int BLOCK>`) is the same for every thread: a loop it bounds
