@@ -76,9 +76,24 @@ void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t (
         break;
     }
     case Meet::MatchAny: {
-        // Lanes with one value form one group: each lane finds its value's group in a small open-addressed
-        // table (at most 32 values in 64 slots), in one pass rather than one pass per group.
+        // Lanes with one value form one group. Values under 64 (a histogram's bins, a key's low bits) are
+        // their own slot in a table of 64, cleared after by the lanes that set it; others find their value's
+        // slot in an open-addressed table (at most 32 values in 64 slots). One pass either way, rather than
+        // one pass per group.
         constexpr unsigned kSlots = 64;
+        std::uint64_t any = 0;
+        for (unsigned k = 0; k < count; ++k)
+            any |= values[members[k]];
+        if (any < kSlots) {
+            std::uint32_t lanesOf[kSlots];
+            for (unsigned k = 0; k < count; ++k)
+                lanesOf[values[members[k]]] = 0;
+            for (unsigned k = 0; k < count; ++k)
+                lanesOf[values[members[k]]] |= 1u << members[k];
+            for (unsigned k = 0; k < count; ++k)
+                results[members[k]] = lanesOf[values[members[k]]];
+            break;
+        }
         std::uint64_t slotValue[kSlots];
         std::uint32_t slotLanes[kSlots] = {};
         unsigned slotOf[kWarpLanes];

@@ -836,16 +836,26 @@ private slots:
     }
 
     // __match_any_sync with values that interleave across the warp, in part of it: each lane gets the
-    // lanes of its own value among those the mask names, whatever their order.
+    // lanes of its own value among those the mask names, whatever their order. Values under 64 take a
+    // direct table, larger ones a hashed one: rows on both sides of that line.
+    void matchAnyInterleavedValues_data() {
+        QTest::addColumn<unsigned>("base");
+        QTest::newRow("values under 64") << 0u;
+        QTest::newRow("values across 64") << 60u;
+        QTest::newRow("large values") << 0x80000000u;
+    }
     void matchAnyInterleavedValues() {
-        const auto setup = setupOf(
-            "__global__ void match(unsigned* out) {\n"
-            "    unsigned lane = threadIdx.x % 32;\n"
-            "    unsigned peers = 0xdeadu;\n"
-            "    if (lane < 29) peers = __match_any_sync(0x1fffffffu, lane % 3 == 0 ? 7u : lane % 5);\n"
-            "    out[threadIdx.x] = peers;\n"
-            "}\n",
-            "match", {array("out", "uint32", {64}, "out")}, {{"grid", {1}}, {"block", {64}}});
+        QFETCH(unsigned, base);
+        const auto setup =
+            setupOf("__global__ void match(unsigned* out, unsigned base) {\n"
+                    "    unsigned lane = threadIdx.x % 32;\n"
+                    "    unsigned peers = 0xdeadu;\n"
+                    "    if (lane < 29) peers = __match_any_sync(0x1fffffffu, base + (lane % 3 == 0 ? 7u : "
+                    "lane % 5));\n"
+                    "    out[threadIdx.x] = peers;\n"
+                    "}\n",
+                    "match", {array("out", "uint32", {64}, "out"), scalar("base", "uint32", base)},
+                    {{"grid", {1}}, {"block", {64}}});
         const auto result = runner_->run(setup);
         const auto* out = result.output("out");
         const auto valueOf = [](unsigned lane) { return lane % 3 == 0 ? 7u : lane % 5; };
