@@ -1400,10 +1400,22 @@ private:
         return true;
     }
 
+    // What a loop's threads do after each pass through its body: tokens of the increment (empty but for
+    // a for) and of the condition (empty in `for (;;)`), the loop's mask and its `any`.
+    struct LoopTail {
+        std::size_t incFirst = 0, incLast = 0;
+        std::size_t condFirst = 0, condLast = 0;
+        std::string mask, any;
+        const Stmt* body = nullptr; // the loop's body: a block whose last region may run them
+        bool taken = false;         // it did
+    };
+
     // The statements as one loop over the block's threads (in `mask`); `put`, a warp statement, records its
     // call after them (a new occasion: WarpExchange.h).
+    // `tail`: the enclosing loop's increment and test, run by each thread at the end of this region (the
+    // last of the loop's body, over the loop's threads) instead of in thread loops of their own.
     void region(const std::vector<const Stmt*>& statements, const std::string& mask,
-                const Stmt* put = nullptr) {
+                const Stmt* put = nullptr, const LoopTail* tail = nullptr) {
         if (statements.empty() && !put) return;
         if (put) out_ += "\n++kernelpad_block_state.warpOccasion;";
         for (const Stmt* s : statements)
@@ -1414,16 +1426,22 @@ private:
         // compiler cannot tell the slot from the arrays the loop reads. Not arrays, nor a variable whose
         // address is taken anywhere (the pointer must outlive the region).
         std::set<std::string> promote, writeBack;
-        for (const Stmt* s : statements)
-            for (std::size_t i = s->first; i < s->last; ++i) {
+        const auto uses = [&](std::size_t first, std::size_t last) {
+            for (std::size_t i = first; i < last; ++i) {
                 const auto f = frameNames_.find(std::string(k_.text(i)));
                 if (f == frameNames_.end() || !named(i, f->first) || i < f->second.from ||
                     i >= f->second.to || f->second.stays)
                     continue;
                 promote.insert(f->first);
-                if (!writeBack.count(f->first) && assigned(f->first, s->first, s->last))
-                    writeBack.insert(f->first);
+                if (!writeBack.count(f->first) && assigned(f->first, first, last)) writeBack.insert(f->first);
             }
+        };
+        for (const Stmt* s : statements)
+            uses(s->first, s->last);
+        if (tail) {
+            uses(tail->incFirst, tail->incLast);
+            uses(tail->condFirst, tail->condLast);
+        }
         const auto body = [&] {
             promoted_ = promote;
             for (const std::string& name : promote)
@@ -1435,6 +1453,10 @@ private:
                 out_ += "\nkernelpad_block_state.warpPhase = 1; (void)(" +
                         chunk(put->callFirst, put->callLast, true) +
                         ");\nkernelpad_block_state.warpPhase = 2;";
+            if (tail) {
+                if (tail->incFirst < tail->incLast) out_ += chunk(tail->incFirst, tail->incLast, false) + ";";
+                out_ += loopTest(tail->mask, tail->any, tail->condFirst, tail->condLast);
+            }
             for (const std::string& name : writeBack)
                 out_ += "\n__kp_f." + name + "[__kp_t] = " + name + ";";
             promoted_.clear();
@@ -1446,7 +1468,7 @@ private:
         // The whole kernel, free of barriers, with a leading guard: each row's loop ends where the guard
         // starts sending threads home (found by bisection), when the indices it compares are exact.
         if (statements.size() == 1 && statements.front()->first == bodyFirst_ && !alive_ && mask.empty() &&
-            !statements.front()->barrier) {
+            !statements.front()->barrier && !tail) {
             if (auto guard = leadingGuard(*statements.front())) {
                 const Stmt& root = *statements.front();
                 std::string exact = "true";
@@ -1488,7 +1510,7 @@ private:
                 ? threadX(only.condFirst)
                 : 0;
         const std::size_t op = only.condFirst + x;
-        if (x == 0 || !isOneOf(k_.text(op), {"<", "<=", "=="}) || op + 1 >= only.condLast ||
+        if (tail || x == 0 || !isOneOf(k_.text(op), {"<", "<=", "=="}) || op + 1 >= only.condLast ||
             !uniform(op + 1, only.condLast, {}) || !bindsTighter(op + 1, only.condLast)) {
             threadLoop(mask, body);
             return;
@@ -1533,25 +1555,57 @@ private:
 
     std::string mask(const char* what) { return std::string("__kp_") + what + std::to_string(++masks_); }
 
-    // Enters a loop: a mask of the threads that run it.
-    std::string loopMask(const std::string& outer) {
+    // A loop that the threads of `outer` enter: declares its mask, of the threads still in it, and its
+    // `any`, whether one of them goes on; each thread joins the mask, runs `init` [initFirst, initLast) and,
+    // unless the body comes first (do), the test, in one thread loop. Returns the mask's name.
+    std::string enterLoop(const std::string& outer, std::size_t initFirst, std::size_t initLast,
+                          std::size_t condFirst, std::size_t condLast, bool test) {
         std::string m = mask("loop");
-        out_ +=
-            "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m + ", 0, __kp_n);\n";
-        threadLoop(outer, [&] { out_ += m + "[__kp_t] = 1;"; });
+        out_ += "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m +
+                ", 0, __kp_n);\nbool " + m + "_any = false;\n";
+        threadLoop(outer, [&] {
+            out_ += m + "[__kp_t] = 1;";
+            if (initFirst < initLast && !placed_.count(initFirst))
+                out_ += regionStatement(initFirst, initLast) + ";";
+            if (test) out_ += loopTest(m, m + "_any", condFirst, condLast);
+        });
         return m;
     }
 
-    // Evaluates the loop condition for the threads still in `m`; leaves the loop when none goes on.
-    void loopTest(const std::string& m, std::size_t first, std::size_t last) {
-        if (first >= last) return;
-        const std::string any = m + "_any";
-        out_ += "\nbool " + any + " = false;\n";
-        threadLoop(m, [&] {
-            out_ +=
-                "\nif (" + chunk(first, last, false) + ") " + any + " = true; else " + m + "[__kp_t] = 0;";
-        });
-        out_ += "if (!" + any + ") break;\n";
+    // A thread's test of the loop condition [first, last): it goes on (`any`) or leaves the mask `m`. With
+    // no condition (`for (;;)`) it goes on; a loop whose threads have all returned then ends.
+    std::string loopTest(const std::string& m, const std::string& any, std::size_t first, std::size_t last) {
+        if (first >= last) return "\n" + any + " = true;";
+        return "\nif (" + chunk(first, last, false) + ") " + any + " = true; else " + m + "[__kp_t] = 0;";
+    }
+
+    // The body of a loop whose mask is `m`, then its increment and test: in the body's last region when
+    // it runs all of the loop's threads, else in thread loops of their own.
+    void loopBody(const Stmt& s, const Stmt& body, const std::string& m, bool increment) {
+        LoopTail tail{increment ? s.incFirst : 0,
+                      increment ? s.incLast : 0,
+                      s.condFirst,
+                      s.condLast,
+                      m,
+                      m + "_any",
+                      &body};
+        LoopTail* const outer = tail_;
+        tail_ = &tail;
+        statement(body, m);
+        tail_ = outer;
+        if (tail.taken) return;
+        if (tail.incFirst < tail.incLast)
+            threadLoop(m, [&] { out_ += chunk(tail.incFirst, tail.incLast, false) + ";"; });
+        threadLoop(m, [&] { out_ += loopTest(m, tail.any, tail.condFirst, tail.condLast); });
+    }
+
+    // A loop the block runs once for all its threads goes round while its condition holds, which may be
+    // never false (`for (;;)` left by returning): once every thread of the block has returned, it ends.
+    std::string leaveWhenAllReturned(const Stmt& loop) const {
+        if (!alive_) return {};
+        for (std::size_t i = loop.first; i < loop.last; ++i)
+            if (k_.is(i, "return")) return "\nif (!std::memchr(__kp_alive, 1, __kp_n)) break;\n";
+        return {};
     }
 
     // A block-uniform variable's declaration (its initialisation) or change, run once for the block.
@@ -1599,6 +1653,11 @@ private:
                     pending.push_back(&c);
                 }
             }
+            if (tail_ && tail_->body == &s && tail_->mask == active && !pending.empty()) {
+                tail_->taken = true;
+                region(pending, active, nullptr, tail_);
+                return;
+            }
             region(pending, active);
             return;
         }
@@ -1631,54 +1690,42 @@ private:
             return;
         case K::While: {
             if (uniform_.count(s.first)) {
-                out_ += "\nwhile (" + chunk(s.condFirst, s.condLast, false) + ") {";
+                out_ += "\nwhile (" + chunk(s.condFirst, s.condLast, false) + ") {" + leaveWhenAllReturned(s);
                 statement(s.children[0], active);
                 out_ += "}\n";
                 return;
             }
-            const std::string m = loopMask(active);
-            out_ += "for (;;) {\n";
-            loopTest(m, s.condFirst, s.condLast);
-            statement(s.children[0], m);
+            const std::string m = enterLoop(active, 0, 0, s.condFirst, s.condLast, true);
+            out_ += "for (;;) {\nif (!" + m + "_any) break;\n" + m + "_any = false;\n";
+            loopBody(s, s.children[0], m, false);
             out_ += "}\n}\n";
             return;
         }
         case K::Do: {
             if (uniform_.count(s.first)) {
-                out_ += "\ndo {";
+                out_ += "\ndo {" + leaveWhenAllReturned(s);
                 statement(s.children[0], active);
                 out_ += "} while (" + chunk(s.condFirst, s.condLast, false) + ");\n";
                 return;
             }
-            const std::string m = loopMask(active);
-            out_ += "for (;;) {\n";
-            statement(s.children[0], m);
-            loopTest(m, s.condFirst, s.condLast);
-            out_ += "}\n}\n";
+            const std::string m = enterLoop(active, 0, 0, s.condFirst, s.condLast, false);
+            out_ += "for (;;) {\n" + m + "_any = false;\n";
+            loopBody(s, s.children[0], m, false);
+            out_ += "if (!" + m + "_any) break;\n}\n}\n";
             return;
         }
         case K::For: {
             if (uniform_.count(s.first)) {
                 out_ += "\nfor (" + chunk(s.initFirst, s.initLast, false) + ";" +
                         chunk(s.condFirst, s.condLast, false) + ";" + chunk(s.incFirst, s.incLast, false) +
-                        ") {";
+                        ") {" + leaveWhenAllReturned(s);
                 statement(s.children[0], active);
                 out_ += "}\n";
                 return;
             }
-            const std::string m = mask("loop");
-            out_ += "\n{\nunsigned char " + m + "[::kernelpad::kMaxThreads];\nstd::memset(" + m +
-                    ", 0, __kp_n);\n";
-            threadLoop(active, [&] {
-                out_ += m + "[__kp_t] = 1;";
-                if (s.initFirst < s.initLast && !placed_.count(s.initFirst))
-                    out_ += regionStatement(s.initFirst, s.initLast) + ";";
-            });
-            out_ += "for (;;) {\n";
-            loopTest(m, s.condFirst, s.condLast);
-            statement(s.children[0], m);
-            if (s.incFirst < s.incLast)
-                threadLoop(m, [&] { out_ += chunk(s.incFirst, s.incLast, false) + ";"; });
+            const std::string m = enterLoop(active, s.initFirst, s.initLast, s.condFirst, s.condLast, true);
+            out_ += "for (;;) {\nif (!" + m + "_any) break;\n" + m + "_any = false;\n";
+            loopBody(s, s.children[0], m, true);
             out_ += "}\n}\n";
             return;
         }
@@ -1713,6 +1760,7 @@ private:
     };
     std::map<std::string, FrameName> frameNames_;
     std::set<std::string> promoted_;  // frame variables the region being written holds in locals
+    LoopTail* tail_ = nullptr;        // the innermost loop's increment and test, while its body is written
     std::set<std::string> constants_; // kernel-scope constants
     std::vector<std::string> frame_;
     std::string out_;

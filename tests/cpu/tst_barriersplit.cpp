@@ -522,6 +522,44 @@ __global__ void k(int* a, int n) {
 })" << grid1 << true;
         // (In a loop, fibers run a thread's iterations before the next thread's, the split an iteration of
         // every thread before the next: both orders of the atomics are CUDA's, but they differ.)
+        // Each pass of a loop's threads ends with the increment and the test in the body's last region. A
+        // `for (;;)` whose threads all return ends there too (it used to go round for ever).
+        QTest::newRow("loops: for (;;) left by returning") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[64];
+    int step = 0;
+    for (;;) {
+        s[threadIdx.x] = step;
+        __syncthreads();
+        const int seen = s[(threadIdx.x + 1) % 64];
+        if (seen == 3) {
+            a[blockIdx.x * blockDim.x + threadIdx.x] = seen * 100 + step;
+            return;
+        }
+        __syncthreads();
+        ++step;
+    }
+})" << grid1 << true;
+        QTest::newRow("loops: increments that read what the body wrote, nested") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[2][64];
+    const int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+    int total = 0;
+    for (int i = t % 5, j = 0; j < 8; i += 1 + (total & 3), ++j) {
+        s[j & 1][t] = i;
+        __syncthreads();
+        int k = 0;
+        while (k < (t % 3) + 1) {
+            total += s[j & 1][(t + k) % 64] * j;
+            ++k;
+        }
+        do {
+            total ^= k;
+            k -= 2;
+        } while (k > 0);
+    }
+    a[base + t] = total + n;
+})" << grid1 << true;
         QTest::newRow("parameters: an element's address, and the parameter's own") << R"(
 __global__ void k(int* a, int n) {
     const int base = blockIdx.x * blockDim.x;
@@ -818,6 +856,34 @@ __global__ void k(float* f, int n) {
                                               2, 17, {"k.cu", false});
         QVERIFY2(own.split(), own.reason.c_str());
         QVERIFY2(own.source.find("__kp_param_n") != std::string::npos, own.source.c_str());
+    }
+
+    // A loop whose threads differ in their passes (a grid-stride loop) ends each pass with its increment
+    // and test in the body's last region: three thread loops a pass for a histogram with two warp
+    // operations (each records, then takes), not five. Not when the body ends with a barrier.
+    void loopsEndTheirPassesInTheLastRegion() {
+        const std::string histogram =
+            "__global__ void k(unsigned* bins, const unsigned char* data, int n) {\n"
+            "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {\n"
+            "        const unsigned active = __activemask();\n        const unsigned v = data[i];\n"
+            "        const unsigned peers = __match_any_sync(active, v);\n"
+            "        if (threadIdx.x % 32 == __ffs(peers) - 1) atomicAdd(&bins[v], __popc(peers));\n"
+            "    }\n}\n";
+        const auto loops = [](const std::string& source) {
+            int count = 0;
+            for (std::size_t at = source.find("for (unsigned __kp_z"); at != std::string::npos;
+                 at = source.find("for (unsigned __kp_z", at + 1))
+                ++count;
+            return count;
+        };
+        const auto split = cpu::splitAtBarriers(histogram, 1, 17, {"k.cu", false});
+        QVERIFY2(split.split(), split.reason.c_str());
+        QCOMPARE(loops(split.source), 4); // entering (with the first test), then three a pass
+        std::string barrierLast = histogram;
+        barrierLast.replace(barrierLast.find("    }\n}"), 7, "        __syncthreads();\n    }\n}");
+        const auto apart = cpu::splitAtBarriers(barrierLast, 1, 17, {"k.cu", false});
+        QVERIFY2(apart.split(), apart.reason.c_str());
+        QCOMPARE(loops(apart.source), 6); // the increment and the test in loops of their own
     }
 
     // A kernel's template value (`template <int BLOCK>`) is the same for every thread: a loop it bounds
