@@ -1065,6 +1065,7 @@ private:
             const std::string_view t = k_.text(i);
             const bool member = i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::"));
             if (guard_ && i == guard_->ifAt) { // the row's loop stops before the threads it sends home
+                out += guard_->assumptions;
                 if (guard_->wraps) {
                     i = k_.closing(i + 1); // `if (C)` goes, S stays
                 } else {
@@ -1126,8 +1127,11 @@ private:
     // for every thread of the block still running (and in `mask`; with x in [xFrom, xTo) when given):
     // `inner`.
     // `row`, code run at the start of each row (y and z fixed), may compute xTo.
+    // `simd`: the row's loop is `omp simd`, its threads independent (no barrier, no warp operation, no
+    // atomic result between them: the vectoriser declines what it cannot do).
     void threadLoop(const std::string& mask, const std::function<void()>& inner,
-                    const std::string& xFrom = {}, const std::string& xTo = {}, const std::string& row = {}) {
+                    const std::string& xFrom = {}, const std::string& xTo = {}, const std::string& row = {},
+                    bool simd = false) {
         if (xFrom.empty()) {
             out_ += "\nfor (unsigned __kp_z = 0, __kp_t = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
                     "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y)\n"
@@ -1135,7 +1139,8 @@ private:
         } else {
             out_ += "\nfor (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
                     "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y) {" +
-                    row + "for (unsigned __kp_x = " + xFrom + "; __kp_x < " + xTo +
+                    row + (simd ? "\n_Pragma(\"omp simd\")\n" : "") + "for (unsigned __kp_x = " + xFrom +
+                    "; __kp_x < " + xTo +
                     "; ++__kp_x) {\n"
                     "const unsigned __kp_t = __kp_x + __kp_block.x * (__kp_y + __kp_block.y * __kp_z);\n";
         }
@@ -1183,6 +1188,7 @@ private:
         std::size_t last = 0;            // one past the if statement's last token
         bool wraps = false;              // `if (C) S` ends the kernel; else `if (C) return;`
         std::vector<std::string> bounds; // the largest value of each index the condition compares
+        std::string assumptions;         // what the checked bounds promise of the indices declared
     };
 
     // How an expression behaves along a row.
@@ -1376,11 +1382,18 @@ private:
             if (then->kind == Stmt::Kind::Block && then->children.size() == 1) then = &then->children[0];
             const bool returns = then->kind == Stmt::Kind::Simple && k_.is(then->first, "return") &&
                                  k_.is(then->first + 1, ";");
-            Guard g{s.first, s.last, !returns, {}};
-            if (returns ? monotone(s.condFirst, s.condLast, true, g.bounds)
-                        : c + 1 == root.children.size() && monotone(s.condFirst, s.condLast, false, g.bounds))
-                return g;
-            return std::nullopt;
+            Guard g{s.first, s.last, !returns, {}, {}};
+            if (!(returns
+                      ? monotone(s.condFirst, s.condLast, true, g.bounds)
+                      : c + 1 == root.children.size() && monotone(s.condFirst, s.condLast, false, g.bounds)))
+                return std::nullopt;
+            // An integer index the condition compares (alone: its sum of one product is its own bound in
+            // parentheses), whose largest value the block checks: it is exact where the rows stop early.
+            for (const auto& [name, value] : guardLocals_)
+                if (value.kind == RowValue::Kind::Rising && !value.bound.empty() &&
+                    std::find(g.bounds.begin(), g.bounds.end(), "(" + value.bound + ")") != g.bounds.end())
+                    g.assumptions += "::kernelpad::assumeExactIndex(" + name + ");";
+            return g;
         }
         return std::nullopt;
     }
@@ -1493,7 +1506,7 @@ private:
                          "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n";
                 out_ += "\nif (" + exact + ") {";
                 guard_ = guard;
-                threadLoop(mask, body, "0", "__kp_end", sends);
+                threadLoop(mask, body, "0", "__kp_end", sends, true);
                 guard_.reset();
                 out_ += "} else {";
                 threadLoop(mask, body);

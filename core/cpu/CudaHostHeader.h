@@ -9,13 +9,16 @@
 namespace kp::cpu {
 extern const char* const kCudaHostHeader;
 
-// How code behind the header is compiled: C++20 (std::atomic_ref), and -fno-semantic-interposition so
-// that the kernel, exported from a -fPIC library, is still inlined into its thread loop. The header is the
-// compile's prelude (precompiled once per compiler and flags, HostCompiler), its diagnostics named
-// "<kernelpad cuda built-ins>".
+// How code behind the header is compiled: C++20 (std::atomic_ref), -fno-semantic-interposition so that
+// the kernel, exported from a -fPIC library, is still inlined into its thread loop, and -fopenmp-simd for
+// the thread loops BarrierSplit marks `omp simd` (a leading guard's rows: vectorised with no check that
+// the arrays do not overlap, which -O2's cost model would want; the kernel's own loops keep -O2's
+// model, under which a float sum stays one fused multiply-add at a time, as NVRTC computes it). The
+// header is the compile's prelude (precompiled once per compiler and flags, HostCompiler), its
+// diagnostics named "<kernelpad cuda built-ins>".
 inline HostCompileOptions hostKernelOptions() {
     HostCompileOptions options;
-    options.flags = {"-std=c++20", "-O2", "-fno-semantic-interposition", "-fno-math-errno"};
+    options.flags = {"-std=c++20", "-O2", "-fno-semantic-interposition", "-fno-math-errno", "-fopenmp-simd"};
     options.prelude = std::string("#line 1 \"<kernelpad cuda built-ins>\"\n") + kCudaHostHeader;
     return options;
 }

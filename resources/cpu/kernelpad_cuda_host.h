@@ -263,6 +263,16 @@ template <typename T> inline T* opaqueAddress(T* p) {
     asm("" : "+r"(p));
     return p;
 }
+// An index of a leading guard (`const int i = blockIdx.x * blockDim.x + threadIdx.x;`) in a block the split
+// kernel has checked before its loop: the largest value it can take is below 2^31, so the unsigned sum
+// never wrapped and the index is not negative. Said to the compiler, which can then vectorise the row's
+// loop (`dest[i] = a[i] * b[i]`): without it, a sum that might wrap is not a step of one element.
+template <typename T> [[gnu::always_inline]] inline void assumeExactIndex(T i) {
+    if constexpr (std::is_signed_v<T>) {
+        if (i < 0) __builtin_unreachable();
+    }
+    if (static_cast<unsigned long long>(i) > 2147483647ull) __builtin_unreachable();
+}
 // A kernel split at its barriers keeps the variables that live across a barrier here, one element per
 // thread: one frame per worker thread, reused block after block.
 template <typename Frame> Frame& frame() {

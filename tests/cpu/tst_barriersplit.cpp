@@ -858,6 +858,28 @@ __global__ void k(float* f, int n) {
         QVERIFY2(own.source.find("__kp_param_n") != std::string::npos, own.source.c_str());
     }
 
+    // Where a leading guard's rows stop early, the block has checked that each index the guard compares
+    // stays below 2^31: the compiler is told so of the index declared (so that it can vectorise the row),
+    // and of nothing else.
+    void guardedIndicesAreExactInTheirRows() {
+        const auto split = [](const std::string& body) {
+            auto s = cpu::splitAtBarriers("__global__ void k(float* out, const float* in, int n) {\n" + body +
+                                              "}\n",
+                                          1, 17, {"k.cu", false});
+            if (!s.split()) qWarning("%s", s.reason.c_str());
+            return s.source;
+        };
+        const std::string compared = split("    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                           "    const int j = i + 1;\n"
+                                           "    if (i < n) out[i] = in[i] * j;\n");
+        QVERIFY2(compared.find("assumeExactIndex(i)") != std::string::npos, compared.c_str());
+        QVERIFY2(compared.find("assumeExactIndex(j)") == std::string::npos, compared.c_str());
+        const std::string inline_ = split("    if (blockIdx.x * blockDim.x + threadIdx.x >= n) return;\n"
+                                          "    out[threadIdx.x] = 1.0f;\n");
+        QVERIFY2(inline_.find("__kp_sends") != std::string::npos, inline_.c_str());
+        QVERIFY2(inline_.find("assumeExactIndex") == std::string::npos, inline_.c_str());
+    }
+
     // A loop whose threads differ in their passes (a grid-stride loop) ends each pass with its increment
     // and test in the body's last region: three thread loops a pass for a histogram with two warp
     // operations (each records, then takes), not five. Not when the body ends with a barrier.
