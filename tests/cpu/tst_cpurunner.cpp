@@ -496,6 +496,22 @@ private slots:
         QCOMPARE(runner_->run(setup).output("y")->value(0), double(product + y));
         QVERIFY(std::fma(a, x, y) != product + y);
 
+        // So is a guarded kernel's, whose rows are vectorised (omp simd): each lane fuses its own.
+        const std::string guarded =
+            "__global__ void madd(float* y, const float* a, const float* x, int n) {\n"
+            "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i < n) y[i] = a[i] * x[i] + y[i];\n}\n";
+        const auto rows =
+            setupOf(guarded, "madd",
+                    {array("y", "float32", {1000}, "inout", {{"constant", y}}),
+                     array("a", "float32", {1000}, "in", {{"constant", a}}),
+                     array("x", "float32", {1000}, "in", {{"constant", x}}), scalar("n", "int32", "size(y)")},
+                    {{"grid", {4}}, {"block", {256}}});
+        const auto vectorised = runner_->run(rows);
+        QVERIFY2(vectorised.execution.find("one loop") != std::string::npos, vectorised.execution.c_str());
+        for (std::size_t i = 0; i < 1000; ++i)
+            QCOMPARE(vectorised.output("y")->value(i), double(std::fma(a, x, y)));
+
         // A loop's chain of multiply-adds is fused too: GCC 13's x86 tuning would split it.
         const std::string dot = "__global__ void dot(float* out, const float* a, const float* b, int n) {\n"
                                 "    float sum = 0.0f;\n"
