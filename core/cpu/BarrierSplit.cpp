@@ -1612,12 +1612,14 @@ private:
         threadLoop(m, [&] { out_ += loopTest(m, tail.any, tail.condFirst, tail.condLast); });
     }
 
-    // A loop the block runs once for all its threads goes round while its condition holds, which may be
-    // never false (`for (;;)` left by returning): once every thread of the block has returned, it ends.
-    std::string leaveWhenAllReturned(const Stmt& loop) const {
+    // A loop the block runs once for its threads in `active` goes round while its condition holds, which
+    // may be never false (`for (;;)` left by returning): once every one of them has returned, it ends.
+    std::string leaveWhenAllReturned(const Stmt& loop, const std::string& active) const {
         if (!alive_) return {};
         for (std::size_t i = loop.first; i < loop.last; ++i)
-            if (k_.is(i, "return")) return "\nif (!std::memchr(__kp_alive, 1, __kp_n)) break;\n";
+            if (k_.is(i, "return"))
+                return "\nif (!::kernelpad::anyLeft(__kp_alive, " + (active.empty() ? "nullptr" : active) +
+                       ", __kp_n)) break;\n";
         return {};
     }
 
@@ -1703,7 +1705,8 @@ private:
             return;
         case K::While: {
             if (uniform_.count(s.first)) {
-                out_ += "\nwhile (" + chunk(s.condFirst, s.condLast, false) + ") {" + leaveWhenAllReturned(s);
+                out_ += "\nwhile (" + chunk(s.condFirst, s.condLast, false) + ") {" +
+                        leaveWhenAllReturned(s, active);
                 statement(s.children[0], active);
                 out_ += "}\n";
                 return;
@@ -1716,7 +1719,7 @@ private:
         }
         case K::Do: {
             if (uniform_.count(s.first)) {
-                out_ += "\ndo {" + leaveWhenAllReturned(s);
+                out_ += "\ndo {" + leaveWhenAllReturned(s, active);
                 statement(s.children[0], active);
                 out_ += "} while (" + chunk(s.condFirst, s.condLast, false) + ");\n";
                 return;
@@ -1731,7 +1734,7 @@ private:
             if (uniform_.count(s.first)) {
                 out_ += "\nfor (" + chunk(s.initFirst, s.initLast, false) + ";" +
                         chunk(s.condFirst, s.condLast, false) + ";" + chunk(s.incFirst, s.incLast, false) +
-                        ") {" + leaveWhenAllReturned(s);
+                        ") {" + leaveWhenAllReturned(s, active);
                 statement(s.children[0], active);
                 out_ += "}\n";
                 return;

@@ -273,6 +273,13 @@ template <typename T> [[gnu::always_inline]] inline void assumeExactIndex(T i) {
     }
     if (static_cast<unsigned long long>(i) > 2147483647ull) __builtin_unreachable();
 }
+// Whether a thread of a split kernel's `mask` (all threads when null) has not returned: a loop the block
+// runs once for those threads ends when none is left, though its condition may never turn false.
+inline bool anyLeft(const unsigned char* alive, const unsigned char* mask, unsigned threads) {
+    for (unsigned t = 0; t < threads; ++t)
+        if (alive[t] && (!mask || mask[t])) return true;
+    return false;
+}
 // A kernel split at its barriers keeps the variables that live across a barrier here, one element per
 // thread: one frame per worker thread, reused block after block.
 template <typename Frame> Frame& frame() {

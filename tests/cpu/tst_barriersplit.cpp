@@ -540,6 +540,23 @@ __global__ void k(int* a, int n) {
         ++step;
     }
 })" << grid1 << true;
+        // ... also when the threads that run the loop are a branch's: the others, still running, do not
+        // keep it going.
+        QTest::newRow("loops: for (;;) in a branch, left by returning") << R"(
+__global__ void k(int* a, int n) {
+    const int base = blockIdx.x * blockDim.x;
+    if (threadIdx.x < 32) {
+        int v = a[base + threadIdx.x] + 1;
+        for (;;) {
+            v += __shfl_down_sync(0xffffffffu, v, 1);
+            if (v > 1000) {
+                a[base + threadIdx.x] = v;
+                return;
+            }
+        }
+    }
+    a[base + threadIdx.x] = -1;
+})" << grid1 << true;
         QTest::newRow("loops: increments that read what the body wrote, nested") << R"(
 __global__ void k(int* a, int n) {
     __shared__ int s[2][64];
