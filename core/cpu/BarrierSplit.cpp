@@ -2261,11 +2261,16 @@ std::string localParameters(const std::string& source, const Parsed& parsed) {
             if (isAssignment(k.text(i + 1)) || isOneOf(k.text(i + 1), {"++", "--"}) ||
                 isOneOf(k.text(i - 1), {"++", "--"}))
                 return true;
-            // Its address taken (`&n`, `&origin.x`), which could write it. Not `&bins[v]` or `&p->x`, the
-            // address of what a pointer points to (every histogram's atomicAdd), nor a binary `mask & n`.
+            // Its address taken (`&n`, `&origin.x`, `(unsigned*)&n`), which could write it. Not `&bins[v]`
+            // or `&p->x`, the address of what a pointer points to (every histogram's atomicAdd), nor a
+            // binary `mask & n` or `a[k] & n`. After a `)` it counts: a cast's and an expression's look
+            // alike.
             if (k.is(i - 1, "&") && !k.is(i + 1, "[") && !k.is(i + 1, "->") &&
                 !(k.identifier(i - 2) && !isOneOf(k.text(i - 2), {"return", "case", "sizeof"})) &&
-                !k.is(i - 2, ")") && !k.is(i - 2, "]") && k.token(i - 2).kind != TokenKind::Number)
+                !k.is(i - 2, "]") && k.token(i - 2).kind != TokenKind::Number)
+                return true;
+            // A reference bound to it (`int& r = n;`, `auto&& r = n;`), through which it may be written.
+            if (k.is(i - 1, "=") && k.identifier(i - 2) && (k.is(i - 3, "&") || k.is(i - 3, "&&")))
                 return true;
             // A member written (`origin.x += dx;`).
             if (k.is(i + 1, ".") && (isAssignment(k.text(i + 3)) || isOneOf(k.text(i + 3), {"++", "--"})))

@@ -577,6 +577,21 @@ __global__ void k(int* a, int n) {
     }
     a[base + t] = total + n;
 })" << grid1 << true;
+        QTest::newRow("parameters: written through a reference") << R"(
+__global__ void k(int* a, int n) {
+    const int base = blockIdx.x * blockDim.x;
+    int& mine = n;
+    mine += threadIdx.x;
+    a[base + threadIdx.x] = n;
+})" << grid1 << true;
+        QTest::newRow("parameters: written through a cast of its address") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= 150) return;
+    int* p = (int*)&n;
+    *p -= i;
+    a[i] = n + a[i];
+})" << grid1 << true;
         QTest::newRow("parameters: an element's address, and the parameter's own") << R"(
 __global__ void k(int* a, int n) {
     const int base = blockIdx.x * blockDim.x;
@@ -868,7 +883,7 @@ __global__ void k(float* f, int n) {
         QVERIFY2(element.split(), element.reason.c_str());
         QVERIFY2(element.source.find("__kp_param_") == std::string::npos, element.source.c_str());
         const auto own = cpu::splitAtBarriers("\n__global__ void k(int* out, int n) {\n"
-                                              "    int* where = &n;\n    *where += threadIdx.x;\n"
+                                              "    int* where = (int*)&n;\n    *where += threadIdx.x;\n"
                                               "    __syncthreads();\n    out[threadIdx.x] = n;\n}\n",
                                               2, 17, {"k.cu", false});
         QVERIFY2(own.split(), own.reason.c_str());
