@@ -502,11 +502,11 @@ class Generator {
 
 public:
     Generator(const Kernel& k, std::string_view source, const SplitOptions& options, bool anyReturn,
-              std::size_t bodyFirst, std::size_t bodyLast, std::set<std::string> scalarParameters, bool warps)
+              std::size_t bodyFirst, std::size_t bodyLast, std::set<std::string> scalarParameters, bool warps,
+              const std::set<std::string>& referenceTakers)
         : k_(k), source_(source), options_(options), alive_(anyReturn), bodyFirst_(bodyFirst),
           bodyLast_(bodyLast), scalarParameters_(std::move(scalarParameters)), warps_(warps),
-          constantMacros_(constantMacros(source, k.token(0).offset)),
-          referenceTakers_(referenceTakers(source)) {}
+          constantMacros_(constantMacros(source, k.token(0).offset)), referenceTakers_(referenceTakers) {}
 
     // Before collect(): the block-uniform variables. A variable declared at split level on a path every
     // thread of the block takes (the body, uniform ifs and loops), whose value and every change are the
@@ -1414,11 +1414,11 @@ private:
     }
 
     // What a loop's threads do after each pass through its body: tokens of the increment (empty but for
-    // a for) and of the condition (empty in `for (;;)`), the loop's mask and its `any`.
+    // a for) and of the condition (empty in `for (;;)`), and the loop's mask.
     struct LoopTail {
         std::size_t incFirst = 0, incLast = 0;
         std::size_t condFirst = 0, condLast = 0;
-        std::string mask, any;
+        std::string mask;           // its `any` is mask + "_any"
         const Stmt* body = nullptr; // the loop's body: a block whose last region may run them
         bool taken = false;         // it did
     };
@@ -1468,7 +1468,7 @@ private:
                         ");\nkernelpad_block_state.warpPhase = 2;";
             if (tail) {
                 if (tail->incFirst < tail->incLast) out_ += chunk(tail->incFirst, tail->incLast, false) + ";";
-                out_ += loopTest(tail->mask, tail->any, tail->condFirst, tail->condLast);
+                out_ += loopTest(tail->mask, tail->condFirst, tail->condLast);
             }
             for (const std::string& name : writeBack)
                 out_ += "\n__kp_f." + name + "[__kp_t] = " + name + ";";
@@ -1580,14 +1580,15 @@ private:
             out_ += m + "[__kp_t] = 1;";
             if (initFirst < initLast && !placed_.count(initFirst))
                 out_ += regionStatement(initFirst, initLast) + ";";
-            if (test) out_ += loopTest(m, m + "_any", condFirst, condLast);
+            if (test) out_ += loopTest(m, condFirst, condLast);
         });
         return m;
     }
 
-    // A thread's test of the loop condition [first, last): it goes on (`any`) or leaves the mask `m`. With
-    // no condition (`for (;;)`) it goes on; a loop whose threads have all returned then ends.
-    std::string loopTest(const std::string& m, const std::string& any, std::size_t first, std::size_t last) {
+    // A thread's test of the loop condition [first, last): it goes on (the loop's `any`) or leaves the mask
+    // `m`. With no condition (`for (;;)`) it goes on; a loop whose threads have all returned then ends.
+    std::string loopTest(const std::string& m, std::size_t first, std::size_t last) {
+        const std::string any = m + "_any";
         if (first >= last) return "\n" + any + " = true;";
         return "\nif (" + chunk(first, last, false) + ") " + any + " = true; else " + m + "[__kp_t] = 0;";
     }
@@ -1595,13 +1596,8 @@ private:
     // The body of a loop whose mask is `m`, then its increment and test: in the body's last region when
     // it runs all of the loop's threads, else in thread loops of their own.
     void loopBody(const Stmt& s, const Stmt& body, const std::string& m, bool increment) {
-        LoopTail tail{increment ? s.incFirst : 0,
-                      increment ? s.incLast : 0,
-                      s.condFirst,
-                      s.condLast,
-                      m,
-                      m + "_any",
-                      &body};
+        LoopTail tail{
+            increment ? s.incFirst : 0, increment ? s.incLast : 0, s.condFirst, s.condLast, m, &body};
         LoopTail* const outer = tail_;
         tail_ = &tail;
         statement(body, m);
@@ -1609,7 +1605,7 @@ private:
         if (tail.taken) return;
         if (tail.incFirst < tail.incLast)
             threadLoop(m, [&] { out_ += chunk(tail.incFirst, tail.incLast, false) + ";"; });
-        threadLoop(m, [&] { out_ += loopTest(m, tail.any, tail.condFirst, tail.condLast); });
+        threadLoop(m, [&] { out_ += loopTest(m, tail.condFirst, tail.condLast); });
     }
 
     // A loop the block runs once for its threads in `active` goes round while its condition holds, which
@@ -1783,11 +1779,11 @@ private:
     int region_ = 0;
     int masks_ = 0;
     bool regionReturns_ = false;
-    std::set<std::string> constantMacros_;        // macroLike()
-    std::set<std::string> referenceTakers_;       // writes()
-    std::set<std::size_t> atomicCalls_;           // atomicAdd tokens of gathered atomics
-    std::optional<Guard> guard_;                  // the kernel's leading guard, while its region is written
-    std::map<std::string, RowValue> guardLocals_; // the declarations before it
+    std::set<std::string> constantMacros_;         // macroLike()
+    const std::set<std::string>& referenceTakers_; // writes()
+    std::set<std::size_t> atomicCalls_;            // atomicAdd tokens of gathered atomics
+    std::optional<Guard> guard_;                   // the kernel's leading guard, while its region is written
+    std::map<std::string, RowValue> guardLocals_;  // the declarations before it
 };
 
 // Helpers with warp operations, inlined where the kernel calls them as a whole statement, so that their
@@ -2249,10 +2245,10 @@ Parsed parse(const std::string& source, int line, int column) {
 // but the split kernel runs a block's threads in one call of its function, where they would share it: the
 // parameter is renamed and each thread's copy declared first thing in the body, on the `{`'s line so
 // that every line keeps its number. Returns the source so changed, or nothing when no parameter is written.
-std::string localParameters(const std::string& source, const Parsed& parsed) {
+std::string localParameters(const std::string& source, const Parsed& parsed,
+                            const std::set<std::string>& byReference) {
     const Kernel& k = parsed.k;
     const std::size_t close = k.closing(parsed.open);
-    const std::set<std::string> byReference = referenceTakers(source);
     const auto written = [&](std::string_view name) {
         for (std::size_t i = parsed.bodyOpen + 1; i < parsed.root.last; ++i) {
             if (!k.identifier(i) || k.text(i) != name || k.is(i - 1, ".") || k.is(i - 1, "->") ||
@@ -2313,7 +2309,9 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         // Warp helpers called as statements are inlined first; the kernel is then read again.
         std::vector<std::pair<std::size_t, std::size_t>> inlined;
         Parsed first = parse(original, line, column);
-        const std::string ownParameters = localParameters(original, first);
+        // Functions taking a reference: the same in every version of the source below (none is added).
+        const std::set<std::string> byReference = referenceTakers(original);
+        const std::string ownParameters = localParameters(original, first, byReference);
         const std::string& start = ownParameters.empty() ? original : ownParameters;
         if (!ownParameters.empty()) first = parse(start, line, column);
         const std::string withHelpers = inlineWarpHelpers(start, first.k, first.root, inlined);
@@ -2381,7 +2379,8 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
             segment = p + 1;
         }
         Generator generator(k, source, effective, anyReturn && meetings > 0, bodyOpen, root.last,
-                            std::move(scalars), result.warpOperations + result.gatheredAtomics > 0);
+                            std::move(scalars), result.warpOperations + result.gatheredAtomics > 0,
+                            byReference);
         generator.findUniformVariables(root);
         generator.collect(root);
         std::string body = generator.body(root);
