@@ -2245,6 +2245,23 @@ Parsed parse(const std::string& source, int line, int column) {
 // but the split kernel runs a block's threads in one call of its function, where they would share it: the
 // parameter is renamed and each thread's copy declared first thing in the body, on the `{`'s line so
 // that every line keeps its number. Returns the source so changed, or nothing when no parameter is written.
+// The parentheses closing at token `close` hold an expression (`(first + i)`: an operator other than a
+// type's `*`, `&` or `::`, or a number), not a cast's type (`(unsigned*)`, `(T)`): a `&` after them is a
+// binary and. Anything unsure reads as a cast.
+bool parenthesisedExpression(const Kernel& k, std::size_t close, std::size_t bodyOpen) {
+    std::size_t open = close;
+    for (int depth = 0; open > bodyOpen; --open) {
+        if (k.is(open, ")")) ++depth;
+        if (k.is(open, "(") && --depth == 0) break;
+    }
+    if (open <= bodyOpen) return false;
+    for (std::size_t j = open + 1; j < close; ++j)
+        if (k.token(j).kind == TokenKind::Number ||
+            (!k.identifier(j) && !isOneOf(k.text(j), {"*", "&", "::", "<", ">", "(", ")"})))
+            return true;
+    return false;
+}
+
 std::string localParameters(const std::string& source, const Parsed& parsed,
                             const std::set<std::string>& byReference) {
     const Kernel& k = parsed.k;
@@ -2259,11 +2276,11 @@ std::string localParameters(const std::string& source, const Parsed& parsed,
                 return true;
             // Its address taken (`&n`, `&origin.x`, `(unsigned*)&n`), which could write it. Not `&bins[v]`
             // or `&p->x`, the address of what a pointer points to (every histogram's atomicAdd), nor a
-            // binary `mask & n` or `a[k] & n`. After a `)` it counts: a cast's and an expression's look
-            // alike.
+            // binary `mask & n`, `a[k] & n` or `(first + i) & k` (a bitonic sort's direction).
             if (k.is(i - 1, "&") && !k.is(i + 1, "[") && !k.is(i + 1, "->") &&
                 !(k.identifier(i - 2) && !isOneOf(k.text(i - 2), {"return", "case", "sizeof"})) &&
-                !k.is(i - 2, "]") && k.token(i - 2).kind != TokenKind::Number)
+                !k.is(i - 2, "]") && k.token(i - 2).kind != TokenKind::Number &&
+                !(k.is(i - 2, ")") && parenthesisedExpression(k, i - 2, parsed.bodyOpen)))
                 return true;
             // A reference bound to it (`int& r = n;`, `auto&& r = n;`), through which it may be written.
             if (k.is(i - 1, "=") && k.identifier(i - 2) && (k.is(i - 3, "&") || k.is(i - 3, "&&")))

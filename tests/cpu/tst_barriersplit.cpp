@@ -878,7 +878,8 @@ __global__ void k(float* f, int n) {
         const auto element = cpu::splitAtBarriers(
             "\n__global__ void k(unsigned* bins, float2* p, int n, int mask) {\n"
             "    const int v = threadIdx.x & mask;\n    atomicAdd(&bins[v], 1u);\n"
-            "    __syncthreads();\n    atomicAdd(&p->x, 1.0f);\n    if (n & mask) bins[0] = 0;\n}\n",
+            "    __syncthreads();\n    atomicAdd(&p->x, 1.0f);\n    if (n & mask) bins[0] = 0;\n"
+            "    if (((v + 1) & n) == 0) bins[1] = 0;\n}\n",
             2, 17, {"k.cu", false});
         QVERIFY2(element.split(), element.reason.c_str());
         QVERIFY2(element.source.find("__kp_param_") == std::string::npos, element.source.c_str());
