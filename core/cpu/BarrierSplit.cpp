@@ -508,6 +508,9 @@ public:
           bodyLast_(bodyLast), scalarParameters_(std::move(scalarParameters)), warps_(warps),
           constantMacros_(constantMacros(source, k.token(0).offset)), referenceTakers_(referenceTakers) {}
 
+    // After body(): the __activemask() statements whose lanes are found once per block.
+    int computedActiveMasks() const { return static_cast<int>(computed_.size()); }
+
     // Before collect(): the block-uniform variables. A variable declared at split level on a path every
     // thread of the block takes (the body, uniform ifs and loops), whose value and every change are the
     // same in every thread (`int offset = 1;` ... `offset *= 2;` in a scan's uniform loop), is one
@@ -1077,6 +1080,11 @@ private:
                 out += "::kernelpad::warpAtomicAdd";
                 continue;
             }
+            if (const auto c = computed_.find(i); c != computed_.end()) {
+                out += c->second.second;
+                i = c->second.first - 1;
+                continue;
+            }
             if (k_.identifier(i) && !member && (t == "blockIdx" || t == "blockDim" || t == "gridDim")) {
                 // The block's built-ins as locals too: read from thread-local storage, the compiler had to
                 // read them again after every store through a pointer, and would not vectorise the loop.
@@ -1608,6 +1616,22 @@ private:
         threadLoop(m, [&] { out_ += loopTest(m, tail.condFirst, tail.condLast); });
     }
 
+    // A warp statement whose call is `__activemask()` and that begins a region (its threads, those in
+    // `active` still running, are all there): the lanes of each warp are computed for the block before
+    // the region, and the statement reads them, instead of a thread loop that records and a completion
+    // per warp (the lanes that record there would be these). The loop of a grid-stride histogram begins
+    // so (`const unsigned active = __activemask();`).
+    bool computedActiveMask(const Stmt& c, const std::string& active) {
+        if (!k_.is(c.callFirst, "__activemask") || c.callLast != c.callFirst + 3) return false;
+        const std::string lanes = "__kp_lanes" + std::to_string(++masks_);
+        out_ += "\nunsigned " + lanes + "[::kernelpad::kMaxThreads / 32];" +
+                lineDirective(k_.token(c.callFirst).offset) + "::kernelpad::activeLanes(" + lanes + ", " +
+                (alive_ ? "__kp_alive" : "nullptr") + ", " + (active.empty() ? "nullptr" : active) +
+                ", __kp_n);\n";
+        computed_[c.callFirst] = {c.callLast, lanes + "[__kp_t / 32]"};
+        return true;
+    }
+
     // A loop the block runs once for its threads in `active` goes round while its condition holds, which
     // may be never false (`for (;;)` left by returning): once every one of them has returned, it ends.
     std::string leaveWhenAllReturned(const Stmt& loop, const std::string& active) const {
@@ -1643,7 +1667,7 @@ private:
                         (alive_ ? "__kp_alive" : "nullptr") + ", __kp_n);\n";
             return;
         case K::Simple: // a warp operation
-            region({}, active, &s);
+            if (!computedActiveMask(s, active)) region({}, active, &s);
             region({&s}, active);
             return;
         case K::Block: {
@@ -1654,6 +1678,10 @@ private:
                     pending.clear();
                     uniformStatement(c, once->second);
                 } else if (c.warp) {
+                    if (pending.empty() && computedActiveMask(c, active)) {
+                        pending.assign(1, &c);
+                        continue;
+                    }
                     region(pending, active, &c); // they, then its call records
                     pending.assign(1, &c);       // it takes the result in the next region
                 } else if (c.barrier) {
@@ -1782,8 +1810,10 @@ private:
     std::set<std::string> constantMacros_;         // macroLike()
     const std::set<std::string>& referenceTakers_; // writes()
     std::set<std::size_t> atomicCalls_;            // atomicAdd tokens of gathered atomics
-    std::optional<Guard> guard_;                   // the kernel's leading guard, while its region is written
-    std::map<std::string, RowValue> guardLocals_;  // the declarations before it
+    // computedActiveMask(): a call's first token -> (its end, the text read instead)
+    std::map<std::size_t, std::pair<std::size_t, std::string>> computed_;
+    std::optional<Guard> guard_;                  // the kernel's leading guard, while its region is written
+    std::map<std::string, RowValue> guardLocals_; // the declarations before it
 };
 
 // Helpers with warp operations, inlined where the kernel calls them as a whole statement, so that their
@@ -2401,6 +2431,7 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         generator.findUniformVariables(root);
         generator.collect(root);
         std::string body = generator.body(root);
+        result.computedActiveMasks = generator.computedActiveMasks();
         // Lines after the body keep their numbers.
         const auto endLine =
             std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(bodyEnd), '\n') + 1;

@@ -490,7 +490,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                                       program.kernels[i].deferred,
                                       program.kernels[i].sharedAtomics,
                                       split.warpOperations,
-                                      split.gatheredAtomics};
+                                      split.gatheredAtomics,
+                                      split.computedActiveMasks};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoints(ran);
@@ -535,7 +536,10 @@ std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool spl
         return "threads of a block run as loops " +
                std::string(cuts == 1 ? "before and after its " : "between its ") + between +
                ", each run by every thread to record and again to take its result" +
-               (split->gatheredAtomics > 0 ? " (an atomicAdd: one atomic per warp and address)" : "");
+               (split->gatheredAtomics > 0 ? " (an atomicAdd: one atomic per warp and address)" : "") +
+               (split->computedActiveMasks > 0
+                    ? "; where a region begins with __activemask(), its lanes are found once for the block"
+                    : "");
     }
     if (split->notSplitBecause.empty() && splitCompiled)
         return split->barriers == 0   ? "threads of a block run in one loop (the kernel has no barriers)"

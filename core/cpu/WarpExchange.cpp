@@ -35,7 +35,7 @@ struct WarpSlots {
     std::uint64_t missedAt[kMaxThreads];
     void (*complete)(unsigned warp, unsigned long long occasion);
     void (*refuse)(unsigned thread);
-    void (*barrier)(unsigned thread, const char* file, unsigned line);
+    void (*barrier)(unsigned thread, const char* function, const char* file, unsigned line);
 };
 
 // What the worker's messages need of a lane a warp operation named and did not find: who waited, where.
@@ -73,13 +73,16 @@ Meeting meetingOf(const WarpSlots& x, unsigned parity, unsigned t) {
         waitsFor(meetingOf(x.slots, missed.parity, missed.waiter), missed.waiter, t, callsWith(m)));
 }
 
-// Thread t, which a warp operation named and did not find, is at a __syncthreads() instead.
-[[noreturn]] void atBarrier(unsigned t, const char* file, unsigned line) {
+// Thread t, which a warp operation named and did not find, is at a __syncthreads() or an __activemask()
+// (found without a record: WarpSlots in the header) instead.
+[[noreturn]] void atBarrier(unsigned t, const char* function, const char* file, unsigned line) {
     const Exchange& x = exchange();
     const Missed& missed = x.missed[t];
-    throw launch::KernelFault(
-        waitsFor(meetingOf(x.slots, missed.parity, missed.waiter), missed.waiter, t,
-                 "waits at __syncthreads at " + std::string(file ? file : "?") + ":" + std::to_string(line)));
+    const std::string where = std::string(file ? file : "?") + ":" + std::to_string(line);
+    const std::string name = function ? function : "?";
+    throw launch::KernelFault(waitsFor(meetingOf(x.slots, missed.parity, missed.waiter), missed.waiter, t,
+                                       name == "__syncthreads" ? "waits at __syncthreads at " + where
+                                                               : "calls " + name + " at " + where));
 }
 
 // Every result of warp `w` at `occasion`, from the lanes that recorded then.

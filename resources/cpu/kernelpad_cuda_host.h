@@ -444,7 +444,8 @@ struct WarpSlots {
     unsigned long long missedAt[kMaxThreads]; // a warp operation named the thread, which did not record
     void (*complete)(unsigned warp, unsigned long long occasion);
     void (*refuse)(unsigned thread); // a record that cannot be: throws
-    void (*barrier)(unsigned thread, const char* file, unsigned line); // a thread a warp operation missed: throws
+    // A thread a warp operation missed is at `function` (__syncthreads, __activemask) instead: throws.
+    void (*barrier)(unsigned thread, const char* function, const char* file, unsigned line);
 };
 inline void* (*warpSlotsOfThisThread)() = nullptr;
 
@@ -500,7 +501,24 @@ inline void warpBarrier(const unsigned char* alive, unsigned threads,
     const auto& state = kernelpad_block_state;
     const auto* x = static_cast<const WarpSlots*>(state.warpSlots);
     for (unsigned t = 0; t < threads; ++t)
-        if (x->missedAt[t] >= state.warpBlockStart && (!alive || alive[t])) x->barrier(t, at.file_name(), at.line());
+        if (x->missedAt[t] >= state.warpBlockStart && (!alive || alive[t]))
+            x->barrier(t, "__syncthreads", at.file_name(), at.line());
+}
+
+// `__activemask()` where a region of a split kernel begins (the statement's first call): the lanes of
+// each warp that run the region (in `mask`, all threads when null, and not returned, `alive`), the lanes
+// that would record there, found without a record per thread and a pass to take it.
+inline void activeLanes(unsigned* lanes, const unsigned char* alive, const unsigned char* mask, unsigned threads,
+                        std::source_location at = std::source_location::current()) {
+    const auto& state = kernelpad_block_state;
+    const auto* x = static_cast<const WarpSlots*>(state.warpSlots);
+    for (unsigned w = 0; w < (threads + 31) / 32; ++w)
+        lanes[w] = 0;
+    for (unsigned t = 0; t < threads; ++t) {
+        if ((alive && !alive[t]) || (mask && !mask[t])) continue;
+        if (x->missedAt[t] >= state.warpBlockStart) x->barrier(t, "__activemask", at.file_name(), at.line());
+        lanes[t / 32] |= 1u << (t % 32);
+    }
 }
 
 // Each fiber keeps its own threadIdx across the switch: it lives in thread_local storage shared by

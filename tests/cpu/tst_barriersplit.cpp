@@ -391,6 +391,28 @@ __global__ void k(int* a, int n) {
     __syncthreads();
     if (threadIdx.x < 8) a[blockIdx.x * blockDim.x + threadIdx.x] = counts[threadIdx.x];
 })" << grid1 << true;
+        // __activemask() that begins a region is computed for the block (no record): at a loop's pass
+        // with lanes that returned in earlier passes, and as a branch's whole body; the second call in the
+        // loop, after a statement that may return, records as before.
+        QTest::newRow("warp: __activemask begins a pass, lanes return in the loop") << R"(
+__global__ void k(int* a, int n) {
+    const int me = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int j = threadIdx.x; j < 40 + blockIdx.x * 9; j += 5 + threadIdx.x % 4) {
+        const unsigned active = __activemask();
+        if (j % 11 == 3) return;
+        const unsigned still = __activemask();
+        const unsigned peers = __match_any_sync(still, j % 3);
+        a[me] += __popc(active) * 10000 + __popc(still) * 100 + __popc(peers);
+    }
+})" << grid1 << true;
+        QTest::newRow("warp: __activemask as a branch's whole body") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned m = 7;
+    if (threadIdx.x % 3 != 1 && i < 150)
+        m = __activemask();
+    a[i] = static_cast<int>(m ^ (m >> 7));
+})" << grid1 << true;
         QTest::newRow("warp: half-warp masks in a branch, returned lanes") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -933,12 +955,23 @@ __global__ void k(float* f, int n) {
         };
         const auto split = cpu::splitAtBarriers(histogram, 1, 17, {"k.cu", false});
         QVERIFY2(split.split(), split.reason.c_str());
-        QCOMPARE(loops(split.source), 4); // entering (with the first test), then three a pass
+        // Entering (with the first test), then two a pass: the __activemask() that begins the pass is
+        // found for the block before it (computedActiveMask), so only __match_any_sync records and takes.
+        QCOMPARE(loops(split.source), 3);
+        QCOMPARE(split.computedActiveMasks, 1);
         std::string barrierLast = histogram;
         barrierLast.replace(barrierLast.find("    }\n}"), 7, "        __syncthreads();\n    }\n}");
         const auto apart = cpu::splitAtBarriers(barrierLast, 1, 17, {"k.cu", false});
         QVERIFY2(apart.split(), apart.reason.c_str());
-        QCOMPARE(loops(apart.source), 6); // the increment and the test in loops of their own
+        QCOMPARE(loops(apart.source), 5); // the increment and the test in loops of their own
+        // After a statement of its region, __activemask() records as before: the threads ahead in the
+        // thread loop may have returned by the time a later one would compute the lanes.
+        std::string second = histogram;
+        second.replace(second.find("        const unsigned active"), 0, "        if (data[i] == 255) return;\n");
+        const auto recorded = cpu::splitAtBarriers(second, 1, 17, {"k.cu", false});
+        QVERIFY2(recorded.split(), recorded.reason.c_str());
+        QCOMPARE(recorded.computedActiveMasks, 0);
+        QCOMPARE(loops(recorded.source), 4);
     }
 
     // A kernel's template value (`template <int BLOCK>`) is the same for every thread: a loop it bounds

@@ -943,6 +943,13 @@ private slots:
             << QStringList{
                    "at <code>:3, thread (0, 0, 0) of block (0, 0, 0) waits in __shfl_down_sync for lane 16",
                    "which waits at __syncthreads at <code>:4", "0xffffffff"};
+        QTest::newRow("a named lane at __activemask")
+            << "    if (threadIdx.x < 16)\n        x[threadIdx.x] = __shfl_down_sync(0xffffffffu, "
+               "x[threadIdx.x], 1);\n"
+               "    x[threadIdx.x] += __activemask();\n"
+            << QStringList{
+                   "at <code>:3, thread (0, 0, 0) of block (0, 0, 0) waits in __shfl_down_sync for lane 16",
+                   "which calls __activemask at <code>:4"};
         QTest::newRow("two operations on one mask")
             << "    if (threadIdx.x < 16)\n        x[threadIdx.x] = __shfl_sync(0xffffffffu, x[0], 0);\n"
                "    else\n        x[threadIdx.x] = __ballot_sync(0xffffffffu, 1);\n"
