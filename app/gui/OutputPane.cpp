@@ -64,6 +64,21 @@ OutputPane::OutputPane(const QString& name, const std::shared_ptr<const kp::mode
     auto* savePlot = new QPushButton(tr("Save plot…"), this);
     savePlot->setToolTip(tr("Save the plot as .png, .svg or .pdf"));
     auto* top = new QHBoxLayout;
+    model_->setArray(array, reference, tolerance);
+    if (model_->totalRows() == 1 && model_->totalColumns() == 1) {
+        // One number (a sum, a count): said first, in the line that is in view however little room the
+        // results have; the table and the plot show it again.
+        auto* value = new QLabel(
+            QStringLiteral("%1 = %2").arg(name, model_->data(model_->index(0, 0), Qt::DisplayRole).toString()),
+            this);
+        value->setObjectName(QStringLiteral("oneValue"));
+        QFont bold = value->font();
+        bold.setBold(true);
+        value->setFont(bold);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        oneValue_ = value;
+        top->addWidget(value);
+    }
     top->addWidget(summaryLabel_, 1);
     top->addWidget(saveArray);
     top->addWidget(savePlot);
@@ -81,7 +96,6 @@ OutputPane::OutputPane(const QString& name, const std::shared_ptr<const kp::mode
     tableLayout->addLayout(navigation);
     tableLayout->addWidget(table_, 1);
 
-    model_->setArray(array, reference, tolerance);
     // Fixed row heights: nothing is measured per row. The header is as wide as the last row's label,
     // which moving the window would otherwise widen under the user's eyes.
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
@@ -125,8 +139,10 @@ QString OutputPane::windowText() const {
 
 void OutputPane::showWindow() {
     const auto* array = model_->array();
-    QString text = QStringLiteral("%1 %2").arg(QString::fromUtf8(kp::model::name(array->dtype())),
-                                               QString::fromStdString(kp::model::toString(array->shape())));
+    // The output's name first: with one output the results show no tab that would name it.
+    QString text = QStringLiteral("%1 · %2 %3")
+                       .arg(name_, QString::fromUtf8(kp::model::name(array->dtype())),
+                            QString::fromStdString(kp::model::toString(array->shape())));
     if (model_->totalRows() > model_->rowCount())
         text += tr(" · rows %L1–%L2 of %L3")
                     .arg(model_->firstRow())

@@ -28,6 +28,8 @@ public:
     const QString& name() const { return name_; }
     const CheckSummary& summary() const { return summary_; }
     QLabel* summaryLabel() const { return summaryLabel_; }
+    // "total = 8386048" before the summary, for an output of one number; null otherwise.
+    QLabel* oneValueLabel() const { return oneValue_; }
     QTableView* table() const { return table_; }
     ArrayTableModel* model() const { return model_; }
     ArrayPlot* plot() const { return plot_; }
@@ -56,6 +58,7 @@ private:
     CheckSummary summary_;
     QLabel* summaryLabel_;
     QLabel* windowLabel_;
+    QLabel* oneValue_ = nullptr;
     QLineEdit* goTo_;
     ArrayTableModel* model_;
     QTableView* table_;

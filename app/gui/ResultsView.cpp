@@ -48,6 +48,9 @@ ResultsView::ResultsView(QWidget* parent)
     placeholder_->setAlignment(Qt::AlignCenter);
     placeholder_->setEnabled(false);
     tabs_->setDocumentMode(true);
+    // One output needs no tab: its name heads its pane (OutputPane), and on a laptop the tab bar's line
+    // is what kept the table's first row out of view under 30 lines of code.
+    tabs_->setTabBarAutoHide(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);

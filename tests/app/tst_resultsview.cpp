@@ -420,6 +420,39 @@ private slots:
         QCOMPARE(view.plot(QStringLiteral("y"))->customPlot()->itemCount(), 0);
     }
 
+    // One number is also said first in the pane's top line, the line in view however little room the
+    // results have (a laptop under 30 lines of code, presentation): `total = 262571`. A single output
+    // shows no tab bar, so its name heads the line above the table; two outputs are tabs again.
+    void oneNumberLeadsThePaneAndOneOutputHasNoTab() {
+        const Array total = filled(DType::Int32, {1}, [](std::size_t, int) { return 262571.0; });
+        const Array expected = filled(DType::Int32, {1}, [](std::size_t, int) { return 262570.0; });
+        const NamedArrays outputs{{"total", total}}, reference{{"total", expected}};
+        ResultsView view;
+        view.resize(700, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.showRun(outputs, reference, {}, checkedReport(outputs, reference, {}));
+        QTest::qWait(20);
+        const OutputPane* pane = view.pane(QStringLiteral("total"));
+        QVERIFY(pane && pane->oneValueLabel());
+        QCOMPARE(pane->oneValueLabel()->text(), QStringLiteral("total = 262571"));
+        QVERIFY(pane->oneValueLabel()->isVisible());
+        QVERIFY(pane->oneValueLabel()->geometry().top() <= pane->summaryLabel()->geometry().top() + 10);
+        QVERIFY2(pane->windowText().startsWith(QStringLiteral("total · int32 (1,)")),
+                 qPrintable(pane->windowText()));
+        QVERIFY(!view.tabs()->tabBar()->isVisible());
+
+        const NamedArrays two{{"sum", filled(DType::Float32, {1}, [](std::size_t, int) { return 0.25; })},
+                              {"y", filled(DType::Float32, {64}, [](std::size_t i, int) { return double(i); })}};
+        view.showRun(two, {}, {}, checkedReport(two, {}, {}));
+        QTest::qWait(20);
+        QVERIFY(view.tabs()->tabBar()->isVisible());
+        QCOMPARE(view.pane(QStringLiteral("sum"))->oneValueLabel()->text(), QStringLiteral("sum = 0.25"));
+        QVERIFY(!view.pane(QStringLiteral("y"))->oneValueLabel()); // a line of 64 is no one number
+        QVERIFY2(view.pane(QStringLiteral("y"))->windowText().startsWith(QStringLiteral("y · float32 (64,)")),
+                 qPrintable(view.pane(QStringLiteral("y"))->windowText()));
+    }
+
     void colorMapShowsA2DArrayAndItsMismatches() {
         Array out = filled(DType::Float32, {30, 40},
                            [](std::size_t i, int) { return double(i % 40) - std::floor(double(i) / 40.0); });

@@ -6,6 +6,8 @@
 #include "Appearance.h"
 #include "KernelEditor.h"
 #include "MainWindow.h"
+#include "OutputPane.h"
+#include "ResultsView.h"
 #include "SamplesBrowser.h"
 
 #include <QAction>
@@ -13,6 +15,7 @@
 #include <QMenuBar>
 #include <QScreen>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -180,6 +183,43 @@ private slots:
         checkFits(window, laptop, 30);
         grab(window, "window-1366x768-dark.png");
         window.themeAction(Theme::Light)->trigger();
+    }
+
+    // A one-number result on the laptop: under the code's 30 lines it reads in the results' top line,
+    // and the table's row of it is in view (the single output's tab bar gave its line to the table).
+    void aOneNumberResultReadsUnderTheCode() {
+        QScreen* laptop = screenNamed(QStringLiteral("laptop"));
+        MainWindow window;
+        openOn(window, laptop);
+        QVERIFY(window.openFile(QStringLiteral(
+            KP_SOURCE_DIR "/samples/cooperative_groups_reduction/cooperative_groups_reduction.kpad.json")));
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        QTRY_VERIFY(!window.compiling());
+        QVERIFY(window.startRun());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QTest::qWait(50);
+        checkFits(window, laptop, 30);
+        OutputPane* pane = window.results()->pane(QStringLiteral("total"));
+        QVERIFY(pane && pane->oneValueLabel());
+        QVERIFY(pane->oneValueLabel()->text().startsWith(QStringLiteral("total = ")));
+        QVERIFY(!pane->oneValueLabel()->visibleRegion().isEmpty());
+        QCOMPARE(pane->oneValueLabel()->visibleRegion().boundingRect().size(), pane->oneValueLabel()->size());
+        QVERIFY2(pane->table()->viewport()->height() >= pane->table()->rowHeight(0),
+                 qPrintable(QStringLiteral("the table shows %1 px of its %2-px row")
+                                .arg(pane->table()->viewport()->height())
+                                .arg(pane->table()->rowHeight(0))));
+        grab(window, "window-1366x768-one-number.png");
+        // Presenting from the laptop (larger text: the screen holds 21 lines of 68 columns of it, not a
+        // projector's 25 of 100): the number still reads whole.
+        window.presentationAction()->trigger();
+        QTRY_VERIFY(window.isFullScreen());
+        QTest::qWait(50);
+        QVERIFY(!pane->oneValueLabel()->visibleRegion().isEmpty());
+        QCOMPARE(pane->oneValueLabel()->visibleRegion().boundingRect().size(), pane->oneValueLabel()->size());
+        grab(window, "window-1366x768-one-number-presenting.png");
+        window.presentationAction()->trigger();
+        QTRY_VERIFY(!window.isFullScreen());
     }
 
     // Presentation mode on the projector: large text, and still 25 lines of 100 columns; F11 again gives
