@@ -204,8 +204,8 @@ bool ThreadFibers::completeMeetings(std::size_t first, std::size_t last) {
 // an array: the operation then reads plain memory, not each lane's meeting through its pointer.
 void ThreadFibers::finish(std::size_t first, std::uint32_t group, Meet what) {
     Lane* lanes = lanes_.data() + first;
-    std::uint64_t values[kWarp];
-    int sources[kWarp];
+    std::uint64_t values[kWarp] = {}; // lanes outside the group are never read
+    int sources[kWarp] = {};
     std::uint64_t results[kWarp];
     for (std::uint32_t left = group; left != 0; left &= left - 1) {
         const auto j = static_cast<unsigned>(std::countr_zero(left));

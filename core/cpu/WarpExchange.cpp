@@ -93,6 +93,25 @@ void complete(unsigned w, unsigned long long occasion) {
     const unsigned threads = kernelpad_block_state.blockThreads;
     const unsigned lanes = threads - first < kWarpLanes ? threads - first : kWarpLanes;
     const std::uint32_t present = lanes == kWarpLanes ? ~0u : (1u << lanes) - 1u;
+    std::uint64_t* results = slots.result[parity] + first;
+    // The usual case first: a whole warp recorded one operation with the full mask (a shuffle reduction's
+    // every step). One pass that compares, without branches, and the operation over the recorded values
+    // in place.
+    if (lanes == kWarpLanes) {
+        const std::uint64_t* occasions = slots.occasion[parity] + first;
+        const Meet* whats = slots.what[parity] + first;
+        const unsigned* masks = slots.mask[parity] + first;
+        const Meet what = whats[0];
+        bool same = what != Meet::Active && masks[0] == ~0u;
+        for (unsigned j = 0; j < kWarpLanes; ++j)
+            same &= (occasions[j] == occasion) & (whats[j] == what) & (masks[j] == ~0u);
+        if (same) {
+            completeWarpOperation(what, ~0u, slots.value[parity] + first, slots.source[parity] + first,
+                                  results);
+            slots.warpDone[parity][w] = occasion;
+            return;
+        }
+    }
     std::uint32_t arrived = 0, active = 0;
     std::uint64_t values[kWarpLanes];
     int sources[kWarpLanes];
@@ -103,7 +122,6 @@ void complete(unsigned w, unsigned long long occasion) {
         values[j] = slots.value[parity][first + j];
         sources[j] = slots.source[parity][first + j];
     }
-    std::uint64_t* results = slots.result[parity] + first;
     // __activemask(): the lanes that reached it together.
     for (std::uint32_t left = active; left != 0; left &= left - 1)
         results[std::countr_zero(left)] = active;

@@ -42,8 +42,8 @@ std::string callsWith(const Meeting& m) {
     return std::string("calls ") + m.function + " with the mask " + hexMask(m.mask) + " at " + placeOf(m);
 }
 
-void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t (&values)[kWarpLanes],
-                           const int (&sources)[kWarpLanes], std::uint64_t (&results)[kWarpLanes]) {
+void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t* values, const int* sources,
+                           std::uint64_t* results) {
     unsigned members[kWarpLanes];
     unsigned count = 0;
     for (std::uint32_t left = group; left != 0; left &= left - 1)

@@ -15,10 +15,10 @@ inline constexpr unsigned kWarpLanes = 32;
 
 // `group`: the lanes (bits 0 to 31) that meet in one operation `what`, a warp operation other than
 // __activemask. values[j] is what lane j contributes and sources[j] the lane a shuffle reads (-1: its own
-// value); results[j] is set for every lane of the group. Reading a lane outside the group, which CUDA
-// leaves undefined, gives a lane its own value.
-void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t (&values)[kWarpLanes],
-                           const int (&sources)[kWarpLanes], std::uint64_t (&results)[kWarpLanes]);
+// value), for j below 32; results[j] is set for every lane of the group (results may not be values). Reading
+// a lane outside the group, which CUDA leaves undefined, gives a lane its own value.
+void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t* values, const int* sources,
+                           std::uint64_t* results);
 
 // "k.cu:12", where a meeting's call stands; "0x0000ffff", a mask as messages show it.
 std::string placeOf(const Meeting& m);

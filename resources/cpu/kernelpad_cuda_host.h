@@ -574,26 +574,26 @@ template <typename T> T fromBits(unsigned long long bits) {
 inline unsigned segmentWidth(int width) {
     return width > 0 && width <= 32 && (width & (width - 1)) == 0 ? static_cast<unsigned>(width) : 32u;
 }
-template <typename T> T shuffle(Meet what, unsigned mask, T var, int source, const char* function,
+template <typename T> [[gnu::always_inline]] inline T shuffle(Meet what, unsigned mask, T var, int source, const char* function,
                                 const std::source_location& at) {
     return fromBits<T>(meetOthers(what, mask, bitsOf(var), source, function, at));
 }
 } // namespace kernelpad
 
 template <typename T>
-T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32, std::source_location at = std::source_location::current()) {
     const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
     const int source = static_cast<int>((lane & ~(w - 1)) + (static_cast<unsigned>(srcLane) & (w - 1)));
     return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleIndex, mask, var, source, "__shfl_sync", at);
 }
 template <typename T>
-T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location at = std::source_location::current()) {
     const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
     const int source = (lane & (w - 1)) >= delta ? static_cast<int>(lane - delta) : -1;
     return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleUp, mask, var, source, "__shfl_up_sync", at);
 }
 template <typename T>
-T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, std::source_location at = std::source_location::current()) {
     const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
     const int source = (lane & (w - 1)) + delta < w ? static_cast<int>(lane + delta) : -1;
     return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleDown, mask, var, source, "__shfl_down_sync", at);
@@ -601,42 +601,43 @@ T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, std::so
 // A lane may read from its own segment or an earlier one, as CUDA's documentation says; a later segment
 // gives the lane its own value.
 template <typename T>
-T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32, std::source_location at = std::source_location::current()) {
     const unsigned w = ::kernelpad::segmentWidth(width), lane = ::kernelpad::laneId();
     const unsigned other = (lane ^ static_cast<unsigned>(laneMask)) & 31u;
     const int source = other < (lane & ~(w - 1)) + w ? static_cast<int>(other) : -1;
     return ::kernelpad::shuffle(::kernelpad::Meet::ShuffleXor, mask, var, source, "__shfl_xor_sync", at);
 }
-inline unsigned __ballot_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline unsigned __ballot_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {
     return static_cast<unsigned>(::kernelpad::meetOthers(::kernelpad::Meet::Ballot, mask, predicate != 0, -1, "__ballot_sync", at));
 }
-inline int __all_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline int __all_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {
     return static_cast<int>(::kernelpad::meetOthers(::kernelpad::Meet::All, mask, predicate != 0, -1, "__all_sync", at));
 }
-inline int __any_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline int __any_sync(unsigned mask, int predicate, std::source_location at = std::source_location::current()) {
     return static_cast<int>(::kernelpad::meetOthers(::kernelpad::Meet::Any, mask, predicate != 0, -1, "__any_sync", at));
 }
-inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location at = std::source_location::current()) {
     ::kernelpad::meetOthers(::kernelpad::Meet::SyncWarp, mask, 0, -1, "__syncwarp", at);
 }
 // The lanes that reached this call together (those of the warp that can run and stop here).
-inline unsigned __activemask(std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline unsigned __activemask(std::source_location at = std::source_location::current()) {
     return static_cast<unsigned>(::kernelpad::meetOthers(::kernelpad::Meet::Active, 0, 0, -1, "__activemask", at));
 }
 template <typename T>
-unsigned __match_any_sync(unsigned mask, T value, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline unsigned __match_any_sync(unsigned mask, T value, std::source_location at = std::source_location::current()) {
     static_assert(std::is_integral_v<T> || std::is_floating_point_v<T>, "__match_any_sync takes a 32- or 64-bit value");
     return static_cast<unsigned>(::kernelpad::meetOthers(::kernelpad::Meet::MatchAny, mask, ::kernelpad::bitsOf(value), -1, "__match_any_sync", at));
 }
 template <typename T>
-unsigned __match_all_sync(unsigned mask, T value, int* pred, std::source_location at = std::source_location::current()) {
+[[gnu::always_inline]] inline unsigned __match_all_sync(unsigned mask, T value, int* pred, std::source_location at = std::source_location::current()) {
     static_assert(std::is_integral_v<T> || std::is_floating_point_v<T>, "__match_all_sync takes a 32- or 64-bit value");
     const auto lanes = static_cast<unsigned>(::kernelpad::meetOthers(::kernelpad::Meet::MatchAll, mask, ::kernelpad::bitsOf(value), -1, "__match_all_sync", at));
     *pred = lanes != 0;
     return lanes;
 }
 #define KERNELPAD_REDUCE(name, T, meet)                                                                 \
-    inline T name(unsigned mask, T value, std::source_location at = std::source_location::current()) { \
+    [[gnu::always_inline]] inline T name(unsigned mask, T value,                                  \
+                                         std::source_location at = std::source_location::current()) { \
         return static_cast<T>(::kernelpad::meetOthers(::kernelpad::Meet::meet, mask,                  \
                                                       static_cast<unsigned>(value), -1, #name, at));   \
     }
