@@ -68,9 +68,9 @@ OutputPane::OutputPane(const QString& name, const std::shared_ptr<const kp::mode
     if (model_->totalRows() == 1 && model_->totalColumns() == 1) {
         // One number (a sum, a count): said first, in the line that is in view however little room the
         // results have; the table and the plot show it again.
-        auto* value = new QLabel(
-            QStringLiteral("%1 = %2").arg(name, model_->data(model_->index(0, 0), Qt::DisplayRole).toString()),
-            this);
+        auto* value = new QLabel(QStringLiteral("%1 = %2").arg(
+                                     name, model_->data(model_->index(0, 0), Qt::DisplayRole).toString()),
+                                 this);
         value->setObjectName(QStringLiteral("oneValue"));
         QFont bold = value->font();
         bold.setBold(true);

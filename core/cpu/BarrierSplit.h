@@ -33,7 +33,8 @@ struct SplitKernel {
     int barriers = 0;        // __syncthreads() statements in the kernel
     int warpOperations = 0;  // statements that call a warp operation (split there too: WarpExchange.h)
     int gatheredAtomics = 0; // statements that use an atomicAdd's result, split there, gathered per warp
-    int computedActiveMasks = 0; // of the warp operations, __activemask() calls found once per block (no record)
+    // Of the warp operations, the __activemask() calls whose lanes are found once per block (no record).
+    int computedActiveMasks = 0;
     bool split() const { return reason.empty(); }
 };
 

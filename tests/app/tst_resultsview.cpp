@@ -442,8 +442,9 @@ private slots:
                  qPrintable(pane->windowText()));
         QVERIFY(!view.tabs()->tabBar()->isVisible());
 
-        const NamedArrays two{{"sum", filled(DType::Float32, {1}, [](std::size_t, int) { return 0.25; })},
-                              {"y", filled(DType::Float32, {64}, [](std::size_t i, int) { return double(i); })}};
+        const NamedArrays two{
+            {"sum", filled(DType::Float32, {1}, [](std::size_t, int) { return 0.25; })},
+            {"y", filled(DType::Float32, {64}, [](std::size_t i, int) { return double(i); })}};
         view.showRun(two, {}, {}, checkedReport(two, {}, {}));
         QTest::qWait(20);
         QVERIFY(view.tabs()->tabBar()->isVisible());

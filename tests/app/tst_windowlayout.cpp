@@ -15,8 +15,8 @@
 #include <QMenuBar>
 #include <QScreen>
 #include <QSignalSpy>
-#include <QTableView>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QWindow>

@@ -967,7 +967,8 @@ __global__ void k(float* f, int n) {
         // After a statement of its region, __activemask() records as before: the threads ahead in the
         // thread loop may have returned by the time a later one would compute the lanes.
         std::string second = histogram;
-        second.replace(second.find("        const unsigned active"), 0, "        if (data[i] == 255) return;\n");
+        second.replace(second.find("        const unsigned active"), 0,
+                       "        if (data[i] == 255) return;\n");
         const auto recorded = cpu::splitAtBarriers(second, 1, 17, {"k.cu", false});
         QVERIFY2(recorded.split(), recorded.reason.c_str());
         QCOMPARE(recorded.computedActiveMasks, 0);
