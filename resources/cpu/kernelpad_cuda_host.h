@@ -512,13 +512,22 @@ inline void activeLanes(unsigned* lanes, const unsigned char* alive, const unsig
                         std::source_location at = std::source_location::current()) {
     const auto& state = kernelpad_block_state;
     const auto* x = static_cast<const WarpSlots*>(state.warpSlots);
-    for (unsigned w = 0; w < (threads + 31) / 32; ++w)
-        lanes[w] = 0;
-    for (unsigned t = 0; t < threads; ++t) {
-        if ((alive && !alive[t]) || (mask && !mask[t])) continue;
-        if (x->missedAt[t] >= state.warpBlockStart) x->barrier(t, "__activemask", at.file_name(), at.line());
-        lanes[t / 32] |= 1u << (t % 32);
+    // A warp's bits in a register: or-ing each lane's bit into memory made every lane wait for the last.
+    bool missed = false;
+    for (unsigned first = 0; first < threads; first += 32) {
+        const unsigned end = threads - first < 32 ? threads : first + 32;
+        unsigned bits = 0;
+        for (unsigned t = first; t < end; ++t) {
+            const bool in = (!alive || alive[t]) && (!mask || mask[t]);
+            bits |= static_cast<unsigned>(in) << (t - first);
+            missed |= in && x->missedAt[t] >= state.warpBlockStart;
+        }
+        lanes[first / 32] = bits;
     }
+    if (missed)
+        for (unsigned t = 0; t < threads; ++t)
+            if (lanes[t / 32] >> (t % 32) & 1u && x->missedAt[t] >= state.warpBlockStart)
+                x->barrier(t, "__activemask", at.file_name(), at.line());
 }
 
 // Each fiber keeps its own threadIdx across the switch: it lives in thread_local storage shared by
