@@ -39,6 +39,8 @@ std::string waitsFor(const Meeting& waiting, std::size_t waiter, std::size_t oth
 }
 
 std::string callsWith(const Meeting& m) {
+    // __activemask takes no mask: what a record of it holds there says nothing.
+    if (m.what == Meet::Active) return std::string("calls ") + m.function + " at " + placeOf(m);
     return std::string("calls ") + m.function + " with the mask " + hexMask(m.mask) + " at " + placeOf(m);
 }
 

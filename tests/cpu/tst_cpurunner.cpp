@@ -950,6 +950,14 @@ private slots:
             << QStringList{
                    "at <code>:3, thread (0, 0, 0) of block (0, 0, 0) waits in __shfl_down_sync for lane 16",
                    "which calls __activemask at <code>:4"};
+        // The same where the call records (after another statement of its region): no mask to speak of.
+        QTest::newRow("a named lane at a recorded __activemask")
+            << "    if (threadIdx.x < 16)\n        x[threadIdx.x] = __shfl_down_sync(0xffffffffu, "
+               "x[threadIdx.x], 1);\n"
+               "    x[threadIdx.x] += 1.0f;\n    x[threadIdx.x] += __activemask();\n"
+            << QStringList{
+                   "at <code>:3, thread (0, 0, 0) of block (0, 0, 0) waits in __shfl_down_sync for lane 16",
+                   "which calls __activemask at <code>:5."};
         QTest::newRow("two operations on one mask")
             << "    if (threadIdx.x < 16)\n        x[threadIdx.x] = __shfl_sync(0xffffffffu, x[0], 0);\n"
                "    else\n        x[threadIdx.x] = __ballot_sync(0xffffffffu, 1);\n"
