@@ -1511,7 +1511,10 @@ private:
                          "for (unsigned __kp_low = 1, __kp_high = __kp_block.x - 1;;) {\n"
                          "if (__kp_low >= __kp_high) { __kp_end = __kp_low; break; }\n"
                          "const unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / 2;\n"
-                         "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n";
+                         "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n"
+                         "::kernelpad::assumeRowFits(__kp_bidx.x, __kp_block.x, __kp_end);\n";
+                // The rows' loops also take the whole grid's x below 2^31, which assumeRowFits says.
+                exact += " && double(gridDim.x) * double(blockDim.x) < 2147483647.0";
                 out_ += "\nif (" + exact + ") {";
                 guard_ = guard;
                 threadLoop(mask, body, "0", "__kp_end", sends, true);

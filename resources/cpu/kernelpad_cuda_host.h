@@ -273,6 +273,13 @@ template <typename T> [[gnu::always_inline]] inline void assumeExactIndex(T i) {
     }
     if (static_cast<unsigned long long>(i) > 2147483647ull) __builtin_unreachable();
 }
+// A leading guard's row of a split kernel, in a grid whose x is checked to stay below 2^31 threads:
+// blockIdx.x * blockDim.x plus the row's end does too. GCC 13 needs this said to see the usual index
+// (`blockIdx.x * blockDim.x + threadIdx.x`, an unsigned sum made int) step by one element along the row:
+// without it, it took `dest[i] = a[i] * b[i]` for a scatter and vectorised nothing (GCC 12 did).
+[[gnu::always_inline]] inline void assumeRowFits(unsigned block, unsigned threads, unsigned end) {
+    if (static_cast<unsigned long long>(block) * threads + end > 2147483647ull) __builtin_unreachable();
+}
 // Whether a thread of a split kernel's `mask` (all threads when null) has not returned: a loop the block
 // runs once for those threads ends when none is left, though its condition may never turn false.
 inline bool anyLeft(const unsigned char* alive, const unsigned char* mask, unsigned threads) {

@@ -915,7 +915,7 @@ __global__ void k(float* f, int n) {
 
     // Where a leading guard's rows stop early, the block has checked that each index the guard compares
     // stays below 2^31: the compiler is told so of the index declared (so that it can vectorise the row),
-    // and of nothing else.
+    // and of nothing else but the row's own end.
     void guardedIndicesAreExactInTheirRows() {
         const auto split = [](const std::string& body) {
             auto s = cpu::splitAtBarriers("__global__ void k(float* out, const float* in, int n) {\n" + body +
@@ -933,6 +933,14 @@ __global__ void k(float* f, int n) {
                                           "    out[threadIdx.x] = 1.0f;\n");
         QVERIFY2(inline_.find("__kp_sends") != std::string::npos, inline_.c_str());
         QVERIFY2(inline_.find("assumeExactIndex") == std::string::npos, inline_.c_str());
+        // Each row also says its block's x and end stay below 2^31 (GCC 13 vectorised the row only then),
+        // which holds because the rows run only where the whole grid's x does.
+        QVERIFY2(compared.find("::kernelpad::assumeRowFits(__kp_bidx.x, __kp_block.x, __kp_end);") !=
+                     std::string::npos,
+                 compared.c_str());
+        QVERIFY2(compared.find("&& double(gridDim.x) * double(blockDim.x) < 2147483647.0) {") !=
+                     std::string::npos,
+                 compared.c_str());
     }
 
     // A loop whose threads differ in their passes (a grid-stride loop) ends each pass with its increment
