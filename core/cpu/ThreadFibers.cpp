@@ -223,25 +223,31 @@ void ThreadFibers::finish(std::size_t first, std::uint32_t group, Meet what) {
 // __activemask() and coalesced_threads(), once no lane of the warp can run: the lanes that reached the
 // same call are the ones active together there.
 bool ThreadFibers::completeActive(std::size_t first, std::size_t last) {
-    bool progressed = false;
-    for (std::size_t t = first; t < last; ++t) {
-        if (lanes_[t].state != State::Waiting || lanes_[t].meeting->what != Meet::Active) continue;
-        const Meeting& m = *lanes_[t].meeting;
-        std::uint32_t group = 0;
-        for (std::size_t j = t; j < last; ++j) {
-            const Lane& other = lanes_[j];
-            if (other.state == State::Waiting && other.meeting->what == Meet::Active &&
-                other.meeting->file == m.file && other.meeting->line == m.line)
-                group |= 1u << (j - first);
-        }
-        for (std::size_t j = t; j < last; ++j)
-            if (group >> (j - first) & 1u) {
-                lanes_[j].meeting->result = group;
-                lanes_[j].state = State::Ready;
-            }
-        progressed = true;
+    // Lanes wait at __activemask() in different places after they diverged: the lanes that took a loop's
+    // `continue` are already at the next pass's top, the others still further down this pass. Only the
+    // group furthest down the source (its line the largest) goes on, and the others wait: the lanes behind
+    // then come round to the top and meet the ones waiting there, as a GPU reconverges them at the end of
+    // the pass. Two branches of an if still answer apart, each with its own lanes.
+    std::size_t furthest = last;
+    for (std::size_t t = first; t < last; ++t)
+        if (lanes_[t].state == State::Waiting && lanes_[t].meeting->what == Meet::Active &&
+            (furthest == last || lanes_[t].meeting->line > lanes_[furthest].meeting->line))
+            furthest = t;
+    if (furthest == last) return false;
+    const Meeting& m = *lanes_[furthest].meeting;
+    std::uint32_t group = 0;
+    for (std::size_t j = first; j < last; ++j) {
+        const Lane& other = lanes_[j];
+        if (other.state == State::Waiting && other.meeting->what == Meet::Active &&
+            other.meeting->file == m.file && other.meeting->line == m.line)
+            group |= 1u << (j - first);
     }
-    return progressed;
+    for (std::size_t j = first; j < last; ++j)
+        if (group >> (j - first) & 1u) {
+            lanes_[j].meeting->result = group;
+            lanes_[j].state = State::Ready;
+        }
+    return true;
 }
 
 std::string threadOfBlock(const unsigned (&thread)[3], const unsigned (&block)[3]) {

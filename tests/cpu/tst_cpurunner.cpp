@@ -929,6 +929,58 @@ private slots:
         }
     }
 
+    // Lanes that take a loop's `continue` meet the others again at the next pass, as a GPU reconverges
+    // them at the end of the pass (an H200 gives exactly these masks): __activemask() at the top of every
+    // pass names every lane still in the loop. As fibers, the lanes that continued used to wait at the top
+    // while the others answered further down, and the warp stayed split in two for the rest of the loop.
+    void activeMaskReconvergesAfterContinue() {
+        constexpr int kPasses = 6, kBlock = 48; // a whole warp and half of one
+        const auto setup = setupOf("__global__ void k(unsigned* out) {\n"
+                                   "    const int t = threadIdx.x;\n"
+                                   "    for (int i = 0; i < 6; ++i) {\n"
+                                   "        out[t * 24 + i * 4] = __activemask();\n"
+                                   "        if ((t + i) % 3 == 0) continue;\n"
+                                   "        out[t * 24 + i * 4 + 1] = __activemask();\n"
+                                   "        if (i > t % 5) break;\n"
+                                   "        out[t * 24 + i * 4 + 2] = __activemask();\n"
+                                   "    }\n"
+                                   "}\n",
+                                   "k", {array("out", "uint32", {kBlock * 24}, "out")},
+                                   {{"grid", {1}}, {"block", {kBlock}}});
+        const auto result = runner_->run(setup);
+        QVERIFY2(result.execution.find("fibers") != std::string::npos, result.execution.c_str());
+        const auto* out = result.output("out");
+        QVERIFY(out);
+        QString wrong; // the first value that differs
+        for (int first = 0; first < kBlock; first += 32) {
+            const int lanes = std::min(32, kBlock - first);
+            std::uint32_t in = lanes == 32 ? ~0u : (1u << lanes) - 1u;
+            for (int i = 0; i < kPasses; ++i) {
+                std::uint32_t middle = 0, low = 0;
+                for (int l = 0; l < lanes; ++l)
+                    if ((in >> l & 1u) && (first + l + i) % 3 != 0) middle |= 1u << l;
+                for (int l = 0; l < lanes; ++l)
+                    if ((middle >> l & 1u) && !(i > (first + l) % 5)) low |= 1u << l;
+                for (int l = 0; l < lanes; ++l) {
+                    const std::size_t at = static_cast<std::size_t>((first + l) * 24 + i * 4);
+                    const std::uint32_t masks[3] = {in, middle, low};
+                    for (std::size_t k = 0; k < 3; ++k) {
+                        const double want = (masks[k] >> l & 1u) ? masks[k] : 0.0;
+                        if (wrong.isEmpty() && out->value(at + k) != want)
+                            wrong = QStringLiteral("thread %1, pass %2, call %3: %4, expected %5")
+                                        .arg(first + l)
+                                        .arg(i)
+                                        .arg(k)
+                                        .arg(out->value(at + k), 0, 'f', 0)
+                                        .arg(want, 0, 'f', 0);
+                    }
+                }
+                in &= ~(middle & ~low); // those that broke out
+            }
+        }
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+    }
+
     void warpMisuseStopsWithTheLines_data() {
         QTest::addColumn<QString>("body");
         QTest::addColumn<QStringList>("fragments");

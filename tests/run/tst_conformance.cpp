@@ -138,6 +138,21 @@ const std::map<std::string, Case>& cases() {
           {array("in", "int32", {1000}, "in", normal(9)), array("scan", "int32", {1000}, "out"),
            array("masks", "uint32", {1000, 3}, "out"), scalar("n", "int32", "size(in)")},
           {{"grid", "auto"}, {"block", {128}}}}},
+        // Lanes that take `continue` meet the others again at the next pass's top (fibers, ThreadFibers).
+        {"__activemask around continue and break",
+         {"__global__ void passes(unsigned* out) {\n"
+          "    const int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    for (int i = 0; i < 6; ++i) {\n"
+          "        out[t * 24 + i * 4] = __activemask();\n"
+          "        if ((t + i) % 3 == 0) continue;\n"
+          "        out[t * 24 + i * 4 + 1] = __activemask();\n"
+          "        if (i > t % 5) break;\n"
+          "        out[t * 24 + i * 4 + 2] = __activemask();\n"
+          "    }\n"
+          "}\n",
+          "passes",
+          {array("out", "uint32", {96 * 24}, "out")},
+          {{"grid", {2}}, {"block", {48}}}}},
         {"bfloat16",
          {"#include <cuda_bf16.h>\n"
           "__global__ void bf16(const float* a, const float* b, float* out, __nv_bfloat162* pairs, int n) {\n"
