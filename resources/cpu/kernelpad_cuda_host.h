@@ -864,8 +864,37 @@ namespace detail {
 // lanes; the warp's first thread to take its result checks the meeting (as any warp operation) and works
 // out every lane's result with the butterfly the shuffles run (op(value, the partner's), a partner that
 // did not come lending the lane its own value, as a shuffle does), so both ways agree bit for bit.
+// The warp's results, computed by its first thread to take one. Out of line and hidden (a direct call):
+// the per-thread part inlines into the kernel's loop. A whole warp that came runs the butterfly without
+// asking who came, in the same order.
 template <unsigned Size, typename T, typename Op>
-T splitTileReduce(unsigned lanes, T value, Op op, const std::source_location& at) {
+[[gnu::noinline, gnu::visibility("hidden")]] void completeTileReduce(::kernelpad::WarpSlots* x, unsigned t,
+                                                                     unsigned long long occasion, Op op) {
+    const unsigned p = occasion & 1;
+    x->complete(t / 32, occasion); // may throw: a lane the mask names is elsewhere
+    const unsigned base = t & ~31u;
+    T v[32];
+    bool came[32];
+    bool all = true;
+    for (unsigned i = 0; i < 32; ++i) {
+        came[i] = base + i < ::kernelpad::kMaxThreads && x->occasion[p][base + i] == occasion;
+        v[i] = came[i] ? ::kernelpad::fromBits<T>(x->value[p][base + i]) : T{};
+        all = all && came[i];
+    }
+    for (unsigned m = Size / 2; m > 0; m /= 2) {
+        T next[32];
+        if (all) {
+            for (unsigned i = 0; i < 32; ++i) next[i] = op(v[i], v[i ^ m]);
+        } else {
+            for (unsigned i = 0; i < 32; ++i) next[i] = came[i] ? op(v[i], came[i ^ m] ? v[i ^ m] : v[i]) : v[i];
+        }
+        for (unsigned i = 0; i < 32; ++i) v[i] = next[i];
+    }
+    for (unsigned i = 0; i < 32; ++i)
+        if (came[i]) x->result[p][base + i] = ::kernelpad::bitsOf(v[i]);
+}
+template <unsigned Size, typename T, typename Op>
+[[gnu::always_inline]] inline T splitTileReduce(unsigned lanes, T value, Op op, const std::source_location& at) {
     auto& state = kernelpad_block_state;
     if (state.warpPhase == 1) {
         ::kernelpad::exchangeWarp(::kernelpad::Meet::SyncWarp, lanes, ::kernelpad::bitsOf(value), -1,
@@ -876,23 +905,7 @@ T splitTileReduce(unsigned lanes, T value, Op op, const std::source_location& at
     const unsigned t = state.warpThread;
     const unsigned long long occasion = x->last[t];
     const unsigned p = occasion & 1;
-    if (x->warpDone[p][t / 32] != occasion) {
-        x->complete(t / 32, occasion); // may throw: a lane the mask names is elsewhere
-        const unsigned base = t & ~31u;
-        T v[32];
-        bool came[32];
-        for (unsigned i = 0; i < 32; ++i) {
-            came[i] = base + i < ::kernelpad::kMaxThreads && x->occasion[p][base + i] == occasion;
-            v[i] = came[i] ? ::kernelpad::fromBits<T>(x->value[p][base + i]) : T{};
-        }
-        for (unsigned m = Size / 2; m > 0; m /= 2) {
-            T next[32];
-            for (unsigned i = 0; i < 32; ++i) next[i] = came[i] ? op(v[i], came[i ^ m] ? v[i ^ m] : v[i]) : v[i];
-            for (unsigned i = 0; i < 32; ++i) v[i] = next[i];
-        }
-        for (unsigned i = 0; i < 32; ++i)
-            if (came[i]) x->result[p][base + i] = ::kernelpad::bitsOf(v[i]);
-    }
+    if (x->warpDone[p][t / 32] != occasion) completeTileReduce<Size, T>(x, t, occasion, op);
     return ::kernelpad::fromBits<T>(x->result[p][t]);
 }
 } // namespace detail
