@@ -859,14 +859,9 @@ template <typename T> struct bit_or { T operator()(T a, T b) const { return a | 
 template <typename T> struct bit_xor { T operator()(T a, T b) const { return a ^ b; } };
 
 namespace detail {
-// reduce over a tile in a kernel split at its warp operations (core/cpu/BarrierSplit.h): one warp
-// operation instead of log2(Size) shuffles. Each thread records its value as a __syncwarp of the tile's
-// lanes; the warp's first thread to take its result checks the meeting (as any warp operation) and works
-// out every lane's result with the butterfly the shuffles run (op(value, the partner's), a partner that
-// did not come lending the lane its own value, as a shuffle does), so both ways agree bit for bit.
-// The warp's results, computed by its first thread to take one. Out of line and hidden (a direct call):
-// the per-thread part inlines into the kernel's loop. A whole warp that came runs the butterfly without
-// asking who came, in the same order.
+// splitTileReduce's results for a warp (below), computed by its first thread to take one. Out of line and
+// hidden (a direct call): the per-thread part inlines into the kernel's loop. A whole warp that came runs
+// the butterfly without asking who came, in the same order.
 template <unsigned Size, typename T, typename Op>
 [[gnu::noinline, gnu::visibility("hidden")]] void completeTileReduce(::kernelpad::WarpSlots* x, unsigned t,
                                                                      unsigned long long occasion, Op op) {
@@ -893,6 +888,11 @@ template <unsigned Size, typename T, typename Op>
     for (unsigned i = 0; i < 32; ++i)
         if (came[i]) x->result[p][base + i] = ::kernelpad::bitsOf(v[i]);
 }
+// reduce over a tile in a kernel split at its warp operations (core/cpu/BarrierSplit.h): one warp
+// operation instead of log2(Size) shuffles. Each thread records its value as a __syncwarp of the tile's
+// lanes; the warp's first thread to take its result checks the meeting (as any warp operation) and works
+// out every lane's result with the butterfly the shuffles run (op(value, the partner's), a partner that
+// did not come lending the lane its own value, as a shuffle does), so both ways agree bit for bit.
 template <unsigned Size, typename T, typename Op>
 [[gnu::always_inline]] inline T splitTileReduce(unsigned lanes, T value, Op op, const std::source_location& at) {
     auto& state = kernelpad_block_state;
