@@ -962,7 +962,8 @@ private slots:
                 for (int l = 0; l < lanes; ++l)
                     if ((middle >> l & 1u) && !(i > (first + l) % 5)) low |= 1u << l;
                 for (int l = 0; l < lanes; ++l) {
-                    const std::size_t at = static_cast<std::size_t>((first + l) * 24 + i * 4);
+                    const std::size_t at =
+                        static_cast<std::size_t>(first + l) * 24 + static_cast<std::size_t>(i) * 4;
                     const std::uint32_t masks[3] = {in, middle, low};
                     for (std::size_t k = 0; k < 3; ++k) {
                         const double want = (masks[k] >> l & 1u) ? masks[k] : 0.0;
