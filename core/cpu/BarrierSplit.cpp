@@ -1191,18 +1191,25 @@ private:
     // for the if that wraps). The sums are exact only while they stay below 2^31 (then no conversion wraps
     // them): the block checks, before its loop, the largest value each can take, and visits every thread when
     // one could pass it.
+    // Across rows: where the condition can also only turn one way as threadIdx.y grows (x and z fixed), a row
+    // whose first thread goes home is followed by rows whose every thread does (doublify_guarded's 31 rows
+    // past its 16 elements), and the loop over y stops there. That holds when each clause compares a sum of
+    // products (non-decreasing in every index) with a value the same for the whole block (no threadIdx, no
+    // declaration that reads it), or is such a value itself; the sums' largest values are checked as above.
     struct Guard {
         std::size_t ifAt = 0;            // the if's token
         std::size_t last = 0;            // one past the if statement's last token
         bool wraps = false;              // `if (C) S` ends the kernel; else `if (C) return;`
         std::vector<std::string> bounds; // the largest value of each index the condition compares
         std::string assumptions;         // what the checked bounds promise of the indices declared
+        std::optional<std::vector<std::string>> acrossRows; // the sums' bounds, where the rows end too
     };
 
     // How an expression behaves along a row.
     struct RowValue {
         enum class Kind { Same, Rising, Other } kind = Kind::Other; // Rising: non-decreasing in threadIdx.x
         std::string bound; // its largest value, as a double expression ("" unknown; always known if Rising)
+        bool uniform = false; // a declaration's value is the same for the whole block (reads no threadIdx)
     };
 
     // Token i is a decimal integer literal (its suffix u, l, ul, ll, ...).
@@ -1352,6 +1359,58 @@ private:
         return false;
     }
 
+    // Tokens [first, last) are the same for every thread of the block (the same along a row, and no
+    // threadIdx, directly or through a declaration).
+    bool sameInBlock(std::size_t first, std::size_t last) const {
+        if (!sameAlongRow(first, last)) return false;
+        for (std::size_t i = first; i < last; ++i) {
+            if (!k_.identifier(i) || k_.is(i - 1, ".")) continue;
+            if (k_.is(i, "threadIdx")) return false;
+            if (const auto local = guardLocals_.find(std::string(k_.text(i)));
+                local != guardLocals_.end() && named(i, local->first) && !local->second.uniform)
+                return false;
+        }
+        return true;
+    }
+
+    // The condition [first, last) can only turn from false to true as threadIdx.y or z grows, the other
+    // indices fixed (`up`), or only from true to false; the largest values of the sums it compares go to
+    // `bounds` (a sum is non-decreasing only while it does not wrap).
+    bool monotoneAcrossRows(std::size_t first, std::size_t last, bool up,
+                            std::vector<std::string>& bounds) const {
+        std::tie(first, last) = unwrapped(first, last);
+        if (first >= last) return false;
+        if (sameInBlock(first, last)) return true;
+        if (const auto joins = outside(first, last, up ? "||" : "&&"); !joins.empty()) {
+            std::size_t from = first;
+            for (const std::size_t at : joins) {
+                if (!monotoneAcrossRows(from, at, up, bounds)) return false;
+                from = at + 1;
+            }
+            return monotoneAcrossRows(from, last, up, bounds);
+        }
+        std::size_t op = last;
+        for (const std::string_view c : {"<", "<=", ">", ">="})
+            for (const std::size_t at : outside(first, last, c)) {
+                if (op != last) return false; // two comparisons
+                op = at;
+            }
+        if (op == last || !bindsTighter(first, op) || !bindsTighter(op + 1, last)) return false;
+        const bool greater = isOneOf(k_.text(op), {">", ">="});
+        // A sum of products > the same for the block: false, then true (up).
+        if (const RowValue left = sumOfProducts(first, op);
+            !left.bound.empty() && sameInBlock(op + 1, last) && greater == up) {
+            bounds.push_back(left.bound);
+            return true;
+        }
+        if (const RowValue right = sumOfProducts(op + 1, last);
+            !right.bound.empty() && sameInBlock(first, op) && greater != up) {
+            bounds.push_back(right.bound);
+            return true;
+        }
+        return false;
+    }
+
     // The declaration statement s, before the guard: its variables are the same along a row or rise
     // (integers of 32 bits or more), and initialising them does nothing else.
     bool guardDeclaration(const Stmt& s) {
@@ -1371,6 +1430,7 @@ private:
             if (v.kind == RowValue::Kind::Other || (v.kind == RowValue::Kind::Rising && !integer))
                 return false;
             if (!integer) v.bound.clear();
+            v.uniform = sameInBlock(one.initFirst, one.initLast);
             guardLocals_[std::string(k_.text(one.name))] = v;
         }
         return true;
@@ -1390,7 +1450,7 @@ private:
             if (then->kind == Stmt::Kind::Block && then->children.size() == 1) then = &then->children[0];
             const bool returns = then->kind == Stmt::Kind::Simple && k_.is(then->first, "return") &&
                                  k_.is(then->first + 1, ";");
-            Guard g{s.first, s.last, !returns, {}, {}};
+            Guard g{s.first, s.last, !returns, {}, {}, {}};
             if (!(returns
                       ? monotone(s.condFirst, s.condLast, true, g.bounds)
                       : c + 1 == root.children.size() && monotone(s.condFirst, s.condLast, false, g.bounds)))
@@ -1401,6 +1461,8 @@ private:
                 if (value.kind == RowValue::Kind::Rising && !value.bound.empty() &&
                     std::find(g.bounds.begin(), g.bounds.end(), "(" + value.bound + ")") != g.bounds.end())
                     g.assumptions += "::kernelpad::assumeExactIndex(" + name + ");";
+            if (std::vector<std::string> sums; monotoneAcrossRows(s.condFirst, s.condLast, returns, sums))
+                g.acrossRows = std::move(sums);
             return g;
         }
         return std::nullopt;
@@ -1511,8 +1573,14 @@ private:
                          "for (unsigned __kp_low = 1, __kp_high = __kp_block.x - 1;;) {\n"
                          "if (__kp_low >= __kp_high) { __kp_end = __kp_low; break; }\n"
                          "const unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / 2;\n"
-                         "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n"
-                         "::kernelpad::assumeRowFits(__kp_bidx.x, __kp_block.x, __kp_end);\n";
+                         "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n";
+                if (guard->acrossRows) {
+                    std::string fits = "true";
+                    for (const std::string& bound : *guard->acrossRows)
+                        fits += " && " + bound + " < 2147483647.0";
+                    sends += "if (__kp_end == 0 && (" + fits + ")) break; // and every later row\n";
+                }
+                sends += "::kernelpad::assumeRowFits(__kp_bidx.x, __kp_block.x, __kp_end);\n";
                 // The rows' loops also take the whole grid's x below 2^31, which assumeRowFits says.
                 exact += " && double(gridDim.x) * double(blockDim.x) < 2147483647.0";
                 out_ += "\nif (" + exact + ") {";

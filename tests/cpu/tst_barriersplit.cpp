@@ -729,13 +729,14 @@ __global__ void k(int* a, int n) {
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("launch");
         QTest::addColumn<bool>("rows");
+        QTest::addColumn<bool>("acrossRows"); // the loop over y also stops at the first empty row
         const QString grid3 = R"({"grid": [3], "block": [64]})";
         QTest::newRow("1-D index, partial first block, idle blocks") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     a[i] = a[i] * 3 + i;
-})" << grid3 << true;
+})" << grid3 << true << true;
         QTest::newRow("linear index of a 2-D block, a row cut short")
             << R"(
 __global__ void k(int* a, int n) {
@@ -743,14 +744,15 @@ __global__ void k(int* a, int n) {
     if (idx >= n) { return; }
     a[idx] *= 2;
 })"
-            << R"({"grid": [1], "block": [16, 8]})" << true;
-        QTest::newRow("2-D grid, two clauses joined by ||") << R"(
+            << R"({"grid": [1], "block": [16, 8]})" << true << true;
+        QTest::newRow("2-D grid, two clauses joined by ||")
+            << R"(
 __global__ void k(int* a, int n) {
     int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= 12 || y >= n / 4) return;
     a[y * 12 + x] += 100 + x;
 })"
-                                                            << R"({"grid": [2, 3], "block": [8, 4]})" << true;
+            << R"({"grid": [2, 3], "block": [8, 4]})" << true << true;
         QTest::newRow("an if that wraps the rest, clauses joined by &&") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -758,13 +760,13 @@ __global__ void k(int* a, int n) {
         a[i] = -a[i];
         a[i + 100] = i;
     }
-})" << grid3 << true;
+})" << grid3 << true << true;
         QTest::newRow("unsigned index on the right of the comparison") << R"(
 __global__ void k(int* a, int n) {
     unsigned i = threadIdx.x + blockDim.x * blockIdx.x;
     if (n <= i) return;
     a[i] += 7;
-})" << grid3 << true;
+})" << grid3 << true << true;
         QTest::newRow("an index that passes 2^31 in the block: every thread visited")
             << R"(
 __global__ void k(int* a, int n) {
@@ -772,7 +774,7 @@ __global__ void k(int* a, int n) {
     if (v >= 1000000000 + n) return;
     a[threadIdx.x % 192] += 1;
 })"
-            << R"({"grid": [1], "block": [1024]})" << true;
+            << R"({"grid": [1], "block": [1024]})" << true << true;
         QTest::newRow("an alias of threadIdx.x, a 3-D block")
             << R"(
 __global__ void k(int* a, int n) {
@@ -781,58 +783,85 @@ __global__ void k(int* a, int n) {
     if (i >= n / 2) return;
     a[i] += 1000 + i;
 })"
-            << R"({"grid": [1], "block": [4, 2, 8]})" << true;
+            << R"({"grid": [1], "block": [4, 2, 8]})" << true << true;
+        QTest::newRow("a bound that rises with threadIdx.y: a row with work after an empty one")
+            << R"(
+__global__ void k(int* a, int n) {
+    const int i = threadIdx.x + 2 * threadIdx.y;
+    if (i >= n * threadIdx.y) return;
+    a[i] += 1000 + i;
+})"
+            << R"({"grid": [1], "block": [64, 3]})" << true << false;
+        QTest::newRow("a declaration that reads threadIdx.y in the bound")
+            << R"(
+__global__ void k(int* a, int n) {
+    const int i = threadIdx.x + 2 * threadIdx.y;
+    const int limit = n * threadIdx.y;
+    if (i >= limit) return;
+    a[i] += 1000 + i;
+})"
+            << R"({"grid": [1], "block": [64, 3]})" << true << false;
+        QTest::newRow("a declaration the same for the block in the bound, a 3-D block")
+            << R"(
+__global__ void k(int* a, int n) {
+    const int limit = n / 2 + blockIdx.x;
+    const int i = threadIdx.x + 4 * (threadIdx.y + 2 * threadIdx.z);
+    if (i >= limit) return;
+    a[i] += 1000 + i;
+})"
+            << R"({"grid": [1], "block": [4, 2, 8]})" << true << true;
         QTest::newRow("a macro that reads threadIdx") << R"(
 #define IDX (blockIdx.x * blockDim.x + threadIdx.x)
 __global__ void k(int* a, int n) {
     if (IDX >= n) return;
     a[IDX] *= 2;
-})" << grid3 << false;
+})" << grid3 << false << false;
         QTest::newRow("a macro constant") << R"(
 #define LIMIT (40 / 2)
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= LIMIT) return;
     a[i] *= 2;
-})" << grid3 << true;
+})" << grid3 << true << true;
         QTest::newRow("a clause that turns both ways") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i % 3 == 0 || i >= n) return;
     a[i] = 1;
-})" << grid3 << false;
+})" << grid3 << false << false;
         QTest::newRow("an index that falls as threadIdx.x grows") << R"(
 __global__ void k(int* a, int n) {
     const int i = n - 1 - static_cast<int>(threadIdx.x);
     if (i < 0) return;
     a[i] = 5;
-})" << grid3 << false;
+})" << grid3 << false << false;
         QTest::newRow("a store before the guard") << R"(
 __global__ void k(int* a, int n) {
     a[blockIdx.x] = 9;
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     a[i] += 2;
-})" << grid3 << false;
+})" << grid3 << false << false;
         QTest::newRow("a guard that reads memory") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= a[5] + n) return;
     a[i] += 2;
-})" << grid3 << false;
+})" << grid3 << false << false;
         QTest::newRow("a parameter the kernel changes") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     n += i;
     a[i] = n;
-})" << grid3 << false;
+})" << grid3 << false << false;
     }
 
     void leadingGuardsEndTheRows() {
         QFETCH(QString, code);
         QFETCH(QString, launch);
         QFETCH(bool, rows);
+        QFETCH(bool, acrossRows);
         const auto split = cpu::splitAtBarriers(code.toStdString(), 2, 17, {"k.cu", false});
         QVERIFY2(split.split(), split.reason.c_str());
         QCOMPARE(split.source.find("__kp_sends") != std::string::npos, rows);
@@ -852,6 +881,7 @@ __global__ void k(int* a, int n) {
             changed = changed || x->value(i) != static_cast<double>(i);
         }
         QVERIFY(changed);
+        QCOMPARE(split.source.find("break; // and every later row") != std::string::npos, acrossRows);
     }
 
     // Float atomicAdds whose results are used, gathered per warp: each lane gets the sum before its own
