@@ -510,6 +510,7 @@ public:
 
     // After body(): the __activemask() statements whose lanes are found once per block.
     int computedActiveMasks() const { return static_cast<int>(computed_.size()); }
+    int gridStrideLoops() const { return gridStrideLoops_; }
 
     // Before collect(): the block-uniform variables. A variable declared at split level on a path every
     // thread of the block takes (the body, uniform ifs and loops), whose value and every change are the
@@ -652,6 +653,10 @@ public:
                 if (c.barrier || uniformStatements_.count(c.first)) {
                     close(); // a uniform statement runs between thread loops, as a barrier would
                     if (c.barrier) collect(c);
+                    continue;
+                }
+                if (gridStride(c)) { // it runs in passes of its own (region): what it reads lives on
+                    close();
                     continue;
                 }
                 if (groupFirst == groupLast) groupFirst = c.first;
@@ -1493,6 +1498,200 @@ private:
         bool taken = false;         // it did
     };
 
+    // The frame variables tokens [first, last) use (`promote`) and assign (`writeBack`), which a region holds
+    // in locals while it runs.
+    void frameUses(std::size_t first, std::size_t last, std::set<std::string>& promote,
+                   std::set<std::string>& writeBack) const {
+        for (std::size_t i = first; i < last; ++i) {
+            const auto f = frameNames_.find(std::string(k_.text(i)));
+            if (f == frameNames_.end() || !named(i, f->first) || i < f->second.from || i >= f->second.to ||
+                f->second.stays)
+                continue;
+            promote.insert(f->first);
+            if (!writeBack.count(f->first) && assigned(f->first, first, last)) writeBack.insert(f->first);
+        }
+    }
+
+    // A grid-stride loop: `for (T v = first; v < limit; v += step) body` (or v <= limit), where `first`
+    // is a sum of products that threadIdx.x raises (the thread's first element), and `limit` and `step` are
+    // the same for the whole block and unchanged by the body, which never writes v, returns, breaks or
+    // jumps out. A split region runs it in passes (below).
+    struct GridStride {
+        std::size_t typeFirst = 0, typeLast = 0; // T
+        std::size_t name = 0;                    // v
+        std::size_t firstFirst = 0, firstLast = 0, limitFirst = 0, limitLast = 0, stepFirst = 0, stepLast = 0;
+        bool inclusive = false; // v <= limit
+        std::string bound;      // the largest value of `first`
+        bool unit = false;      // `first` is threadIdx.x plus terms without it
+    };
+
+    std::optional<GridStride> gridStride(const Stmt& s) {
+        if (s.kind != Stmt::Kind::For || s.children.size() != 1 || s.initFirst >= s.initLast) return {};
+        const auto init = declarationAt(s.initFirst, s.initLast);
+        if (!init || init->declarators.size() != 1) return {};
+        const Declarator& d = init->declarators[0];
+        if (d.typeFirst < d.typeLast || d.dimsFirst < d.dimsLast || d.initFirst == d.initLast) return {};
+        for (std::size_t i = init->specFirst; i < init->specLast; ++i)
+            if (!isOneOf(k_.text(i), {"int", "unsigned", "long", "signed", "size_t"})) return {};
+        const std::string_view v = k_.text(d.name);
+        GridStride g{init->specFirst, init->specLast, d.name, d.initFirst, d.initLast, 0, 0, 0, 0, false, {}};
+        guardLocals_.clear();
+        const RowValue first = sumOfProducts(d.initFirst, d.initLast);
+        if (first.kind != RowValue::Kind::Rising || first.bound.empty()) return {};
+        g.bound = first.bound;
+        {
+            const auto [whole, wholeLast] = unwrapped(d.initFirst, d.initLast);
+            std::vector<std::pair<std::size_t, std::size_t>> terms;
+            std::size_t from = whole;
+            for (const std::size_t at : outside(whole, wholeLast, "+")) {
+                terms.emplace_back(from, at);
+                from = at + 1;
+            }
+            terms.emplace_back(from, wholeLast);
+            int alone = 0, others = 0;
+            for (const auto& [a, b] : terms) {
+                const auto [termFirst, termLast] = unwrapped(a, b);
+                if (termLast == termFirst + 3 && k_.is(termFirst, "threadIdx") && k_.is(termFirst + 2, "x")) {
+                    ++alone;
+                    continue;
+                }
+                for (std::size_t i = a; i + 2 < b; ++i)
+                    if (k_.is(i, "threadIdx") && k_.is(i + 1, ".") && k_.is(i + 2, "x")) ++others;
+            }
+            g.unit = alone == 1 && others == 0;
+        }
+        // The test: v < limit, v <= limit, limit > v or limit >= v.
+        std::size_t op = s.condLast;
+        for (const std::string_view c : {"<", "<=", ">", ">="})
+            for (const std::size_t at : outside(s.condFirst, s.condLast, c)) {
+                if (op != s.condLast) return {};
+                op = at;
+            }
+        if (op == s.condLast) return {};
+        const bool less = isOneOf(k_.text(op), {"<", "<="});
+        const bool vLeft = op == s.condFirst + 1 && named(s.condFirst, v);
+        const bool vRight = op + 2 == s.condLast && named(op + 1, v);
+        if (less ? !vLeft : !vRight) return {};
+        g.inclusive = isOneOf(k_.text(op), {"<=", ">="});
+        std::tie(g.limitFirst, g.limitLast) =
+            less ? std::pair(op + 1, s.condLast) : std::pair(s.condFirst, op);
+        // The step: v += step.
+        if (!(named(s.incFirst, v) && k_.is(s.incFirst + 1, "+=") && s.incFirst + 2 < s.incLast)) return {};
+        std::tie(g.stepFirst, g.stepLast) = std::pair(s.incFirst + 2, s.incLast);
+        const Stmt& body = s.children[0];
+        for (const auto& [a, b] :
+             {std::pair(g.limitFirst, g.limitLast), std::pair(g.stepFirst, g.stepLast)}) {
+            if (!uniform(a, b, {}) || !bindsTighter(a, b)) return {};
+            for (std::size_t i = a; i < b; ++i)
+                if (k_.identifier(i) && assigned(k_.text(i), body.first, body.last)) return {};
+        }
+        for (std::size_t i = body.first; i < body.last; ++i) {
+            if (isOneOf(k_.text(i),
+                        {"return", "break", "goto", "throw", "co_return", "co_await", "co_yield"}))
+                return {};
+            if (named(i, v) && writes(i)) return {};
+        }
+        return g;
+    }
+
+    // Tokens [first, last) call a function (not a cast, sizeof or a statement's parentheses).
+    bool calls(std::size_t first, std::size_t last) const {
+        for (std::size_t i = first; i + 1 < last; ++i)
+            if (k_.identifier(i) && k_.is(i + 1, "(") &&
+                !isOneOf(k_.text(i), {"if", "for", "while", "switch", "sizeof", "return", "int", "unsigned",
+                                      "long", "short", "char", "float", "double", "bool", "signed"}))
+                return true;
+        return false;
+    }
+
+    // Statement s declares nothing that a later statement of its region could read: it declares no
+    // variable, or only frame variables (kept in the frame between regions), and does not return.
+    bool keepsNothing(const Stmt& s) const {
+        for (std::size_t i = s.first; i < s.last; ++i)
+            if (isOneOf(k_.text(i), {"return", "goto"})) return false;
+        return s.kind != Stmt::Kind::Simple || declarations_.count(s.first) ||
+               !declarationAt(s.first, s.last - 1);
+    }
+
+    // A grid-stride loop in passes: in pass p every thread of the block takes its element first + p * step,
+    // row by row (threadIdx.x counting up, y and z fixed), the block's threads together as on a GPU,
+    // instead of each thread walking the whole array before the next starts. The threads of a row are
+    // consecutive elements, read as a stream (a thread's own walk, 16 elements a megabyte apart, fell in
+    // one set of the cache), and the row's loop is `omp simd` (`sum += in[i]` becomes vector adds, each
+    // lane one thread's sum in its own order). Any interleaving of the block's threads between barriers is
+    // one a GPU may run. The threads still in a pass are a prefix of each row, since `first` rises along
+    // it (found by bisection); the passes end when no thread has an element left. Exact while every
+    // index stays below 2^31 (checked at run time, with a positive step and an integer limit; otherwise each
+    // thread walks its own elements, as written).
+    void passes(const Stmt& s, const GridStride& g, const std::string& mask) {
+        ++gridStrideLoops_;
+        std::set<std::string> promote, writeBack;
+        frameUses(s.first, s.last, promote, writeBack);
+        const std::string type = chunk(g.typeFirst, g.typeLast, false);
+        const std::string name(k_.text(g.name));
+        out_ +=
+            "\n{\nconst auto __kp_limit = (" + chunk(g.limitFirst, g.limitLast, false) +
+            ");\nconst auto __kp_step = (" + chunk(g.stepFirst, g.stepLast, false) +
+            ");\nif (::kernelpad::passesFit(__kp_limit, __kp_step, " + g.bound +
+            ") && double(gridDim.x) * double(blockDim.x) < 2147483647.0) {\n"
+            "for (long long __kp_pass = 0;; ++__kp_pass) {\nbool __kp_more = false;\n"
+            "const long long __kp_offset = __kp_pass * static_cast<long long>(__kp_step);\n"
+            "for (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
+            "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y) {\n"
+            "const auto __kp_index = [&](unsigned __kp_x) -> long long {\n"
+            "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\nreturn static_cast<long long>(" +
+            chunk(g.firstFirst, g.firstLast, true) +
+            ") + __kp_offset;\n};\n"
+            "const auto __kp_sends = [&](unsigned __kp_x) { return !(__kp_index(__kp_x) " +
+            (g.inclusive ? "<=" : "<") +
+            " static_cast<long long>(__kp_limit)); };\n"
+            "unsigned __kp_end = __kp_block.x;\n"
+            "if (__kp_sends(0)) continue;\n"
+            "if (__kp_sends(__kp_block.x - 1))\n"
+            "for (unsigned __kp_low = 1, __kp_high = __kp_block.x - 1;;) {\n"
+            "if (__kp_low >= __kp_high) { __kp_end = __kp_low; break; }\n"
+            "const unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / 2;\n"
+            "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n"
+            "__kp_more = true;\n::kernelpad::assumeRowFits(__kp_bidx.x, __kp_block.x, __kp_end);\n"
+            "const std::size_t __kp_row = std::size_t{__kp_block.x} * (__kp_y + __kp_block.y * __kp_z);\n" +
+            (g.unit ? "const auto __kp_base = static_cast<" + type +
+                          ">(__kp_index(0));\n::kernelpad::assumeExactIndex(__kp_base);\n"
+                          "::kernelpad::assumeExactIndex(__kp_index(0) + __kp_end);\n"
+                    : "") +
+            "_Pragma(\"omp simd\")\n"
+            "for (unsigned __kp_x = 0; __kp_x < __kp_end; ++__kp_x) {\n"
+            "const std::size_t __kp_t = __kp_row + __kp_x;\n";
+        if (alive_) out_ += "if (!__kp_alive[__kp_t]) continue;\n";
+        if (!mask.empty()) out_ += "if (!" + mask + "[__kp_t]) continue;\n";
+        out_ += "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n";
+        // The thread's index for the helpers it calls (none: `sum += in[i]`, then the stores would keep the
+        // row's loop from vectorising, and the three fields read back at once stall the store buffer).
+        if (calls(s.children[0].first, s.children[0].last)) {
+            if (options_.threadIndexInTls) out_ += "kernelpad_block_state.threadIndex = __kp_tid;\n";
+            if (warps_) out_ += "kernelpad_block_state.warpThread = static_cast<unsigned>(__kp_t);\n";
+        }
+        ++region_;
+        regionReturns_ = false;
+        promoted_ = promote;
+        for (const std::string& frame : promote)
+            out_ += "\n" + frameNames_.at(frame).type + " " + frame + " = __kp_f." + frame + "[__kp_t];";
+        // Where the index is the row's first plus threadIdx.x, it says so: the vectoriser then reads a[i]
+        // as consecutive elements, not one by one.
+        out_ += "\n" + type + " " + name + " = " +
+                (g.unit ? "__kp_base + static_cast<" + type + ">(__kp_x)"
+                        : "static_cast<" + type + ">(__kp_index(__kp_x))") +
+                ";\n::kernelpad::assumeExactIndex(" + name + ");\ndo {" +
+                chunk(s.children[0].first, s.children[0].last, true) + "} while (false);";
+        for (const std::string& frame : writeBack)
+            out_ += "\n__kp_f." + frame + "[__kp_t] = " + frame + ";";
+        promoted_.clear();
+        out_ += "\n}\n}\nif (!__kp_more) break;\n}\n} else {";
+        inFallback_ = true;
+        region({&s}, mask);
+        inFallback_ = false;
+        out_ += "}\n}\n";
+    }
+
     // The statements as one loop over the block's threads (in `mask`); `put`, a warp statement, records its
     // call after them (a new occasion: WarpExchange.h).
     // `tail`: the enclosing loop's increment and test, run by each thread at the end of this region (the
@@ -1500,6 +1699,17 @@ private:
     void region(const std::vector<const Stmt*>& statements, const std::string& mask,
                 const Stmt* put = nullptr, const LoopTail* tail = nullptr) {
         if (statements.empty() && !put) return;
+        if (!tail && !inFallback_) // a grid-stride loop, and the statements before and after it
+            for (std::size_t j = 0; j < statements.size(); ++j) {
+                if (!keepsNothing(*statements[j])) break; // a local the loop or what follows may read
+                if (const auto g = gridStride(*statements[j])) {
+                    region({statements.begin(), statements.begin() + static_cast<std::ptrdiff_t>(j)}, mask);
+                    passes(*statements[j], *g, mask);
+                    region({statements.begin() + static_cast<std::ptrdiff_t>(j) + 1, statements.end()}, mask,
+                           put);
+                    return;
+                }
+            }
         if (put) out_ += "\n++kernelpad_block_state.warpOccasion;";
         for (const Stmt* s : statements)
             escapes(*s, 0, 0);
@@ -1509,21 +1719,11 @@ private:
         // compiler cannot tell the slot from the arrays the loop reads. Not arrays, nor a variable whose
         // address is taken anywhere (the pointer must outlive the region).
         std::set<std::string> promote, writeBack;
-        const auto uses = [&](std::size_t first, std::size_t last) {
-            for (std::size_t i = first; i < last; ++i) {
-                const auto f = frameNames_.find(std::string(k_.text(i)));
-                if (f == frameNames_.end() || !named(i, f->first) || i < f->second.from ||
-                    i >= f->second.to || f->second.stays)
-                    continue;
-                promote.insert(f->first);
-                if (!writeBack.count(f->first) && assigned(f->first, first, last)) writeBack.insert(f->first);
-            }
-        };
         for (const Stmt* s : statements)
-            uses(s->first, s->last);
+            frameUses(s->first, s->last, promote, writeBack);
         if (tail) {
-            uses(tail->incFirst, tail->incLast);
-            uses(tail->condFirst, tail->condLast);
+            frameUses(tail->incFirst, tail->incLast, promote, writeBack);
+            frameUses(tail->condFirst, tail->condLast, promote, writeBack);
         }
         const auto body = [&] {
             promoted_ = promote;
@@ -1878,6 +2078,8 @@ private:
     int region_ = 0;
     int masks_ = 0;
     bool regionReturns_ = false;
+    bool inFallback_ = false; // writing a grid-stride loop as written, where its passes do not fit
+    int gridStrideLoops_ = 0; // written in passes
     std::set<std::string> constantMacros_;         // macroLike()
     const std::set<std::string>& referenceTakers_; // writes()
     std::set<std::size_t> atomicCalls_;            // atomicAdd tokens of gathered atomics
@@ -2503,6 +2705,7 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         generator.collect(root);
         std::string body = generator.body(root);
         result.computedActiveMasks = generator.computedActiveMasks();
+        result.gridStrideLoops = generator.gridStrideLoops();
         // Lines after the body keep their numbers.
         const auto endLine =
             std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(bodyEnd), '\n') + 1;

@@ -35,6 +35,7 @@ struct SplitKernel {
     int gatheredAtomics = 0; // statements that use an atomicAdd's result, split there, gathered per warp
     // Of the warp operations, the __activemask() calls whose lanes are found once per block (no record).
     int computedActiveMasks = 0;
+    int gridStrideLoops = 0; // grid-stride loops run in passes of the whole block (BarrierSplit.cpp)
     bool split() const { return reason.empty(); }
 };
 

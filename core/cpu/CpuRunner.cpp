@@ -491,7 +491,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                                       program.kernels[i].sharedAtomics,
                                       split.warpOperations,
                                       split.gatheredAtomics,
-                                      split.computedActiveMasks};
+                                      split.computedActiveMasks,
+                                      split.gridStrideLoops};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoints(ran);
@@ -517,6 +518,11 @@ HostCompileOptions kernelOptions(const std::vector<std::string>& nvrtcOptions, b
 // `split` is the attempt to split it at its barriers (null when none was made).
 std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool splitCompiled, bool fibers) {
     if (!split) return fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
+    const std::string passes =
+        split->gridStrideLoops == 0 ? ""
+        : split->gridStrideLoops == 1
+            ? "; its grid-stride loop runs in passes, each thread of the block taking one element a pass"
+            : "; its grid-stride loops run in passes, each thread of the block taking one element a pass";
     if (split->notSplitBecause.empty() && splitCompiled &&
         split->warpOperations + split->gatheredAtomics > 0) {
         const int cuts = split->barriers + split->warpOperations + split->gatheredAtomics;
@@ -539,13 +545,15 @@ std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool spl
                (split->gatheredAtomics > 0 ? " (an atomicAdd: one atomic per warp and address)" : "") +
                (split->computedActiveMasks > 0
                     ? "; where a region begins with __activemask(), its lanes are found once for the block"
-                    : "");
+                    : "") +
+               passes;
     }
     if (split->notSplitBecause.empty() && splitCompiled)
-        return split->barriers == 0   ? "threads of a block run in one loop (the kernel has no barriers)"
-               : split->barriers == 1 ? "threads of a block run as loops before and after its barrier"
-                                      : "threads of a block run as loops between its " +
-                                            std::to_string(split->barriers) + " barriers";
+        return (split->barriers == 0   ? "threads of a block run in one loop (the kernel has no barriers)"
+                : split->barriers == 1 ? "threads of a block run as loops before and after its barrier"
+                                       : "threads of a block run as loops between its " +
+                                             std::to_string(split->barriers) + " barriers") +
+               passes;
     if (split->notSplitBecause.empty())
         return "threads of a block run as fibers (the host compiler rejected the kernel split at its "
                "barriers)";

@@ -61,6 +61,7 @@ public:
             int warpOperations = 0;  // statements calling warp operations, where the split also cuts
             int gatheredAtomics = 0; // statements using an atomicAdd's result, also cut, gathered per warp
             int computedActiveMasks = 0; // of the warp operations, __activemask() found once per block
+            int gridStrideLoops = 0;     // run in passes of the whole block
         };
         std::vector<Kernel> kernels; // per kernel instance of the setup's program, when asked to split
     };

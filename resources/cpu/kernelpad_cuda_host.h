@@ -280,6 +280,26 @@ template <typename T> [[gnu::always_inline]] inline void assumeExactIndex(T i) {
 [[gnu::always_inline]] inline void assumeRowFits(unsigned block, unsigned threads, unsigned end) {
     if (static_cast<unsigned long long>(block) * threads + end > 2147483647ull) __builtin_unreachable();
 }
+// A grid-stride loop of a split kernel runs in passes (BarrierSplit.cpp) where its limit and step are
+// integers, the step positive, and every index it computes, the first elements' (`firstBound`, their
+// largest) and the limit plus a step, stays below 2^31: then the passes' indices are the loop's own.
+template <typename L, typename S> [[gnu::always_inline]] inline bool passesFit(L limit, S step, double firstBound) {
+    if constexpr (!std::is_integral_v<L> || !std::is_integral_v<S> || std::is_same_v<L, bool> ||
+                  std::is_same_v<S, bool>) {
+        return false;
+    } else {
+        if constexpr (std::is_signed_v<L>) {
+            if (limit < 0) return false;
+        }
+        if constexpr (std::is_signed_v<S>) {
+            if (step <= 0) return false;
+        } else {
+            if (step == 0) return false;
+        }
+        return static_cast<double>(limit) + static_cast<double>(step) < 2147483647.0 &&
+               firstBound < 2147483647.0;
+    }
+}
 // Whether a thread of a split kernel's `mask` (all threads when null) has not returned: a loop the block
 // runs once for those threads ends when none is left, though its condition may never turn false.
 inline bool anyLeft(const unsigned char* alive, const unsigned char* mask, unsigned threads) {

@@ -884,6 +884,117 @@ __global__ void k(int* a, int n) {
         QCOMPARE(split.source.find("break; // and every later row") != std::string::npos, acrossRows);
     }
 
+    // A grid-stride loop in a region of a split kernel runs in passes, the block's threads together (each
+    // row's threads in one vectorisable loop), where its first index rises along the row and its limit and
+    // step are the block's; every thread still adds up its own elements in its own order, so split and
+    // fibers agree to the bit. Where the indices could pass 2^31 or the limit is negative, the loop runs
+    // as written.
+    void gridStrideLoopsRunInPasses_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("launch");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<bool>("passes");
+        const QString grid2 = R"({"grid": [2], "block": [32]})";
+        // Each thread's sum, then a barrier, then every thread stores its neighbour's: order and values.
+        const QString tail = R"(
+    s[linear] = sum;
+    __syncthreads();
+    a[100 + blockIdx.x * 32 + linear] = s[(linear + 1) % 32];
+})";
+        const QString head = R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[32];
+    const unsigned linear = threadIdx.x + blockDim.x * threadIdx.y;
+    int sum = 0;
+)";
+        QTest::newRow("a sum over a grid-stride loop") << head + R"(
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        sum += a[i] * 3 + i;)" + tail << grid2 << 97 << true;
+        QTest::newRow("unsigned index, the limit on the left, <=, a step declared before") << head + R"(
+    const unsigned stride = gridDim.x * blockDim.x;
+    for (unsigned i = threadIdx.x + blockDim.x * blockIdx.x; n >= i; i += stride) {
+        sum += a[i];
+    })" + tail << grid2 << 70 << true;
+        QTest::newRow("a 2-D block, continue in the body") << head + R"(
+    for (int i = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * blockIdx.x); i < n;
+         i += blockDim.x * blockDim.y * gridDim.x) {
+        if (i % 3 == 0) continue;
+        sum += a[i] - 1;
+    })" + tail << R"({"grid": [2], "block": [8, 4]})" << 90 << true;
+        QTest::newRow("threads that returned before the loop") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int s[32];
+    const unsigned linear = threadIdx.x;
+    if (threadIdx.x % 5 == 1) return;
+    int sum = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        sum += a[i];
+    s[linear] = sum;
+    __syncthreads();
+    a[100 + blockIdx.x * 32 + linear] = s[(linear + 2) % 32];
+})" << grid2 << 97 << true;
+        QTest::newRow("a negative limit: as written") << head + R"(
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        sum += a[i];)" + tail << grid2 << -5 << true;
+        QTest::newRow("first indices that could pass 2^31: as written") << head + R"(
+    for (int i = blockIdx.x * 1500000000 + threadIdx.x; i < n; i += blockDim.x)
+        sum += a[i];)" + tail << grid2 << 97 << true;
+        QTest::newRow("the body moves the index") << head + R"(
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        sum += a[i++];)" + tail << grid2 << 97 << false;
+        QTest::newRow("a break") << head + R"(
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        if (a[i] > 50) break;
+        sum += a[i];
+    })" + tail << grid2 << 97 << false;
+        QTest::newRow("an index that falls along the row") << head + R"(
+    for (int i = n - 1 - static_cast<int>(threadIdx.x); i >= 0; i += blockDim.x)
+        sum += a[i % 97];)" + tail << grid2 << 97 << false;
+        QTest::newRow("a step a thread reads from memory") << head + R"(
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += a[0] + 64)
+        sum += a[i];)" + tail << grid2 << 97 << false;
+        QTest::newRow("a local of the region before the loop, read in it: kept in the frame") << head + R"(
+    const int mine = a[threadIdx.x] % 7;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        sum += a[i] * mine;)" + tail << grid2 << 97 << true;
+        QTest::newRow("a return before the loop in its region") << head + R"(
+    if (threadIdx.x % 4 == 3) return;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        sum += a[i];)" + tail << grid2 << 97 << false;
+    }
+
+    void gridStrideLoopsRunInPasses() {
+        QFETCH(QString, code);
+        QFETCH(QString, launch);
+        QFETCH(int, n);
+        QFETCH(bool, passes);
+        const auto split = cpu::splitAtBarriers(code.toStdString(), 2, 17, {"k.cu", false});
+        QVERIFY2(split.split(), split.reason.c_str());
+        const auto setup = setupOf(code.toStdString(), "k", {ints("a", 192), scalarInt("n", n)},
+                                   nlohmann::json::parse(launch.toStdString()));
+        const auto a = split_->run(setup);
+        const auto b = fibers_->run(setup);
+        QVERIFY2(a.execution.find("threads of a block run as loops") != std::string::npos,
+                 a.execution.c_str());
+        const auto* x = a.output("a");
+        const auto* y = b.output("a");
+        QVERIFY(x && y);
+        bool changed = false;
+        for (std::size_t i = 0; i < x->size(); ++i) {
+            if (x->value(i) != y->value(i))
+                QFAIL(qPrintable(
+                    QString("a[%1]: split %2, fibers %3").arg(i).arg(x->value(i)).arg(y->value(i))));
+            changed = changed || x->value(i) != static_cast<double>(i);
+        }
+        QVERIFY(changed);
+        QCOMPARE(split.gridStrideLoops, passes ? 1 : 0);
+        QCOMPARE(split.source.find("__kp_pass") != std::string::npos, passes);
+        if (passes)
+            QVERIFY2(a.execution.find("its grid-stride loop runs in passes") != std::string::npos,
+                     a.execution.c_str());
+    }
+
     // Float atomicAdds whose results are used, gathered per warp: each lane gets the sum before its own
     // addition in thread order, and the total rounds as the additions one after another would.
     void gatheredFloatAtomicsAddInThreadOrder() {

@@ -25,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!split.split()) continue;
         require(split.barriers >= 0);
         require(split.computedActiveMasks >= 0 && split.computedActiveMasks <= split.warpOperations);
+        require(split.gridStrideLoops >= 0);
         // (The kernel's own parameter list may change: a parameter the kernel writes is renamed there.)
         const auto brace = source.find('{', 0);
         const auto kept = std::min(brace, kp::cpu::offsetOf(source, kernel.line, kernel.column));
