@@ -1583,7 +1583,8 @@ private:
              {std::pair(g.limitFirst, g.limitLast), std::pair(g.stepFirst, g.stepLast)}) {
             if (!uniform(a, b, {}) || !bindsTighter(a, b)) return {};
             for (std::size_t i = a; i < b; ++i)
-                if (k_.identifier(i) && assigned(k_.text(i), body.first, body.last)) return {};
+                if (k_.identifier(i) && !k_.is(i - 1, ".") && assigned(k_.text(i), body.first, body.last))
+                    return {};
         }
         for (std::size_t i = body.first; i < body.last; ++i) {
             if (isOneOf(k_.text(i),
@@ -1592,6 +1593,17 @@ private:
             if (named(i, v) && writes(i)) return {};
         }
         return g;
+    }
+
+    // Tokens [first, last) call an atomic (as written, or renamed for shared memory or deferred): a row's
+    // loop with one is not `omp simd`, which would let the vectoriser read and write two lanes' addresses
+    // at once (the same bin) where a shared-memory atomic is a plain read-modify-write.
+    bool atomics(std::size_t first, std::size_t last) const {
+        for (std::size_t i = first; i + 1 < last; ++i)
+            if (k_.identifier(i) && k_.is(i + 1, "(") &&
+                (k_.text(i).starts_with("atomic") || k_.text(i).starts_with("_kp_")))
+                return true;
+        return false;
     }
 
     // Tokens [first, last) call a function (not a cast, sizeof or a statement's parentheses).
@@ -1625,10 +1637,10 @@ private:
     // thread walks its own elements, as written).
     void passes(const Stmt& s, const GridStride& g, const std::string& mask) {
         ++gridStrideLoops_;
-        std::set<std::string> promote, writeBack;
-        frameUses(s.first, s.last, promote, writeBack);
         const std::string type = chunk(g.typeFirst, g.typeLast, false);
         const std::string name(k_.text(g.name));
+        std::set<std::string> promote, writeBack;
+        frameUses(s.first, s.last, promote, writeBack);
         out_ +=
             "\n{\nconst auto __kp_limit = (" + chunk(g.limitFirst, g.limitLast, false) +
             ");\nconst auto __kp_step = (" + chunk(g.stepFirst, g.stepLast, false) +
@@ -1658,15 +1670,16 @@ private:
                           ">(__kp_index(0));\n::kernelpad::assumeExactIndex(__kp_base);\n"
                           "::kernelpad::assumeExactIndex(__kp_index(0) + __kp_end);\n"
                     : "") +
-            "_Pragma(\"omp simd\")\n"
+            (atomics(s.first, s.last) ? "" : "_Pragma(\"omp simd\")\n") +
             "for (unsigned __kp_x = 0; __kp_x < __kp_end; ++__kp_x) {\n"
             "const std::size_t __kp_t = __kp_row + __kp_x;\n";
         if (alive_) out_ += "if (!__kp_alive[__kp_t]) continue;\n";
         if (!mask.empty()) out_ += "if (!" + mask + "[__kp_t]) continue;\n";
         out_ += "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n";
-        // The thread's index for the helpers it calls (none: `sum += in[i]`, then the stores would keep the
-        // row's loop from vectorising, and the three fields read back at once stall the store buffer).
-        if (calls(s.children[0].first, s.children[0].last)) {
+        // The thread's index for the helpers it calls and the bounds checks' reports (none: `sum += in[i]`,
+        // then the stores would keep the row's loop from vectorising, and the three fields read back at
+        // once stall the store buffer).
+        if (options_.boundsChecked || calls(s.children[0].first, s.children[0].last)) {
             if (options_.threadIndexInTls) out_ += "kernelpad_block_state.threadIndex = __kp_tid;\n";
             if (warps_) out_ += "kernelpad_block_state.warpThread = static_cast<unsigned>(__kp_t);\n";
         }
@@ -1676,12 +1689,13 @@ private:
         for (const std::string& frame : promote)
             out_ += "\n" + frameNames_.at(frame).type + " " + frame + " = __kp_f." + frame + "[__kp_t];";
         // Where the index is the row's first plus threadIdx.x, it says so: the vectoriser then reads a[i]
-        // as consecutive elements, not one by one.
-        out_ += "\n" + type + " " + name + " = " +
+        // as consecutive elements, not one by one. In a scope of its own: it hides a frame variable of its
+        // name (`int i` of the thread, promoted above) as the loop's own did.
+        out_ += "\n{" + type + " " + name + " = " +
                 (g.unit ? "__kp_base + static_cast<" + type + ">(__kp_x)"
                         : "static_cast<" + type + ">(__kp_index(__kp_x))") +
                 ";\n::kernelpad::assumeExactIndex(" + name + ");\ndo {" +
-                chunk(s.children[0].first, s.children[0].last, true) + "} while (false);";
+                chunk(s.children[0].first, s.children[0].last, true) + "} while (false);}";
         for (const std::string& frame : writeBack)
             out_ += "\n__kp_f." + frame + "[__kp_t] = " + frame + ";";
         promoted_.clear();
@@ -1785,7 +1799,7 @@ private:
                 exact += " && double(gridDim.x) * double(blockDim.x) < 2147483647.0";
                 out_ += "\nif (" + exact + ") {";
                 guard_ = guard;
-                threadLoop(mask, body, "0", "__kp_end", sends, true);
+                threadLoop(mask, body, "0", "__kp_end", sends, !atomics(root.first, root.last));
                 guard_.reset();
                 out_ += "} else {";
                 threadLoop(mask, body);

@@ -42,6 +42,7 @@ struct SplitKernel {
 struct SplitOptions {
     std::string fileName;          // for the #line directives that keep diagnostics on the user's lines
     bool threadIndexInTls = false; // also store threadIdx where the built-ins read it (helpers, bounds mode)
+    bool boundsChecked = false;    // bounds mode: every index and dereference may report the thread
 };
 
 // `line` and `column` (1-based) are where the kernel's name stands in `source`, as the signature parser

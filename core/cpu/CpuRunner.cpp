@@ -481,8 +481,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
     if (trySplit)
         for (const std::size_t k : definitionsFromLast(ran)) {
             const auto& signature = kernels[k].signature;
-            auto split =
-                splitAtBarriers(user, signature.line, signature.column, {setup.sourceName, checkBounds});
+            auto split = splitAtBarriers(user, signature.line, signature.column,
+                                         {setup.sourceName, checkBounds, checkBounds});
             if (split.split()) user = std::move(split.source);
             for (const std::size_t i : instancesOf(kernels, signature)) // a template's instances share it
                 program.kernels[i] = {split.reason,
@@ -518,11 +518,16 @@ HostCompileOptions kernelOptions(const std::vector<std::string>& nvrtcOptions, b
 // `split` is the attempt to split it at its barriers (null when none was made).
 std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool splitCompiled, bool fibers) {
     if (!split) return fibers ? "threads of a block run as fibers" : "threads of a block run in a loop";
+    // Grid- and block-stride loops (`i += step`) alike; at run time only where their indices fit.
     const std::string passes =
-        split->gridStrideLoops == 0 ? ""
-        : split->gridStrideLoops == 1
-            ? "; its grid-stride loop runs in passes, each thread of the block taking one element a pass"
-            : "; its grid-stride loops run in passes, each thread of the block taking one element a pass";
+        split->gridStrideLoops == 0
+            ? ""
+            : (split->gridStrideLoops == 1
+                   ? "; its strided loop runs"
+                   : "; its " + std::to_string(split->gridStrideLoops) + " strided loops run") +
+                  std::string(split->gridStrideLoops == 1 ? " in passes where its indices stay"
+                                                          : " in passes where their indices stay") +
+                  " below 2^31 (in each pass, every thread of the block takes its next index)";
     if (split->notSplitBecause.empty() && splitCompiled &&
         split->warpOperations + split->gatheredAtomics > 0) {
         const int cuts = split->barriers + split->warpOperations + split->gatheredAtomics;

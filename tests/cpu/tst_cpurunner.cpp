@@ -1106,6 +1106,33 @@ private slots:
         }
     }
 
+    // An off-by-one grid-stride loop (`i <= n`) in a split kernel runs in passes; its report still names
+    // the thread that read past the end: 5001 = 5 * 896 + 4 * 128 + 9, thread 9 of block 4.
+    void boundsModeNamesTheThreadOfAPass() {
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
+        const auto setup = setupOf(
+            "__global__ void k(const int* in, int* out, int n) {\n    __shared__ int s[128];\n"
+            "    int sum = 0;\n"
+            "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += blockDim.x * gridDim.x)\n"
+            "        sum += in[i];\n"
+            "    s[threadIdx.x] = sum;\n    __syncthreads();\n"
+            "    if (threadIdx.x == 0) out[blockIdx.x] = s[0] + s[127];\n}\n",
+            "k",
+            {array("in", "int32", {5001}, "in", "ones"), array("out", "int32", {7}, "out"),
+             scalar("n", "int32", 5001)},
+            {{"grid", {7}}, {"block", {128}}});
+        try {
+            const auto result = checked.run(setup);
+            QFAIL(("in[5001] went unnoticed; runs as: " + result.execution).c_str());
+        } catch (const launch::KernelFault& e) {
+            const std::string text = e.what();
+            QVERIFY2(
+                text.find("in[5001] is outside in, which has 5001 elements: thread (9, 0, 0) of block (4, "
+                          "0, 0)") != std::string::npos,
+                e.what());
+        }
+    }
+
     void boundsModeChecksSharedMemory() {
         const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
         const auto staticShared =
