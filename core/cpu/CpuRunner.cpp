@@ -562,8 +562,10 @@ std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool spl
     if (split->notSplitBecause.empty())
         return "threads of a block run as fibers (the host compiler rejected the kernel split at its "
                "barriers)";
-    return fibers ? "threads of a block run as fibers: the kernel was not split at its barriers because of " +
-                        split->notSplitBecause
+    // The reasons are phrases ("a break out of a loop...") and sentences ("an auto variable lives across a
+    // barrier") alike: in parentheses, both read.
+    return fibers ? "threads of a block run as fibers: the kernel was not split at its barriers (" +
+                        split->notSplitBecause + ")"
                   : "threads of a block run in a loop";
 }
 
