@@ -1437,12 +1437,14 @@ private:
             if (!integer) v.bound.clear();
             v.uniform = sameInBlock(one.initFirst, one.initLast);
             guardLocals_[std::string(k_.text(one.name))] = v;
+            guardInits_[std::string(k_.text(one.name))] = {one.initFirst, one.initLast};
         }
         return true;
     }
 
     std::optional<Guard> leadingGuard(const Stmt& root) {
         guardLocals_.clear();
+        guardInits_.clear();
         for (std::size_t c = 0; c < root.children.size(); ++c) {
             const Stmt& s = root.children[c];
             if (s.kind == Stmt::Kind::Empty) continue;
@@ -1525,7 +1527,38 @@ private:
         bool unit = false;      // `first` is threadIdx.x plus terms without it
     };
 
-    std::optional<GridStride> gridStride(const Stmt& s) {
+    // [first, last) is threadIdx.x plus terms without it (directly or as a declaration before the loop that
+    // is): along a row, the index steps by one.
+    bool unitStride(std::size_t first, std::size_t last) const {
+        const auto [whole, wholeLast] = unwrapped(first, last);
+        if (wholeLast == whole + 1)
+            if (const auto local = guardInits_.find(std::string(k_.text(whole))); local != guardInits_.end())
+                return unitStride(local->second.first, local->second.second);
+        std::vector<std::pair<std::size_t, std::size_t>> terms;
+        std::size_t from = whole;
+        for (const std::size_t at : outside(whole, wholeLast, "+")) {
+            terms.emplace_back(from, at);
+            from = at + 1;
+        }
+        terms.emplace_back(from, wholeLast);
+        int alone = 0, others = 0;
+        for (const auto& [a, b] : terms) {
+            const auto [termFirst, termLast] = unwrapped(a, b);
+            if (termLast == termFirst + 3 && k_.is(termFirst, "threadIdx") && k_.is(termFirst + 2, "x")) {
+                ++alone;
+                continue;
+            }
+            for (std::size_t i = a; i < b; ++i)
+                if ((i + 2 < b && k_.is(i, "threadIdx") && k_.is(i + 1, ".") && k_.is(i + 2, "x")) ||
+                    guardInits_.count(std::string(k_.text(i))))
+                    ++others;
+        }
+        return alone == 1 && others == 0;
+    }
+
+    // `withLocals`: the declarations before it (guardLocals_, a kernel without barriers) may name its first
+    // index, limit and step.
+    std::optional<GridStride> gridStride(const Stmt& s, bool withLocals = false) {
         if (s.kind != Stmt::Kind::For || s.children.size() != 1 || s.initFirst >= s.initLast) return {};
         const auto init = declarationAt(s.initFirst, s.initLast);
         if (!init || init->declarators.size() != 1) return {};
@@ -1535,31 +1568,14 @@ private:
             if (!isOneOf(k_.text(i), {"int", "unsigned", "long", "signed", "size_t"})) return {};
         const std::string_view v = k_.text(d.name);
         GridStride g{init->specFirst, init->specLast, d.name, d.initFirst, d.initLast, 0, 0, 0, 0, false, {}};
-        guardLocals_.clear();
+        if (!withLocals) {
+            guardLocals_.clear();
+            guardInits_.clear();
+        }
         const RowValue first = sumOfProducts(d.initFirst, d.initLast);
         if (first.kind != RowValue::Kind::Rising || first.bound.empty()) return {};
         g.bound = first.bound;
-        {
-            const auto [whole, wholeLast] = unwrapped(d.initFirst, d.initLast);
-            std::vector<std::pair<std::size_t, std::size_t>> terms;
-            std::size_t from = whole;
-            for (const std::size_t at : outside(whole, wholeLast, "+")) {
-                terms.emplace_back(from, at);
-                from = at + 1;
-            }
-            terms.emplace_back(from, wholeLast);
-            int alone = 0, others = 0;
-            for (const auto& [a, b] : terms) {
-                const auto [termFirst, termLast] = unwrapped(a, b);
-                if (termLast == termFirst + 3 && k_.is(termFirst, "threadIdx") && k_.is(termFirst + 2, "x")) {
-                    ++alone;
-                    continue;
-                }
-                for (std::size_t i = a; i + 2 < b; ++i)
-                    if (k_.is(i, "threadIdx") && k_.is(i + 1, ".") && k_.is(i + 2, "x")) ++others;
-            }
-            g.unit = alone == 1 && others == 0;
-        }
+        g.unit = unitStride(d.initFirst, d.initLast);
         // The test: v < limit, v <= limit, limit > v or limit >= v.
         std::size_t op = s.condLast;
         for (const std::string_view c : {"<", "<=", ">", ">="})
@@ -1581,7 +1597,7 @@ private:
         const Stmt& body = s.children[0];
         for (const auto& [a, b] :
              {std::pair(g.limitFirst, g.limitLast), std::pair(g.stepFirst, g.stepLast)}) {
-            if (!uniform(a, b, {}) || !bindsTighter(a, b)) return {};
+            if (!(uniform(a, b, {}) || sameInBlock(a, b)) || !bindsTighter(a, b)) return {};
             for (std::size_t i = a; i < b; ++i)
                 if (k_.identifier(i) && !k_.is(i - 1, ".") && assigned(k_.text(i), body.first, body.last))
                     return {};
@@ -1635,14 +1651,31 @@ private:
     // it (found by bisection); the passes end when no thread has an element left. Exact while every
     // index stays below 2^31 (checked at run time, with a positive step and an integer limit; otherwise each
     // thread walks its own elements, as written).
-    void passes(const Stmt& s, const GridStride& g, const std::string& mask) {
+    // `prefix`: pure declarations before the loop (a kernel without barriers), which each thread runs
+    // before its index; the block-uniform ones also run once before the passes, for the limit and the step.
+    // `fallback`: what runs where the passes do not fit (the loop, or the kernel's whole body).
+    void passes(const Stmt& s, const GridStride& g, const std::string& mask,
+                const std::vector<const Stmt*>& prefix = {}, const Stmt* fallback = nullptr) {
         ++gridStrideLoops_;
         const std::string type = chunk(g.typeFirst, g.typeLast, false);
         const std::string name(k_.text(g.name));
         std::set<std::string> promote, writeBack;
         frameUses(s.first, s.last, promote, writeBack);
+        std::string declarations; // the prefix, for a thread
+        for (const Stmt* p : prefix)
+            declarations += chunk(p->first, p->last, true);
+        for (const auto& [local, value] : guardLocals_)
+            if (!prefix.empty()) declarations += "(void)" + local + ";";
+        out_ += "\n{";
+        for (const Stmt* p : prefix)
+            if (const auto d = declarationAt(p->first, p->last - 1);
+                d && std::all_of(d->declarators.begin(), d->declarators.end(), [&](const Declarator& one) {
+                    const auto local = guardLocals_.find(std::string(k_.text(one.name)));
+                    return local != guardLocals_.end() && local->second.uniform;
+                }))
+                out_ += chunk(p->first, p->last, false);
         out_ +=
-            "\n{\nconst auto __kp_limit = (" + chunk(g.limitFirst, g.limitLast, false) +
+            "\nconst auto __kp_limit = (" + chunk(g.limitFirst, g.limitLast, false) +
             ");\nconst auto __kp_step = (" + chunk(g.stepFirst, g.stepLast, false) +
             ");\nif (::kernelpad::passesFit(__kp_limit, __kp_step, " + g.bound +
             ") && double(gridDim.x) * double(blockDim.x) < 2147483647.0) {\n"
@@ -1651,8 +1684,8 @@ private:
             "for (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
             "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y) {\n"
             "const auto __kp_index = [&](unsigned __kp_x) -> long long {\n"
-            "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\nreturn static_cast<long long>(" +
-            chunk(g.firstFirst, g.firstLast, true) +
+            "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n" +
+            declarations + "\nreturn static_cast<long long>(" + chunk(g.firstFirst, g.firstLast, true) +
             ") + __kp_offset;\n};\n"
             "const auto __kp_sends = [&](unsigned __kp_x) { return !(__kp_index(__kp_x) " +
             (g.inclusive ? "<=" : "<") +
@@ -1691,17 +1724,17 @@ private:
         // Where the index is the row's first plus threadIdx.x, it says so: the vectoriser then reads a[i]
         // as consecutive elements, not one by one. In a scope of its own: it hides a frame variable of its
         // name (`int i` of the thread, promoted above) as the loop's own did.
-        out_ += "\n{" + type + " " + name + " = " +
+        out_ += "\n{" + declarations + "\n{" + type + " " + name + " = " +
                 (g.unit ? "__kp_base + static_cast<" + type + ">(__kp_x)"
                         : "static_cast<" + type + ">(__kp_index(__kp_x))") +
                 ";\n::kernelpad::assumeExactIndex(" + name + ");\ndo {" +
-                chunk(s.children[0].first, s.children[0].last, true) + "} while (false);}";
+                chunk(s.children[0].first, s.children[0].last, true) + "} while (false);}}";
         for (const std::string& frame : writeBack)
             out_ += "\n__kp_f." + frame + "[__kp_t] = " + frame + ";";
         promoted_.clear();
         out_ += "\n}\n}\nif (!__kp_more) break;\n}\n} else {";
         inFallback_ = true;
-        region({&s}, mask);
+        region({fallback ? fallback : &s}, mask);
         inFallback_ = false;
         out_ += "}\n}\n";
     }
@@ -1761,6 +1794,35 @@ private:
         if (put) { // its call records for every thread of the mask
             threadLoop(mask, body);
             return;
+        }
+        // The whole kernel, free of barriers: pure declarations, then a grid-stride loop, runs in passes.
+        if (statements.size() == 1 && statements.front()->first == bodyFirst_ && !alive_ && mask.empty() &&
+            !statements.front()->barrier && !tail && !inFallback_ &&
+            statements.front()->kind == Stmt::Kind::Block) {
+            const Stmt& root = *statements.front();
+            guardLocals_.clear();
+            guardInits_.clear();
+            std::vector<const Stmt*> prefix;
+            const Stmt* loop = nullptr;
+            for (const Stmt& c : root.children) {
+                if (c.kind == Stmt::Kind::Empty) continue;
+                if (loop ||
+                    !(c.kind == Stmt::Kind::For || (c.kind == Stmt::Kind::Simple && guardDeclaration(c)))) {
+                    loop = nullptr; // something after the loop, or before it that is not a pure declaration
+                    break;
+                }
+                if (c.kind == Stmt::Kind::For)
+                    loop = &c;
+                else
+                    prefix.push_back(&c);
+            }
+            for (const auto& [local, value] : guardLocals_) // each pass declares them afresh
+                if (loop && assigned(local, loop->first, loop->last)) loop = nullptr;
+            if (loop)
+                if (const auto g = gridStride(*loop, true)) {
+                    passes(*loop, *g, mask, prefix, &root);
+                    return;
+                }
         }
         // The whole kernel, free of barriers, with a leading guard: each row's loop ends where the guard
         // starts sending threads home (found by bisection), when the indices it compares are exact.
@@ -2101,6 +2163,7 @@ private:
     std::map<std::size_t, std::pair<std::size_t, std::string>> computed_;
     std::optional<Guard> guard_;                  // the kernel's leading guard, while its region is written
     std::map<std::string, RowValue> guardLocals_; // the declarations before it
+    std::map<std::string, std::pair<std::size_t, std::size_t>> guardInits_; // and their initialisers
 };
 
 // Helpers with warp operations, inlined where the kernel calls them as a whole statement, so that their

@@ -971,6 +971,41 @@ __global__ void k(int* a, int n) {
     __syncthreads();
     a[100 + i] = s[(threadIdx.x + 1) % 32] + i;
 })" << grid2 << 97 << true;
+        QTest::newRow("a kernel without barriers: the index and the stride declared first") << R"(
+__global__ void k(int* a, int n) {
+    int index = blockIdx.x * blockDim.x + threadIdx.x;
+    const int stride = blockDim.x * gridDim.x;
+    for (int i = index; i < n; i += stride)
+        a[100 + i] = a[i] * 2 + i + index;
+})" << grid2 << 90 << true;
+        QTest::newRow("a kernel without barriers, a 2-D block, a step of the block only")
+            << R"(
+__global__ void k(int* a, int n) {
+    for (unsigned i = threadIdx.x + blockDim.x * threadIdx.y; i < n; i += blockDim.x * blockDim.y)
+        a[100 + i] = a[i] * 3 - 1;
+})"
+            << R"({"grid": [1], "block": [8, 3]})" << 90 << true;
+        QTest::newRow("a kernel without barriers, a statement after the loop") << R"(
+__global__ void k(int* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int j = i; j < n; j += blockDim.x * gridDim.x)
+        a[100 + j] = a[j] + 5;
+    if (i == 0) a[99] = -1;
+})" << grid2 << 90 << false;
+        QTest::newRow("a kernel without barriers whose loop changes a declared index") << R"(
+__global__ void k(int* a, int n) {
+    int index = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int i = index; i < n; i += blockDim.x * gridDim.x) {
+        index += 1;
+        a[100 + i] = a[i] + index;
+    }
+})" << grid2 << 90 << false;
+        QTest::newRow("a kernel without barriers, a declaration that reads memory first") << R"(
+__global__ void k(int* a, int n) {
+    const int first = a[0] + blockIdx.x * blockDim.x + threadIdx.x;
+    for (int i = first; i < n; i += blockDim.x * gridDim.x)
+        a[100 + i] = a[i] + 1;
+})" << grid2 << 90 << false;
         QTest::newRow("a return before the loop in its region") << head + R"(
     if (threadIdx.x % 4 == 3) return;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
@@ -988,7 +1023,8 @@ __global__ void k(int* a, int n) {
                                    nlohmann::json::parse(launch.toStdString()));
         const auto a = split_->run(setup);
         const auto b = fibers_->run(setup);
-        QVERIFY2(a.execution.find("threads of a block run as loops") != std::string::npos,
+        QVERIFY2(a.execution.find("threads of a block run") != std::string::npos &&
+                     a.execution.find("fibers") == std::string::npos,
                  a.execution.c_str());
         const auto* x = a.output("a");
         const auto* y = b.output("a");
