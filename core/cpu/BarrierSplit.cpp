@@ -1524,37 +1524,7 @@ private:
         std::size_t firstFirst = 0, firstLast = 0, limitFirst = 0, limitLast = 0, stepFirst = 0, stepLast = 0;
         bool inclusive = false; // v <= limit
         std::string bound;      // the largest value of `first`
-        bool unit = false;      // `first` is threadIdx.x plus terms without it
     };
-
-    // [first, last) is threadIdx.x plus terms without it (directly or as a declaration before the loop that
-    // is): along a row, the index steps by one.
-    bool unitStride(std::size_t first, std::size_t last) const {
-        const auto [whole, wholeLast] = unwrapped(first, last);
-        if (wholeLast == whole + 1)
-            if (const auto local = guardInits_.find(std::string(k_.text(whole))); local != guardInits_.end())
-                return unitStride(local->second.first, local->second.second);
-        std::vector<std::pair<std::size_t, std::size_t>> terms;
-        std::size_t from = whole;
-        for (const std::size_t at : outside(whole, wholeLast, "+")) {
-            terms.emplace_back(from, at);
-            from = at + 1;
-        }
-        terms.emplace_back(from, wholeLast);
-        int alone = 0, others = 0;
-        for (const auto& [a, b] : terms) {
-            const auto [termFirst, termLast] = unwrapped(a, b);
-            if (termLast == termFirst + 3 && k_.is(termFirst, "threadIdx") && k_.is(termFirst + 2, "x")) {
-                ++alone;
-                continue;
-            }
-            for (std::size_t i = a; i < b; ++i)
-                if ((i + 2 < b && k_.is(i, "threadIdx") && k_.is(i + 1, ".") && k_.is(i + 2, "x")) ||
-                    guardInits_.count(std::string(k_.text(i))))
-                    ++others;
-        }
-        return alone == 1 && others == 0;
-    }
 
     // `withLocals`: the declarations before it (guardLocals_, a kernel without barriers) may name its first
     // index, limit and step.
@@ -1575,7 +1545,6 @@ private:
         const RowValue first = sumOfProducts(d.initFirst, d.initLast);
         if (first.kind != RowValue::Kind::Rising || first.bound.empty()) return {};
         g.bound = first.bound;
-        g.unit = unitStride(d.initFirst, d.initLast);
         // The test: v < limit, v <= limit, limit > v or limit >= v.
         std::size_t op = s.condLast;
         for (const std::string_view c : {"<", "<=", ">", ">="})
@@ -1664,8 +1633,17 @@ private:
         std::string declarations; // the prefix, for a thread
         for (const Stmt* p : prefix)
             declarations += chunk(p->first, p->last, true);
-        for (const auto& [local, value] : guardLocals_)
-            if (!prefix.empty()) declarations += "(void)" + local + ";";
+        // A declared index that rises along the row is exact where its largest value is below 2^31 (checked
+        // with the others): said, GCC reads a[index + offset] as consecutive elements.
+        std::string fits;
+        for (const auto& [local, value] : guardLocals_) {
+            if (prefix.empty()) break;
+            declarations += "(void)" + local + ";";
+            if (value.kind == RowValue::Kind::Rising && !value.bound.empty()) {
+                declarations += "::kernelpad::assumeExactIndex(" + local + ");";
+                fits += " && " + value.bound + " < 2147483647.0";
+            }
+        }
         out_ += "\n{";
         for (const Stmt* p : prefix)
             if (const auto d = declarationAt(p->first, p->last - 1);
@@ -1678,7 +1656,8 @@ private:
             "\nconst auto __kp_limit = (" + chunk(g.limitFirst, g.limitLast, false) +
             ");\nconst auto __kp_step = (" + chunk(g.stepFirst, g.stepLast, false) +
             ");\nif (::kernelpad::passesFit(__kp_limit, __kp_step, " + g.bound +
-            ") && double(gridDim.x) * double(blockDim.x) < 2147483647.0) {\n"
+            ") && double(gridDim.x) * double(blockDim.x) < 2147483647.0" + fits +
+            ") {\n"
             "for (long long __kp_pass = 0;; ++__kp_pass) {\nbool __kp_more = false;\n"
             "const long long __kp_offset = __kp_pass * static_cast<long long>(__kp_step);\n"
             "for (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
@@ -1699,10 +1678,6 @@ private:
             "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n"
             "__kp_more = true;\n::kernelpad::assumeRowFits(__kp_bidx.x, __kp_block.x, __kp_end);\n"
             "const std::size_t __kp_row = std::size_t{__kp_block.x} * (__kp_y + __kp_block.y * __kp_z);\n" +
-            (g.unit ? "const auto __kp_base = static_cast<" + type +
-                          ">(__kp_index(0));\n::kernelpad::assumeExactIndex(__kp_base);\n"
-                          "::kernelpad::assumeExactIndex(__kp_index(0) + __kp_end);\n"
-                    : "") +
             (atomics(s.first, s.last) ? "" : "_Pragma(\"omp simd\")\n") +
             "for (unsigned __kp_x = 0; __kp_x < __kp_end; ++__kp_x) {\n"
             "const std::size_t __kp_t = __kp_row + __kp_x;\n";
@@ -1721,13 +1696,20 @@ private:
         promoted_ = promote;
         for (const std::string& frame : promote)
             out_ += "\n" + frameNames_.at(frame).type + " " + frame + " = __kp_f." + frame + "[__kp_t];";
-        // Where the index is the row's first plus threadIdx.x, it says so: the vectoriser then reads a[i]
-        // as consecutive elements, not one by one. In a scope of its own: it hides a frame variable of its
-        // name (`int i` of the thread, promoted above) as the loop's own did.
-        out_ += "\n{" + declarations + "\n{" + type + " " + name + " = " +
-                (g.unit ? "__kp_base + static_cast<" + type + ">(__kp_x)"
-                        : "static_cast<" + type + ">(__kp_index(__kp_x))") +
-                ";\n::kernelpad::assumeExactIndex(" + name + ");\ndo {" +
+        // The index as the loop's first, plus the pass's offset in its type, in one expression: GCC then
+        // reads a[i] as consecutive elements (through __kp_index's long long, or added in a statement of its
+        // own, it gathered them one by one). In a scope of its own: it hides a frame variable of its name
+        // (`int i` of the thread, promoted above) as the loop's own did.
+        // A declared first index (`int index = blockIdx.x * blockDim.x + threadIdx.x;`) goes in as what it
+        // holds: GCC 12 read `index + offset`, the sum made int first, one element at a time.
+        std::string first = chunk(g.firstFirst, g.firstLast, true);
+        if (const auto declared = g.firstLast == g.firstFirst + 1
+                                      ? guardInits_.find(std::string(k_.text(g.firstFirst)))
+                                      : guardInits_.end();
+            declared != guardInits_.end())
+            first = "(" + chunk(declared->second.first, declared->second.second, true) + ")";
+        out_ += "\n{" + declarations + "\n{" + type + " " + name + " = " + first + " + static_cast<" + type +
+                ">(__kp_offset);\n::kernelpad::assumeExactIndex(" + name + ");\ndo {" +
                 chunk(s.children[0].first, s.children[0].last, true) + "} while (false);}}";
         for (const std::string& frame : writeBack)
             out_ += "\n__kp_f." + frame + "[__kp_t] = " + frame + ";";

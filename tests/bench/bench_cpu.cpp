@@ -239,6 +239,32 @@ int main(int argc, char** argv) {
     table.add({"the same, each atomic at once (before issue 25)", "ms",
                medianKernelMs(allAtOnce, histogram, 3), serialHistogram, "(information)", 0});
 
+    // 7. A grid-stride loop (issue 25), as NVIDIA's blog writes saxpy: a grid of 256 blocks of 256 threads
+    // over 2^22 floats, each thread 64 elements a grid apart. A barrier-free kernel: one core within 1.25x
+    // of the loop a person would write, all cores at least as fast as it.
+    const std::size_t strided = std::size_t{1} << 22;
+    const auto gridStride =
+        setupOf("__global__ void saxpy(int n, float a, const float* x, float* y) {\n"
+                "    int index = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    int stride = blockDim.x * gridDim.x;\n"
+                "    for (int i = index; i < n; i += stride)\n        y[i] = a * x[i] + y[i];\n}\n",
+                "saxpy",
+                {scalar("n", "size(x)"),
+                 {{"name", "a"}, {"scalar", {{"dtype", "float32"}}}, {"value", 2.0}},
+                 array("x", {strided}, "in", "ones"),
+                 array("y", {strided}, "inout", "ones")},
+                {{"grid", {256}}, {"block", {256}}});
+    std::vector<float> sx(strided, 1.0f), sy(strided, 1.0f);
+    const double serialSaxpy = bench::medianMs(9, [&] {
+        for (std::size_t i = 0; i < strided; ++i)
+            sy[i] = 2.0f * sx[i] + sy[i];
+        keep(sy);
+    });
+    table.add({"grid-stride saxpy 2^22, one core vs serial loop", "ms", medianKernelMs(one, gridStride, 9),
+               serialSaxpy, "ratio <= 1.25", 1.25});
+    table.add({"grid-stride saxpy 2^22, all cores vs serial loop", "ms", medianKernelMs(all, gridStride, 9),
+               serialSaxpy, "ratio <= 1", 1.0});
+
     table.print();
     if (argc == 3 && std::strcmp(argv[1], "--json") == 0) table.writeJson(argv[2]);
     return 0;
