@@ -1217,6 +1217,15 @@ private:
         bool uniform = false; // a declaration's value is the same for the whole block (reads no threadIdx)
     };
 
+    // Tokens [first, last) name an integer type of 32 bits or more (`size_t`, `unsigned long long`, ...).
+    bool integerType(std::size_t first, std::size_t last) const {
+        if (first >= last) return false;
+        for (std::size_t i = first; i < last; ++i)
+            if (!isOneOf(k_.text(i), {"int", "unsigned", "long", "signed", "size_t", "std", "::", "const"}))
+                return false;
+        return true;
+    }
+
     // Token i is a decimal integer literal (its suffix u, l, ul, ll, ...).
     bool integerLiteral(std::size_t i) const {
         const std::string_view t = k_.text(i);
@@ -1263,6 +1272,8 @@ private:
             if (k_.is(i + 1, "(") && !isOneOf(t, {"int", "unsigned", "long", "float", "double", "sizeof"}))
                 return false; // a call
             const std::string w(t);
+            if (isOneOf(t, {"static_cast", "int", "unsigned", "long", "signed", "size_t", "std"}))
+                continue; // a cast
             if (t == "threadIdx") {
                 if (!k_.is(i + 1, ".") || !isOneOf(k_.text(i + 2), {"y", "z"})) return false;
             } else if (const auto local = guardLocals_.find(w); local != guardLocals_.end()) {
@@ -1294,8 +1305,26 @@ private:
         RowValue sum{RowValue::Kind::Same, {}};
         for (const auto& [termFirst, termLast] : pieces(first, last, "+")) {
             std::string product;
-            for (const auto& [a, b] : pieces(termFirst, termLast, "*")) {
+            for (auto [a, b] : pieces(termFirst, termLast, "*")) {
                 RowValue factor;
+                // `(size_t)blockIdx.x`, `static_cast<long long>(i)`: a cast to an integer type of 32 bits or
+                // more changes no value below 2^31, the bound every exact sum is checked against.
+                for (bool cast = true; cast && a < b;) {
+                    cast = false;
+                    if (k_.is(a, "(") && k_.closing(a) + 1 < b && integerType(a + 1, k_.closing(a))) {
+                        a = k_.closing(a) + 1;
+                        cast = true;
+                    } else if (k_.is(a, "static_cast") && k_.is(a + 1, "<")) {
+                        std::size_t close = a + 2;
+                        while (close < b && !k_.is(close, ">"))
+                            ++close;
+                        if (close + 1 < b && integerType(a + 2, close) && k_.is(close + 1, "(") &&
+                            k_.closing(close + 1) == b - 1) {
+                            a = close + 1; // the parenthesised operand, read below
+                            cast = true;
+                        }
+                    }
+                }
                 if (b - a == 3 && k_.is(a + 1, ".") && named(a, k_.text(a)) &&
                     isOneOf(k_.text(a), {"threadIdx", "blockIdx", "blockDim", "gridDim"}) &&
                     isOneOf(k_.text(a + 2), {"x", "y", "z"})) {
@@ -1481,6 +1510,12 @@ private:
         int depth = 0;
         for (std::size_t i = first; i < last; ++i) {
             const std::string_view t = k_.text(i);
+            if (t == "static_cast" && k_.is(i + 1, "<")) { // its type's brackets compare nothing
+                while (i + 1 < last && !k_.is(i + 1, ">"))
+                    ++i;
+                ++i;
+                continue;
+            }
             if (t == "(" || t == "[") ++depth;
             if (t == ")" || t == "]") --depth;
             if (depth == 0 &&

@@ -810,6 +810,12 @@ __global__ void k(int* a, int n) {
     a[i] += 1000 + i;
 })"
             << R"({"grid": [1], "block": [4, 2, 8]})" << true << true;
+        QTest::newRow("a size_t index made with a cast") << R"(
+__global__ void k(int* a, int n) {
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    a[i] = a[i] * 5 + 1;
+})" << grid3 << true << true;
         QTest::newRow("a macro that reads threadIdx") << R"(
 #define IDX (blockIdx.x * blockDim.x + threadIdx.x)
 __global__ void k(int* a, int n) {
@@ -985,6 +991,12 @@ __global__ void k(int* a, int n) {
         a[100 + i] = a[i] * 3 - 1;
 })"
             << R"({"grid": [1], "block": [8, 3]})" << 90 << true;
+        QTest::newRow("a kernel without barriers, casts to size_t in the first index and the step") << R"(
+__global__ void k(int* a, int n) {
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += static_cast<size_t>(blockDim.x) * gridDim.x)
+        a[100 + i] = a[i] - 7;
+})" << grid2 << 90 << true;
         QTest::newRow("a kernel without barriers, a statement after the loop") << R"(
 __global__ void k(int* a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
