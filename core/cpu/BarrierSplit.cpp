@@ -1357,40 +1357,59 @@ private:
         return v;
     }
 
-    // The condition [first, last) can only turn from false to true along a row (`up`), or only from true
-    // to false; the largest values of the indices it compares go to `bounds`.
-    bool monotone(std::size_t first, std::size_t last, bool up, std::vector<std::string>& bounds) const {
-        std::tie(first, last) = unwrapped(first, last);
-        if (first >= last) return false;
-        if (sameAlongRow(first, last)) return true;
-        if (const auto joins = outside(first, last, up ? "||" : "&&"); !joins.empty()) {
-            std::size_t from = first;
-            for (const std::size_t at : joins) {
-                if (!monotone(from, at, up, bounds)) return false;
-                from = at + 1;
-            }
-            return monotone(from, last, up, bounds);
-        }
+    // The position of the one comparison (<, <=, >, >=) outside parentheses in [first, last), or `last`
+    // where there is none or more than one.
+    std::size_t oneComparison(std::size_t first, std::size_t last) const {
         std::size_t op = last;
         for (const std::string_view c : {"<", "<=", ">", ">="})
             for (const std::size_t at : outside(first, last, c)) {
-                if (op != last) return false; // two comparisons
+                if (op != last) return last; // two comparisons
                 op = at;
             }
+        return op;
+    }
+
+    // The condition [first, last) can only turn one way (from false to true where `up`) as an index grows:
+    // clauses that are `same` throughout, or one comparison that `compares` accepts (given its operator's
+    // position and whether it is > or >=), joined by || (by && where not `up`).
+    template <typename Same, typename Compares>
+    bool turnsOneWay(std::size_t first, std::size_t last, bool up, const Same& same,
+                     const Compares& compares) const {
+        std::tie(first, last) = unwrapped(first, last);
+        if (first >= last) return false;
+        if (same(first, last)) return true;
+        if (const auto joins = outside(first, last, up ? "||" : "&&"); !joins.empty()) {
+            std::size_t from = first;
+            for (const std::size_t at : joins) {
+                if (!turnsOneWay(from, at, up, same, compares)) return false;
+                from = at + 1;
+            }
+            return turnsOneWay(from, last, up, same, compares);
+        }
+        const std::size_t op = oneComparison(first, last);
         if (op == last || !bindsTighter(first, op) || !bindsTighter(op + 1, last)) return false;
-        const RowValue left = rowValue(first, op), right = rowValue(op + 1, last);
-        const bool greater = isOneOf(k_.text(op), {">", ">="});
-        using K = RowValue::Kind;
-        // Rising > same: false, then true (up); rising < same: true, then false.
-        if (left.kind == K::Rising && right.kind == K::Same && greater == up) {
-            bounds.push_back(left.bound);
-            return true;
-        }
-        if (right.kind == K::Rising && left.kind == K::Same && greater != up) {
-            bounds.push_back(right.bound);
-            return true;
-        }
-        return false;
+        return compares(first, op, last, isOneOf(k_.text(op), {">", ">="}));
+    }
+
+    // The condition [first, last) can only turn from false to true along a row (`up`), or only from true
+    // to false; the largest values of the indices it compares go to `bounds`.
+    bool monotone(std::size_t first, std::size_t last, bool up, std::vector<std::string>& bounds) const {
+        const auto same = [&](std::size_t a, std::size_t b) { return sameAlongRow(a, b); };
+        return turnsOneWay(first, last, up, same,
+                           [&](std::size_t a, std::size_t op, std::size_t b, bool greater) {
+                               const RowValue left = rowValue(a, op), right = rowValue(op + 1, b);
+                               using K = RowValue::Kind;
+                               // Rising > same: false, then true (up); rising < same: true, then false.
+                               if (left.kind == K::Rising && right.kind == K::Same && greater == up) {
+                                   bounds.push_back(left.bound);
+                                   return true;
+                               }
+                               if (right.kind == K::Rising && left.kind == K::Same && greater != up) {
+                                   bounds.push_back(right.bound);
+                                   return true;
+                               }
+                               return false;
+                           });
     }
 
     // Tokens [first, last) are the same for every thread of the block (the same along a row, and no
@@ -1412,37 +1431,22 @@ private:
     // `bounds` (a sum is non-decreasing only while it does not wrap).
     bool monotoneAcrossRows(std::size_t first, std::size_t last, bool up,
                             std::vector<std::string>& bounds) const {
-        std::tie(first, last) = unwrapped(first, last);
-        if (first >= last) return false;
-        if (sameInBlock(first, last)) return true;
-        if (const auto joins = outside(first, last, up ? "||" : "&&"); !joins.empty()) {
-            std::size_t from = first;
-            for (const std::size_t at : joins) {
-                if (!monotoneAcrossRows(from, at, up, bounds)) return false;
-                from = at + 1;
-            }
-            return monotoneAcrossRows(from, last, up, bounds);
-        }
-        std::size_t op = last;
-        for (const std::string_view c : {"<", "<=", ">", ">="})
-            for (const std::size_t at : outside(first, last, c)) {
-                if (op != last) return false; // two comparisons
-                op = at;
-            }
-        if (op == last || !bindsTighter(first, op) || !bindsTighter(op + 1, last)) return false;
-        const bool greater = isOneOf(k_.text(op), {">", ">="});
-        // A sum of products > the same for the block: false, then true (up).
-        if (const RowValue left = sumOfProducts(first, op);
-            !left.bound.empty() && sameInBlock(op + 1, last) && greater == up) {
-            bounds.push_back(left.bound);
-            return true;
-        }
-        if (const RowValue right = sumOfProducts(op + 1, last);
-            !right.bound.empty() && sameInBlock(first, op) && greater != up) {
-            bounds.push_back(right.bound);
-            return true;
-        }
-        return false;
+        const auto same = [&](std::size_t a, std::size_t b) { return sameInBlock(a, b); };
+        return turnsOneWay(first, last, up, same,
+                           [&](std::size_t a, std::size_t op, std::size_t b, bool greater) {
+                               // A sum of products > the same for the block: false, then true (up).
+                               if (const RowValue left = sumOfProducts(a, op);
+                                   !left.bound.empty() && sameInBlock(op + 1, b) && greater == up) {
+                                   bounds.push_back(left.bound);
+                                   return true;
+                               }
+                               if (const RowValue right = sumOfProducts(op + 1, b);
+                                   !right.bound.empty() && sameInBlock(a, op) && greater != up) {
+                                   bounds.push_back(right.bound);
+                                   return true;
+                               }
+                               return false;
+                           });
     }
 
     // The declaration statement s, before the guard: its variables are the same along a row or rise
@@ -1581,12 +1585,7 @@ private:
         if (first.kind != RowValue::Kind::Rising || first.bound.empty()) return {};
         g.bound = first.bound;
         // The test: v < limit, v <= limit, limit > v or limit >= v.
-        std::size_t op = s.condLast;
-        for (const std::string_view c : {"<", "<=", ">", ">="})
-            for (const std::size_t at : outside(s.condFirst, s.condLast, c)) {
-                if (op != s.condLast) return {};
-                op = at;
-            }
+        const std::size_t op = oneComparison(s.condFirst, s.condLast);
         if (op == s.condLast) return {};
         const bool less = isOneOf(k_.text(op), {"<", "<="});
         const bool vLeft = op == s.condFirst + 1 && named(s.condFirst, v);
