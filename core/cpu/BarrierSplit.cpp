@@ -1679,13 +1679,14 @@ private:
             }
         }
         out_ += "\n{";
-        for (const Stmt* p : prefix)
-            if (const auto d = declarationAt(p->first, p->last - 1);
-                d && std::all_of(d->declarators.begin(), d->declarators.end(), [&](const Declarator& one) {
-                    const auto local = guardLocals_.find(std::string(k_.text(one.name)));
-                    return local != guardLocals_.end() && local->second.uniform;
-                }))
-                out_ += chunk(p->first, p->last, false);
+        for (const Stmt* p : prefix) // the block's own values, one declaration each (`int i = .., s = ..;`)
+            if (const auto d = declarationAt(p->first, p->last - 1))
+                for (const Declarator& one : d->declarators)
+                    if (const auto local = guardLocals_.find(std::string(k_.text(one.name)));
+                        local != guardLocals_.end() && local->second.uniform)
+                        out_ += "\n" + chunk(d->specFirst, d->specLast, false) + " " +
+                                chunk(one.name, one.name + 1, false) + " = " +
+                                chunk(one.initFirst, one.initLast, false) + ";";
         out_ +=
             "\nconst auto __kp_limit = (" + chunk(g.limitFirst, g.limitLast, false) +
             ");\nconst auto __kp_step = (" + chunk(g.stepFirst, g.stepLast, false) +
@@ -1718,10 +1719,12 @@ private:
         if (alive_) out_ += "if (!__kp_alive[__kp_t]) continue;\n";
         if (!mask.empty()) out_ += "if (!" + mask + "[__kp_t]) continue;\n";
         out_ += "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n";
-        // The thread's index for the helpers it calls and the bounds checks' reports (none: `sum += in[i]`,
+        // The thread's index for the helpers it calls, the macros that read it (`#define TX threadIdx.x`) and
+        // the bounds checks' reports (none: `sum += in[i]`,
         // then the stores would keep the row's loop from vectorising, and the three fields read back at
         // once stall the store buffer).
-        if (options_.boundsChecked || calls(s.children[0].first, s.children[0].last)) {
+        if (options_.boundsChecked || options_.threadIdxOutside ||
+            calls(s.children[0].first, s.children[0].last)) {
             if (options_.threadIndexInTls) out_ += "kernelpad_block_state.threadIndex = __kp_tid;\n";
             if (warps_) out_ += "kernelpad_block_state.warpThread = static_cast<unsigned>(__kp_t);\n";
         }
@@ -2773,6 +2776,7 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         // operations do not: they read the thread loop's linear index (kernelpad_block_state.warpThread).
         // So does a group's thread_rank() and the like (the kernel header reads threadIdx).
         effective.threadIndexInTls = options.threadIndexInTls || uses.threadIdxOutside || groups.any();
+        effective.threadIdxOutside = uses.threadIdxOutside;
 
         // Parameters passed by value: the uniform ones a loop may count with.
         std::set<std::string> scalars;
@@ -2784,7 +2788,8 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
             bool byValue = true;
             std::size_t nameAt = close;
             for (std::size_t q = segment; q < p; ++q) {
-                byValue = byValue && !isOneOf(k.text(q), {"*", "&", "&&", "[", "("});
+                // `::kernelpad::Checked<T> p` (a pointer in bounds mode) and any template: not a scalar.
+                byValue = byValue && !isOneOf(k.text(q), {"*", "&", "&&", "[", "(", "<"});
                 if (k.is(q, "=")) break;
                 if (k.identifier(q)) nameAt = q;
             }

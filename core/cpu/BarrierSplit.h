@@ -43,6 +43,7 @@ struct SplitOptions {
     std::string fileName;          // for the #line directives that keep diagnostics on the user's lines
     bool threadIndexInTls = false; // also store threadIdx where the built-ins read it (helpers, bounds mode)
     bool boundsChecked = false;    // bounds mode: every index and dereference may report the thread
+    bool threadIdxOutside = false; // set by the split: a helper or a macro reads threadIdx
 };
 
 // `line` and `column` (1-based) are where the kernel's name stands in `source`, as the signature parser

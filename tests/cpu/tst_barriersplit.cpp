@@ -1003,6 +1003,13 @@ __global__ void k(int* a, int n) {
          i += static_cast<size_t>(blockDim.x) * gridDim.x)
         a[100 + i] = a[i] - 7;
 })" << grid2 << 90 << true;
+        QTest::newRow("a kernel without barriers, a macro that reads threadIdx, two declarators") << R"(
+#define TX threadIdx.x
+__global__ void k(int* a, int n) {
+    int index = blockIdx.x * blockDim.x + threadIdx.x, stride = blockDim.x * gridDim.x;
+    for (int i = index; i < n; i += stride)
+        a[100 + i] = a[i] + (int)TX * 1000 + stride;
+})" << grid2 << 90 << true;
         QTest::newRow("a kernel without barriers, a statement after the loop") << R"(
 __global__ void k(int* a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -1035,7 +1042,11 @@ __global__ void k(int* a, int n) {
         QFETCH(QString, launch);
         QFETCH(int, n);
         QFETCH(bool, passes);
-        const auto split = cpu::splitAtBarriers(code.toStdString(), 2, 17, {"k.cu", false});
+        const std::string text = code.toStdString();
+        const auto line = static_cast<int>(
+            1 +
+            std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(text.find("void k(")), '\n'));
+        const auto split = cpu::splitAtBarriers(text, line, 17, {"k.cu", false});
         QVERIFY2(split.split(), split.reason.c_str());
         const auto setup = setupOf(code.toStdString(), "k", {ints("a", 192), scalarInt("n", n)},
                                    nlohmann::json::parse(launch.toStdString()));

@@ -1133,6 +1133,27 @@ private slots:
         }
     }
 
+    // In bounds mode a pointer parameter is a checked pointer, still no value the same for the block: a
+    // grid-stride loop whose limit it points to (and which the loop changes) runs as written there too.
+    void boundsModeKeepsALimitReadThroughAPointer() {
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
+        const auto setup = setupOf("__global__ void consume(float* y, int* budget) {\n"
+                                   "    int index = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                   "    int stride = blockDim.x * gridDim.x;\n"
+                                   "    for (int i = index; i < *budget; i += stride) {\n"
+                                   "        y[i] = 2.0f + i;\n        budget[0] -= 1;\n    }\n}\n",
+                                   "consume",
+                                   {array("y", "float32", {1000}, "out"),
+                                    array("budget", "int32", {1}, "inout", {{"constant", 1000}})},
+                                   {{"grid", {1}}, {"block", {1}}});
+        const auto result = checked.run(setup);
+        QVERIFY2(result.execution.find("passes") == std::string::npos, result.execution.c_str());
+        QCOMPARE(result.output("budget")->value(0), 500.0); // i and budget meet half way
+        QCOMPARE(result.output("y")->value(499), 501.0);
+        QCOMPARE(result.output("y")->value(500), 0.0);
+        QVERIFY(*result.output("y") == *runner_->run(setup).output("y"));
+    }
+
     void boundsModeChecksSharedMemory() {
         const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 1, true);
         const auto staticShared =
