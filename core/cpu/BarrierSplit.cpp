@@ -1556,7 +1556,7 @@ private:
     // A grid-stride loop: `for (T v = first; v < limit; v += step) body` (or v <= limit), where `first`
     // is a sum of products that threadIdx.x raises (the thread's first element), and `limit` and `step` are
     // the same for the whole block and unchanged by the body, which never writes v, returns, breaks or
-    // jumps out. A split region runs it in passes (below).
+    // jumps out. A split region, or a kernel without barriers, runs it in passes (below).
     struct GridStride {
         std::size_t typeFirst = 0, typeLast = 0; // T
         std::size_t name = 0;                    // v
