@@ -1136,6 +1136,26 @@ private:
         return out;
     }
 
+    // A row's bisection for __kp_end, the first thread __kp_sends home (a prefix of the row stays).
+    static constexpr const char* rowEnd =
+        "unsigned __kp_end = __kp_block.x;\n"
+        "if (__kp_sends(0)) __kp_end = 0;\n"
+        "else if (__kp_sends(__kp_block.x - 1))\n"
+        "for (unsigned __kp_low = 1, __kp_high = __kp_block.x - 1;;) {\n"
+        "if (__kp_low >= __kp_high) { __kp_end = __kp_low; break; }\n"
+        "const unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / 2;\n"
+        "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n";
+
+    // The start of a thread's turn in a thread loop: threads returned or outside `mask` skip it, __kp_tid;
+    // with `stores`, the index where the built-ins read it (helpers, bounds reports, warp operations).
+    void threadStart(const std::string& mask, bool stores) {
+        if (alive_) out_ += "if (!__kp_alive[__kp_t]) continue;\n";
+        if (!mask.empty()) out_ += "if (!" + mask + "[__kp_t]) continue;\n";
+        out_ += "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n";
+        if (stores && options_.threadIndexInTls) out_ += "kernelpad_block_state.threadIndex = __kp_tid;\n";
+        if (stores && warps_) out_ += "kernelpad_block_state.warpThread = static_cast<unsigned>(__kp_t);\n";
+    }
+
     // for every thread of the block still running (and in `mask`): `inner`.
     // for every thread of the block still running (and in `mask`; with x in [xFrom, xTo) when given):
     // `inner`.
@@ -1157,11 +1177,7 @@ private:
                     "; ++__kp_x) {\n"
                     "const unsigned __kp_t = __kp_x + __kp_block.x * (__kp_y + __kp_block.y * __kp_z);\n";
         }
-        if (alive_) out_ += "if (!__kp_alive[__kp_t]) continue;\n";
-        if (!mask.empty()) out_ += "if (!" + mask + "[__kp_t]) continue;\n";
-        out_ += "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n";
-        if (options_.threadIndexInTls) out_ += "kernelpad_block_state.threadIndex = __kp_tid;\n";
-        if (warps_) out_ += "kernelpad_block_state.warpThread = __kp_t;\n";
+        threadStart(mask, true);
         ++region_;
         regionReturns_ = false;
         out_ += "{";
@@ -1702,32 +1718,18 @@ private:
             declarations + "\nreturn static_cast<long long>(" + chunk(g.firstFirst, g.firstLast, true) +
             ") + __kp_offset;\n};\n"
             "const auto __kp_sends = [&](unsigned __kp_x) { return !(__kp_index(__kp_x) " +
-            (g.inclusive ? "<=" : "<") +
-            " static_cast<long long>(__kp_limit)); };\n"
-            "unsigned __kp_end = __kp_block.x;\n"
-            "if (__kp_sends(0)) continue;\n"
-            "if (__kp_sends(__kp_block.x - 1))\n"
-            "for (unsigned __kp_low = 1, __kp_high = __kp_block.x - 1;;) {\n"
-            "if (__kp_low >= __kp_high) { __kp_end = __kp_low; break; }\n"
-            "const unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / 2;\n"
-            "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n"
-            "__kp_more = true;\n::kernelpad::assumeRowFits(__kp_bidx.x, __kp_block.x, __kp_end);\n"
+            (g.inclusive ? "<=" : "<") + " static_cast<long long>(__kp_limit)); };\n" + rowEnd +
+            "if (__kp_end == 0) continue;\n__kp_more = true;\n::kernelpad::assumeRowFits(__kp_bidx.x, "
+            "__kp_block.x, __kp_end);\n"
             "const std::size_t __kp_row = std::size_t{__kp_block.x} * (__kp_y + __kp_block.y * __kp_z);\n" +
             (atomics(s.first, s.last) ? "" : "_Pragma(\"omp simd\")\n") +
             "for (unsigned __kp_x = 0; __kp_x < __kp_end; ++__kp_x) {\n"
             "const std::size_t __kp_t = __kp_row + __kp_x;\n";
-        if (alive_) out_ += "if (!__kp_alive[__kp_t]) continue;\n";
-        if (!mask.empty()) out_ += "if (!" + mask + "[__kp_t]) continue;\n";
-        out_ += "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n";
         // The thread's index for the helpers it calls, the macros that read it (`#define TX threadIdx.x`) and
-        // the bounds checks' reports (none: `sum += in[i]`,
-        // then the stores would keep the row's loop from vectorising, and the three fields read back at
-        // once stall the store buffer).
-        if (options_.boundsChecked || options_.threadIdxOutside ||
-            calls(s.children[0].first, s.children[0].last)) {
-            if (options_.threadIndexInTls) out_ += "kernelpad_block_state.threadIndex = __kp_tid;\n";
-            if (warps_) out_ += "kernelpad_block_state.warpThread = static_cast<unsigned>(__kp_t);\n";
-        }
+        // the bounds checks' reports (none: `sum += in[i]`, then the stores would keep the row's loop from
+        // vectorising, and the three fields read back at once stall the store buffer).
+        threadStart(mask, options_.boundsChecked || options_.threadIdxOutside ||
+                              calls(s.children[0].first, s.children[0].last));
         ++region_;
         regionReturns_ = false;
         promoted_ = promote;
@@ -1861,14 +1863,7 @@ private:
                 const std::string condition = chunk(open + 1, close, true);
                 sends += "\nreturn " +
                          (guard->wraps ? "!(" + condition + ")" : "static_cast<bool>(" + condition + ")") +
-                         ";\n};\n"
-                         "unsigned __kp_end = __kp_block.x;\n"
-                         "if (__kp_sends(0)) __kp_end = 0;\n"
-                         "else if (__kp_sends(__kp_block.x - 1))\n"
-                         "for (unsigned __kp_low = 1, __kp_high = __kp_block.x - 1;;) {\n"
-                         "if (__kp_low >= __kp_high) { __kp_end = __kp_low; break; }\n"
-                         "const unsigned __kp_mid = __kp_low + (__kp_high - __kp_low) / 2;\n"
-                         "if (__kp_sends(__kp_mid)) __kp_high = __kp_mid; else __kp_low = __kp_mid + 1;\n}\n";
+                         ";\n};\n" + rowEnd;
                 if (guard->acrossRows) {
                     std::string fits = "true";
                     for (const std::string& bound : *guard->acrossRows)
