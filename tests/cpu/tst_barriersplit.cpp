@@ -906,6 +906,7 @@ __global__ void k(int* a, int n) {
         QTest::addColumn<QString>("launch");
         QTest::addColumn<int>("n");
         QTest::addColumn<bool>("passes");
+        QTest::addColumn<bool>("counted"); // the index as the row's first plus a signed counter
         const QString grid2 = R"({"grid": [2], "block": [32]})";
         // Each thread's sum, then a barrier, then every thread stores its neighbour's: order and values.
         const QString tail = R"(
@@ -921,18 +922,20 @@ __global__ void k(int* a, int n) {
 )";
         QTest::newRow("a sum over a grid-stride loop") << head + R"(
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-        sum += a[i] * 3 + i;)" + tail << grid2 << 97 << true;
+        sum += a[i] * 3 + i;)" + tail << grid2 << 97 << true
+                                                       << true;
         QTest::newRow("unsigned index, the limit on the left, <=, a step declared before") << head + R"(
     const unsigned stride = gridDim.x * blockDim.x;
     for (unsigned i = threadIdx.x + blockDim.x * blockIdx.x; n >= i; i += stride) {
         sum += a[i];
-    })" + tail << grid2 << 70 << true;
+    })" + tail << grid2 << 70 << true << true;
         QTest::newRow("a 2-D block, continue in the body") << head + R"(
     for (int i = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * blockIdx.x); i < n;
          i += blockDim.x * blockDim.y * gridDim.x) {
         if (i % 3 == 0) continue;
         sum += a[i] - 1;
-    })" + tail << R"({"grid": [2], "block": [8, 4]})" << 90 << true;
+    })" + tail << R"({"grid": [2], "block": [8, 4]})" << 90 << true
+                                                           << true;
         QTest::newRow("threads that returned before the loop") << R"(
 __global__ void k(int* a, int n) {
     __shared__ int s[32];
@@ -945,31 +948,33 @@ __global__ void k(int* a, int n) {
     s[linear] = sum;
     __syncthreads();
     a[100 + blockIdx.x * 32 + linear] = s[(linear + 2) % 32];
-})" << grid2 << 97 << true;
+})" << grid2 << 97 << true << true;
         QTest::newRow("a negative limit: as written") << head + R"(
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-        sum += a[i];)" + tail << grid2 << -5 << true;
+        sum += a[i];)" + tail << grid2 << -5 << true << true;
         QTest::newRow("first indices that could pass 2^31: as written") << head + R"(
     for (int i = blockIdx.x * 1500000000 + threadIdx.x; i < n; i += blockDim.x)
-        sum += a[i];)" + tail << grid2 << 97 << true;
+        sum += a[i];)" + tail << grid2 << 97 << true << true;
         QTest::newRow("the body moves the index") << head + R"(
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-        sum += a[i++];)" + tail << grid2 << 97 << false;
+        sum += a[i++];)" + tail << grid2 << 97 << false
+                                                  << false;
         QTest::newRow("a break") << head + R"(
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
         if (a[i] > 50) break;
         sum += a[i];
-    })" + tail << grid2 << 97 << false;
+    })" + tail << grid2 << 97 << false
+                                 << false;
         QTest::newRow("an index that falls along the row") << head + R"(
     for (int i = n - 1 - static_cast<int>(threadIdx.x); i >= 0; i += blockDim.x)
-        sum += a[i % 97];)" + tail << grid2 << 97 << false;
+        sum += a[i % 97];)" + tail << grid2 << 97 << false << false;
         QTest::newRow("a step a thread reads from memory") << head + R"(
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += a[0] + 64)
-        sum += a[i];)" + tail << grid2 << 97 << false;
+        sum += a[i];)" + tail << grid2 << 97 << false << false;
         QTest::newRow("a local of the region before the loop, read in it: kept in the frame") << head + R"(
     const int mine = a[threadIdx.x] % 7;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-        sum += a[i] * mine;)" + tail << grid2 << 97 << true;
+        sum += a[i] * mine;)" + tail << grid2 << 97 << true << true;
         QTest::newRow("a loop variable that hides a frame variable, a body local named x") << R"(
 __global__ void k(int* a, int n) {
     __shared__ int s[32];
@@ -982,41 +987,41 @@ __global__ void k(int* a, int n) {
     s[threadIdx.x] = sum;
     __syncthreads();
     a[100 + i] = s[(threadIdx.x + 1) % 32] + i;
-})" << grid2 << 97 << true;
+})" << grid2 << 97 << true << true;
         QTest::newRow("a kernel without barriers: the index and the stride declared first") << R"(
 __global__ void k(int* a, int n) {
     int index = blockIdx.x * blockDim.x + threadIdx.x;
     const int stride = blockDim.x * gridDim.x;
     for (int i = index; i < n; i += stride)
         a[100 + i] = a[i] * 2 + i + index;
-})" << grid2 << 90 << true;
+})" << grid2 << 90 << true << true;
         QTest::newRow("a kernel without barriers, a 2-D block, a step of the block only")
             << R"(
 __global__ void k(int* a, int n) {
     for (unsigned i = threadIdx.x + blockDim.x * threadIdx.y; i < n; i += blockDim.x * blockDim.y)
         a[100 + i] = a[i] * 3 - 1;
 })"
-            << R"({"grid": [1], "block": [8, 3]})" << 90 << true;
+            << R"({"grid": [1], "block": [8, 3]})" << 90 << true << true;
         QTest::newRow("a kernel without barriers, casts to size_t in the first index and the step") << R"(
 __global__ void k(int* a, int n) {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += static_cast<size_t>(blockDim.x) * gridDim.x)
         a[100 + i] = a[i] - 7;
-})" << grid2 << 90 << true;
+})" << grid2 << 90 << true << true;
         QTest::newRow("a kernel without barriers, a macro that reads threadIdx, two declarators") << R"(
 #define TX threadIdx.x
 __global__ void k(int* a, int n) {
     int index = blockIdx.x * blockDim.x + threadIdx.x, stride = blockDim.x * gridDim.x;
     for (int i = index; i < n; i += stride)
         a[100 + i] = a[i] + (int)TX * 1000 + stride;
-})" << grid2 << 90 << true;
+})" << grid2 << 90 << true << true;
         QTest::newRow("a kernel without barriers, a statement after the loop") << R"(
 __global__ void k(int* a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     for (int j = i; j < n; j += blockDim.x * gridDim.x)
         a[100 + j] = a[j] + 5;
     if (i == 0) a[99] = -1;
-})" << grid2 << 90 << false;
+})" << grid2 << 90 << false << false;
         QTest::newRow("a kernel without barriers whose loop changes a declared index") << R"(
 __global__ void k(int* a, int n) {
     int index = blockIdx.x * blockDim.x + threadIdx.x;
@@ -1024,17 +1029,41 @@ __global__ void k(int* a, int n) {
         index += 1;
         a[100 + i] = a[i] + index;
     }
-})" << grid2 << 90 << false;
+})" << grid2 << 90 << false << false;
         QTest::newRow("a kernel without barriers, a declaration that reads memory first") << R"(
 __global__ void k(int* a, int n) {
     const int first = a[0] + blockIdx.x * blockDim.x + threadIdx.x;
     for (int i = first; i < n; i += blockDim.x * gridDim.x)
         a[100 + i] = a[i] + 1;
-})" << grid2 << 90 << false;
+})" << grid2 << 90 << false << false;
         QTest::newRow("a return before the loop in its region") << head + R"(
     if (threadIdx.x % 4 == 3) return;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
-        sum += a[i];)" + tail << grid2 << 97 << false;
+        sum += a[i];)" + tail << grid2 << 97 << false << false;
+        QTest::newRow("an index rising two a thread: in passes, not counted") << head + R"(
+    for (int i = 2 * threadIdx.x + blockIdx.x * 64; i < n; i += 64 * gridDim.x)
+        sum += a[i] + i;)" + tail << grid2 << 97 << true << false;
+        QTest::newRow("an atomic in the loop (not vectorised): in passes, not counted") << R"(
+__global__ void k(int* a, int n) {
+    __shared__ int h[8];
+    __shared__ int s[32];
+    if (threadIdx.x < 8) h[threadIdx.x] = 0;
+    __syncthreads();
+    int sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        atomicAdd(&h[i % 8], 1);
+        sum += a[i];
+    }
+    s[threadIdx.x] = sum;
+    __syncthreads();
+    a[100 + blockIdx.x * 32 + threadIdx.x] = s[(threadIdx.x + 1) % 32] + (threadIdx.x < 8 ? h[threadIdx.x] : 0);
+})" << grid2 << 97 << true << false;
+        QTest::newRow("a long long index of a declared first, in a kernel without barriers") << R"(
+__global__ void k(int* a, int n) {
+    const long long first = threadIdx.x + (long long)blockIdx.x * blockDim.x;
+    for (long long i = first; i < n; i += (long long)blockDim.x * gridDim.x)
+        a[100 + i] = a[i] * 5 + (int)first;
+})" << grid2 << 90 << true << true;
     }
 
     void gridStrideLoopsRunInPasses() {
@@ -1042,6 +1071,7 @@ __global__ void k(int* a, int n) {
         QFETCH(QString, launch);
         QFETCH(int, n);
         QFETCH(bool, passes);
+        QFETCH(bool, counted);
         const std::string text = code.toStdString();
         const auto line = static_cast<int>(
             1 +
@@ -1059,6 +1089,7 @@ __global__ void k(int* a, int n) {
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
         QCOMPARE(split.gridStrideLoops, passes ? 1 : 0);
         QCOMPARE(split.source.find("__kp_pass") != std::string::npos, passes);
+        QCOMPARE(split.source.find("__kp_first0") != std::string::npos, counted);
         if (passes)
             QVERIFY2(a.execution.find("its strided loop runs in passes") != std::string::npos,
                      a.execution.c_str());
