@@ -664,13 +664,17 @@ void CpuRunner::describe(Compiled& out, const HostProgram& program,
         std::string words =
             executionWords(splitAtBarriers_ ? &program.kernels[k] : nullptr, splitCompiled, out.fibers);
         std::vector<std::size_t> deferred;
-        for (const auto& parameter : program.kernels[k].deferred) {
-            deferred.push_back(parameter.index);
-            words += "; atomics on " + parameter.name +
+        std::string names; // "bins", "bins and wide", "bins, wraps and wide"
+        const auto& parameters = program.kernels[k].deferred;
+        for (std::size_t p = 0; p < parameters.size(); ++p) {
+            deferred.push_back(parameters[p].index);
+            names += (p == 0 ? "" : p + 1 == parameters.size() ? " and " : ", ") + parameters[p].name;
+        }
+        if (!parameters.empty())
+            words += "; atomics on " + names +
                      " are combined on each core and applied once at the end of the launch (nothing in the "
                      "kernel reads " +
-                     parameter.name + ")";
-        }
+                     (parameters.size() == 1 ? names : std::string("them")) + ")";
         if (program.kernels[k].sharedAtomics > 0)
             words += "; atomics on its shared memory run without a lock (a block's threads share one core)";
         out.deferred.push_back(std::move(deferred));

@@ -26,7 +26,7 @@ std::string_view atomicOperation(std::string_view name) {
 }
 
 // The atomics whose old value a statement may discard and whose effects fold: the deferred form is
-// "_kp_df" + what follows "atomic", as long as the original.
+// "_kp_df" + what follows "atomic" (or "_kp_dw", a windowed add), as long as the original.
 bool isDeferrable(std::string_view name) {
     static constexpr std::array<std::string_view, 7> kOperations{"Add", "Sub", "Min", "Max",
                                                                  "And", "Or",  "Xor"};
@@ -217,7 +217,7 @@ rewriteDeferredAtomics(std::string& source, int line, int column,
     const std::size_t bodyOpen = body->open;
 
     std::vector<DeferredParameter> deferred;
-    std::vector<std::size_t> renames;
+    std::vector<std::pair<std::size_t, const char*>> renames;
     std::optional<std::vector<std::string>> macroNames;
     for (std::size_t p = 0; p < parameters.size(); ++p) {
         const auto& [parameter, pointer] = parameters[p];
@@ -236,10 +236,16 @@ rewriteDeferredAtomics(std::string& source, int line, int column,
         if (!macroNames) macroNames = namesInMacros(source); // once, for the first candidate
         if (std::find(macroNames->begin(), macroNames->end(), parameter) != macroNames->end()) continue;
         deferred.push_back({parameter, p, static_cast<int>(calls.size())});
-        renames.insert(renames.end(), calls.begin(), calls.end());
+        // Adds only: integer ones go into the worker's window (kernelpad_cuda_host.h), which keeps no
+        // order with the table's other operations on the same address, and needs none here.
+        const bool addsOnly = std::all_of(calls.begin(), calls.end(), [&](std::size_t call) {
+            return atomicOperation(k.text(call)) == "Add";
+        });
+        for (const std::size_t call : calls)
+            renames.emplace_back(call, addsOnly ? "_kp_dw" : "_kp_df");
     }
-    for (const std::size_t call : renames)
-        source.replace(k.token(call).offset, 6, "_kp_df"); // "atomic" -> "_kp_df"
+    for (const auto& [call, name] : renames)
+        source.replace(k.token(call).offset, 6, name); // "atomic" -> "_kp_df" or "_kp_dw"
     return deferred;
 }
 

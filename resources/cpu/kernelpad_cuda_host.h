@@ -1078,12 +1078,26 @@ struct DeferredSlot {
     void (*apply)(void*, const unsigned char*);     // the operation and type, applied atomically
     alignas(8) unsigned char value[8];              // the pending operand, in its type's bytes
 };
+// Integer atomicAdds on a parameter that takes no other atomic (a histogram's bins) add into a window: the
+// bytes around the first address a worker adds to, at their offsets from it, one plain add each instead of
+// a hash probe. Its adds and the table's never meet at one address: the table then holds other parameters'
+// (which do not alias it: checked at each launch), or what falls outside. A sum of integers folds exactly
+// in any order, and one that wraps to zero changes nothing: flushed, the non-zero ones are added.
+// One window for 4-byte adds and one for 8-byte ones, each in its own type, so that an add is a load of
+// `base` (no address of a process is below kBytes: 0 is unclaimed and never in range), a compare, an add.
+template <typename Bits> struct DeferredWindow {
+    static constexpr unsigned long long kBytes = 16384; // an array of up to 8 KiB, wherever it is first hit
+    const void* base;                                   // byte 0's address (only offsets from it are used)
+    alignas(64) Bits pending[kBytes / sizeof(Bits)];
+};
 struct DeferredTable {
-    static constexpr unsigned kSlots = 512;         // a power of two; CpuRunner gives each worker 16 KiB
+    static constexpr unsigned kSlots = 512;         // a power of two; CpuRunner gives each worker this table
     static constexpr unsigned kProbes = 8;
     DeferredSlot slots[kSlots];
     DeferredSlot* recent;                           // the slot last used: a hot address skips the hash
     unsigned used;
+    DeferredWindow<unsigned> window4;
+    DeferredWindow<unsigned long long> window8;
 };
 struct DeferredAdd { template <typename T> static T fold(T a, T b) { return a + b; } template <typename T> static void now(T* p, T v) { atomicAdd(p, v); } };
 struct DeferredSub { template <typename T> static T fold(T a, T b) { return a + b; } template <typename T> static void now(T* p, T v) { atomicSub(p, v); } };
@@ -1130,6 +1144,42 @@ template <typename Op, typename T> inline void deferred(T* address, T value) {
     }
     Op::now(address, value); // the table is crowded here, and holds nothing for this address
 }
+// An integer atomicAdd of a parameter whose atomics are all adds (DeferredAtomics.cpp renames those
+// _kp_dwAdd): into the window of its size where it falls in it (or claims it), else into the table.
+template <typename T> inline void windowedAdd(T* address, T value) {
+    auto* table = static_cast<DeferredTable*>(kernelpad_block_state.deferredAtomics);
+    if (!table) { atomicAdd(address, value); return; }
+    using Bits = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>; // wraps as CUDA's adds do
+    DeferredWindow<Bits>& w = [&]() -> DeferredWindow<Bits>& {
+        if constexpr (sizeof(T) == 8) return table->window8; else return table->window4;
+    }();
+    constexpr unsigned long long kBytes = DeferredWindow<Bits>::kBytes;
+    const auto at = reinterpret_cast<unsigned long long>(address);
+    unsigned long long offset = at - reinterpret_cast<unsigned long long>(w.base);
+    if (offset >= kBytes || at % sizeof(T) != 0) [[unlikely]] { // outside, unclaimed, or misaligned
+        if (w.base || at < kBytes || at % sizeof(T) != 0) { deferred<DeferredAdd>(address, value); return; }
+        w.base = reinterpret_cast<const void*>((at - kBytes / 2) & ~7ull);
+        offset = at - reinterpret_cast<unsigned long long>(w.base);
+    }
+    w.pending[offset / sizeof(Bits)] += static_cast<Bits>(value);
+}
+template <typename Bits> inline void flushWindow(DeferredWindow<Bits>& w) {
+    if (!w.base) return;
+    constexpr unsigned long long kLine = 64 / sizeof(Bits), kCount = DeferredWindow<Bits>::kBytes / sizeof(Bits);
+    for (unsigned long long line = 0; line < kCount; line += kLine) {
+        Bits any = 0; // a 64-byte line at a time, most of them empty
+        for (unsigned long long i = line; i < line + kLine; ++i)
+            any |= w.pending[i];
+        if (any == 0) continue;
+        for (unsigned long long i = line; i < line + kLine; ++i)
+            if (w.pending[i] != 0) {
+                atomicAdd(reinterpret_cast<Bits*>(reinterpret_cast<unsigned long long>(w.base) + i * sizeof(Bits)),
+                          w.pending[i]);
+                w.pending[i] = 0;
+            }
+    }
+    w.base = nullptr;
+}
 template <typename T> struct DeferredAddable : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned long long> || std::is_same_v<T, float> || std::is_same_v<T, double>> {};
 template <typename T> struct DeferredSubtractable : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int>> {};
 template <typename T> struct DeferredOrdered : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long>> {};
@@ -1137,7 +1187,10 @@ template <typename T> struct DeferredBitwise : std::bool_constant<std::is_same_v
 // Applies what a worker's table holds and empties it (the entry kernelpad_flush_deferred, after its blocks).
 inline void flushDeferred(void* t) {
     auto* table = static_cast<DeferredTable*>(t);
-    if (!table || table->used == 0) return;
+    if (!table) return;
+    flushWindow(table->window4);
+    flushWindow(table->window8);
+    if (table->used == 0) return;
     for (auto& s : table->slots)
         if (s.address) { s.apply(s.address, s.value); s.address = nullptr; }
     table->used = 0;
@@ -1161,6 +1214,15 @@ KERNELPAD_DEFERRED(_kp_dfMax, atomicMax, DeferredMax, DeferredOrdered)
 KERNELPAD_DEFERRED(_kp_dfAnd, atomicAnd, DeferredAnd, DeferredBitwise)
 KERNELPAD_DEFERRED(_kp_dfOr, atomicOr, DeferredOr, DeferredBitwise)
 KERNELPAD_DEFERRED(_kp_dfXor, atomicXor, DeferredXor, DeferredBitwise)
+template <typename T, typename V> inline void _kp_dwAdd(T* address, V value) {
+    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned long long>)
+        ::kernelpad::windowedAdd(address, static_cast<T>(value));
+    else
+        _kp_dfAdd(address, value);
+}
+template <typename T, typename V> inline void _kp_dwAdd(::kernelpad::Checked<T> address, V value) { _kp_dwAdd(&address[0], value); }
+template <typename T, typename V> inline void _kp_dwAdd_block(T address, V value) { _kp_dwAdd(address, value); }
+template <typename T, typename V> inline void _kp_dwAdd_system(T address, V value) { _kp_dwAdd(address, value); }
 
 // ((old >= limit) ? 0 : old + 1) and (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines them.
 inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {

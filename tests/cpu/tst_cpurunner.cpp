@@ -169,25 +169,42 @@ private slots:
     void deferredAtomicsOnlyWhereNothingReadsThem_data() {
         QTest::addColumn<QString>("body");
         QTest::addColumn<QStringList>("deferred");
-        QTest::newRow("one float") << "atomicAdd(total, v * v);" << QStringList{"total"};
-        QTest::newRow("bins indexed by the data") << "atomicAdd(&bins[data[i]], 1u);" << QStringList{"bins"};
+        // How the deferred calls are renamed: _kp_dw where a parameter takes adds only (the windowed add of
+        // kernelpad_cuda_host.h), _kp_df where it takes any other operation.
+        QTest::addColumn<QStringList>("renamed");
+        QTest::newRow("one float") << "atomicAdd(total, v * v);" << QStringList{"total"}
+                                   << QStringList{"_kp_dw"};
+        QTest::newRow("bins indexed by the data")
+            << "atomicAdd(&bins[data[i]], 1u);" << QStringList{"bins"} << QStringList{"_kp_dw"};
         QTest::newRow("after an if, and the block form")
-            << "if (i < n) atomicMax_block(best + 1, i);" << QStringList{"best"};
-        QTest::newRow("old value used") << "int slot = atomicAdd(total, 1);" << QStringList{};
-        QTest::newRow("old value compared") << "if (atomicAdd(total, 1) == 0) v = 1;" << QStringList{};
-        QTest::newRow("read after") << "atomicAdd(total, v); v = *total;" << QStringList{};
-        QTest::newRow("read in the index") << "atomicAdd(&total[(int)total[0]], v);" << QStringList{};
+            << "if (i < n) atomicMax_block(best + 1, i);" << QStringList{"best"} << QStringList{"_kp_df"};
+        QTest::newRow("old value used")
+            << "int slot = atomicAdd(total, 1);" << QStringList{} << QStringList{};
+        QTest::newRow("old value compared")
+            << "if (atomicAdd(total, 1) == 0) v = 1;" << QStringList{} << QStringList{};
+        QTest::newRow("read after") << "atomicAdd(total, v); v = *total;" << QStringList{} << QStringList{};
+        QTest::newRow("read in the index")
+            << "atomicAdd(&total[(int)total[0]], v);" << QStringList{} << QStringList{};
         QTest::newRow("dereferenced in the address")
-            << "atomicAdd(bins + *total, 1u);" << QStringList{"bins"};
-        QTest::newRow("passed to a helper") << "atomicAdd(total, v); helper(total);" << QStringList{};
-        QTest::newRow("not deferrable") << "atomicCAS(total, 0, 1);" << QStringList{};
-        QTest::newRow("a member of the same name")
-            << "atomicOr(total, v); v = other.total + other->total;" << QStringList{"total"};
-        QTest::newRow("in a ternary") << "v = i ? 0 : atomicAdd(total, 1);" << QStringList{};
+            << "atomicAdd(bins + *total, 1u);" << QStringList{"bins"} << QStringList{"_kp_dw"};
+        QTest::newRow("passed to a helper")
+            << "atomicAdd(total, v); helper(total);" << QStringList{} << QStringList{};
+        QTest::newRow("not deferrable") << "atomicCAS(total, 0, 1);" << QStringList{} << QStringList{};
+        QTest::newRow("a member of the same name") << "atomicOr(total, v); v = other.total + other->total;"
+                                                   << QStringList{"total"} << QStringList{"_kp_df"};
+        QTest::newRow("in a ternary") << "v = i ? 0 : atomicAdd(total, 1);" << QStringList{} << QStringList{};
+        QTest::newRow("adds and a maximum on one parameter")
+            << "atomicAdd(&best[0], v); atomicMax(&best[1], v);" << QStringList{"best"}
+            << QStringList{"_kp_df"};
+        QTest::newRow("adds on one parameter, a maximum on another")
+            << "atomicAdd(&bins[data[i]], 1u); atomicMax(best, v);" << QStringList{"bins", "best"}
+            << QStringList{"_kp_dw", "_kp_df"};
     }
+
     void deferredAtomicsOnlyWhereNothingReadsThem() {
         QFETCH(QString, body);
         QFETCH(QStringList, deferred);
+        QFETCH(QStringList, renamed);
         const std::string head = "__global__ void k(int* total, const unsigned char* data, unsigned* bins, "
                                  "int* best, int n) {\n    int i = threadIdx.x, v = i;\n    ";
         const std::string original = head + body.toStdString() + "\n}\n";
@@ -200,7 +217,8 @@ private slots:
             names << QString::fromStdString(p.name);
         QCOMPARE(names, deferred);
         QCOMPARE(source.size(), original.size()); // columns stay where they were
-        QCOMPARE(source.find("_kp_df") != std::string::npos, !deferred.isEmpty());
+        for (const char* prefix : {"_kp_df", "_kp_dw"})
+            QCOMPARE(source.find(prefix) != std::string::npos, renamed.contains(prefix));
 
         // A #define that names the parameters could read them: nothing is deferred.
         std::string defined = "#define ALL total + bins + best\n" + original;
@@ -209,6 +227,50 @@ private slots:
 
     // Folded per core, the atomics leave what CUDA's would: every operation, integer and float, on one
     // address and on many; the same values with the fast path off; and the run says which took it.
+    // Integer adds of a parameter that takes only adds go into each worker's window around the first
+    // address it adds to; the rest of a larger array, and adds of another size, into the table. Both
+    // leave exactly what atomics at once leave, wrapping ints included, repeat after repeat.
+    void windowedAddsLeaveCudasValues() {
+        const auto setup = setupOf("__global__ void count(unsigned* bins, int* wraps, unsigned long long* "
+                                   "wide, const unsigned* data,\n"
+                                   "                      int n) {\n"
+                                   "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                   "    if (i >= n) return;\n"
+                                   "    atomicAdd(&bins[data[i]], 1u);\n"
+                                   "    atomicAdd(&wraps[data[i] % 8], (int)data[i] + 2000000000);\n"
+                                   "    atomicAdd(&wide[data[i] % 3], 1ull << 40);\n}\n",
+                                   "count",
+                                   {array("bins", "uint32", {4096}, "out"),
+                                    array("wraps", "int32", {8}, "out"), array("wide", "uint64", {3}, "out"),
+                                    array("data", "uint32", {200000}, "in",
+                                          {{"random", "uniform"}, {"low", 0}, {"high", 4095}, {"seed", 4}}),
+                                    scalar("n", "int32", "size(data)")},
+                                   {{"grid", {782}}, {"block", {256}}});
+        const auto compiled = runner_->compile(setup);
+        QVERIFY2(compiled.execution.find("atomics on bins, wraps and wide are combined on each core") !=
+                     std::string::npos,
+                 compiled.execution.c_str());
+        const auto result = runner_->run(setup, {2, 1, nullptr});
+        std::vector<double> counts(4096, 0.0);
+        std::vector<std::uint32_t> wraps(8, 0);
+        const auto* data = &setup.find("data")->array;
+        for (std::size_t i = 0; i < data->size(); ++i) {
+            const auto v = static_cast<std::uint32_t>(data->value(i));
+            counts[v] += 1;
+            wraps[v % 8] += v + 2000000000u; // as two's complement ints wrap
+        }
+        for (std::size_t b = 0; b < counts.size(); ++b)
+            QCOMPARE(result.output("bins")->value(b), counts[b]);
+        for (std::size_t b = 0; b < wraps.size(); ++b)
+            QCOMPARE(result.output("wraps")->value(b),
+                     static_cast<double>(static_cast<std::int32_t>(wraps[b])));
+        cpu::CpuRunner atOnce(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 4);
+        atOnce.setDeferAtomics(false);
+        const auto direct = atOnce.run(setup);
+        for (const char* name : {"bins", "wraps", "wide"})
+            QVERIFY2(*direct.output(name) == *result.output(name), name);
+    }
+
     void deferredAtomicsLeaveCudasValues() {
         const auto setup = setupOf(
             "__global__ void fold(int* c, unsigned long long* big, float* f, double* d, unsigned* bins,\n"
@@ -231,11 +293,10 @@ private slots:
              scalar("n", "int32", "size(data)")},
             {{"grid", {391}}, {"block", {256}}});
         const auto compiled = runner_->compile(setup);
-        for (const char* name : {"c", "big", "f", "d", "bins"})
-            QVERIFY2(compiled.execution.find("atomics on " + std::string(name) +
-                                             " are combined on each core") != std::string::npos,
-                     compiled.execution.c_str());
-        QVERIFY(compiled.execution.find("atomics on data") == std::string::npos);
+        QVERIFY2(compiled.execution.find("atomics on c, big, f, d and bins are combined on each core and "
+                                         "applied once at the end of the launch (nothing in the kernel reads "
+                                         "them)") != std::string::npos,
+                 compiled.execution.c_str());
         QCOMPARE(compiled.deferred.at(0), (std::vector<std::size_t>{0, 1, 2, 3, 4}));
 
         const auto result = runner_->run(setup, {2, 1, nullptr}); // repeats start from the inputs again
