@@ -236,10 +236,15 @@ rewriteDeferredAtomics(std::string& source, int line, int column,
         if (!macroNames) macroNames = namesInMacros(source); // once, for the first candidate
         if (std::find(macroNames->begin(), macroNames->end(), parameter) != macroNames->end()) continue;
         deferred.push_back({parameter, p, static_cast<int>(calls.size())});
-        // Adds only: integer ones go into the worker's window (kernelpad_cuda_host.h), which keeps no
-        // order with the table's other operations on the same address, and needs none here.
+        // Adds only, each on the parameter as declared (`atomicAdd(&bins[v], 1)`, `atomicAdd(total, v)`; not
+        // through a cast, `atomicAdd((float*)&bins[0], ..)`): integer ones go into the worker's window
+        // (kernelpad_cuda_host.h), which keeps no order with the table's operations on the same address and
+        // needs none, its adds all of one type.
         const bool addsOnly = std::all_of(calls.begin(), calls.end(), [&](std::size_t call) {
-            return atomicOperation(k.text(call)) == "Add";
+            const std::size_t address = call + 2; // after the call's '('
+            return atomicOperation(k.text(call)) == "Add" &&
+                   (k.text(address) == parameter ||
+                    (k.text(address) == "&" && k.text(address + 1) == parameter));
         });
         for (const std::size_t call : calls)
             renames.emplace_back(call, addsOnly ? "_kp_dw" : "_kp_df");

@@ -1084,11 +1084,11 @@ struct DeferredSlot {
 // (which do not alias it: checked at each launch), or what falls outside. A sum of integers folds exactly
 // in any order, and one that wraps to zero changes nothing: flushed, the non-zero ones are added.
 // One window for 4-byte adds and one for 8-byte ones, each in its own type, so that an add is a load of
-// `base` (no address of a process is below kBytes: 0 is unclaimed and never in range), a compare, an add.
+// `base`, two tests and an add. A parameter's adds all have its type (DeferredAtomics.cpp: no casts).
 template <typename Bits> struct DeferredWindow {
     static constexpr unsigned long long kBytes = 16384; // an array of up to 8 KiB, wherever it is first hit
     const void* base;                                   // byte 0's address (only offsets from it are used)
-    alignas(64) Bits pending[kBytes / sizeof(Bits)];
+    Bits pending[kBytes / sizeof(Bits)];                // (the table is allocated with new std::byte[])
 };
 struct DeferredTable {
     static constexpr unsigned kSlots = 512;         // a power of two; CpuRunner gives each worker this table
@@ -1156,7 +1156,7 @@ template <typename T> inline void windowedAdd(T* address, T value) {
     constexpr unsigned long long kBytes = DeferredWindow<Bits>::kBytes;
     const auto at = reinterpret_cast<unsigned long long>(address);
     unsigned long long offset = at - reinterpret_cast<unsigned long long>(w.base);
-    if (offset >= kBytes || at % sizeof(T) != 0) [[unlikely]] { // outside, unclaimed, or misaligned
+    if (offset >= kBytes || !w.base || at % sizeof(T) != 0) [[unlikely]] { // outside, unclaimed, misaligned
         if (w.base || at < kBytes || at % sizeof(T) != 0) { deferred<DeferredAdd>(address, value); return; }
         w.base = reinterpret_cast<const void*>((at - kBytes / 2) & ~7ull);
         offset = at - reinterpret_cast<unsigned long long>(w.base);

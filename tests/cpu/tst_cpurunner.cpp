@@ -196,6 +196,9 @@ private slots:
         QTest::newRow("adds and a maximum on one parameter")
             << "atomicAdd(&best[0], v); atomicMax(&best[1], v);" << QStringList{"best"}
             << QStringList{"_kp_df"};
+        QTest::newRow("adds, one through a cast (another type at the same address)")
+            << "atomicAdd((float*)&bins[0], 1.0f); atomicAdd(&bins[0], 1u);" << QStringList{"bins"}
+            << QStringList{"_kp_df"};
         QTest::newRow("adds on one parameter, a maximum on another")
             << "atomicAdd(&bins[data[i]], 1u); atomicMax(best, v);" << QStringList{"bins", "best"}
             << QStringList{"_kp_dw", "_kp_df"};
