@@ -98,7 +98,7 @@ private slots:
                 if (list->topLevelItem(g)->child(i)->toolTip(0) == QStringLiteral("sum_squares_reduction"))
                     sumSquares = list->topLevelItem(g)->child(i);
             }
-        QCOMPARE(lessons, 32);
+        QCOMPARE(lessons, 33);
         QVERIFY(sumSquares);
         QVERIFY(!help->openButton()->isEnabled());
         list->setCurrentItem(sumSquares);

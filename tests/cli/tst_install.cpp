@@ -72,7 +72,7 @@ private slots:
                          folder.c_str());
                 ++samples;
             }
-        QCOMPARE(samples, 32);
+        QCOMPARE(samples, 33);
         // The desktop entry opens playgrounds, which the MIME type recognises by their double extension.
         const auto desktop = readText(prefix_ / "share/applications/kernelpad.desktop");
         for (const char* line :

@@ -68,6 +68,7 @@ private slots:
             "sum_squares_reduction", "matmul_naive",    "matmul_tiled"};
         const std::vector<std::string> classic = {"vector_add",
                                                   "saxpy",
+                                                  "grid_stride_saxpy", // issue 25: NVIDIA's idiom
                                                   "half_precision_axpy",
                                                   "reduction",
                                                   "warp_shuffle_reduction",
