@@ -1084,11 +1084,12 @@ struct DeferredSlot {
 // (which do not alias it: checked at each launch), or what falls outside. A sum of integers folds exactly
 // in any order, and one that wraps to zero changes nothing: flushed, the non-zero ones are added.
 // One window for 4-byte adds and one for 8-byte ones, each in its own type, so that an add is a load of
-// `base`, two tests and an add. A parameter's adds all have its type (DeferredAtomics.cpp: no casts).
+// `base`, a test of the offset and an add. A parameter's adds all have its type (DeferredAtomics.cpp: no
+// casts).
 template <typename Bits> struct DeferredWindow {
     static constexpr unsigned long long kBytes = 16384; // an array of up to 8 KiB, wherever it is first hit
     const void* base;                                   // byte 0's address (only offsets from it are used)
-    Bits pending[kBytes / sizeof(Bits)];                // (the table is allocated with new std::byte[])
+    Bits pending[kBytes / sizeof(Bits)];                // no alignas: the table comes from new std::byte[]
 };
 struct DeferredTable {
     static constexpr unsigned kSlots = 512;         // a power of two; CpuRunner gives each worker this table
@@ -1099,8 +1100,13 @@ struct DeferredTable {
     DeferredWindow<unsigned> window4;
     DeferredWindow<unsigned long long> window8;
 };
-struct DeferredAdd { template <typename T> static T fold(T a, T b) { return a + b; } template <typename T> static void now(T* p, T v) { atomicAdd(p, v); } };
-struct DeferredSub { template <typename T> static T fold(T a, T b) { return a + b; } template <typename T> static void now(T* p, T v) { atomicSub(p, v); } };
+// Integer sums wrap, as CUDA's atomics do (in unsigned arithmetic: a signed overflow is undefined in C++).
+template <typename T> inline T wrappingSum(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+    else return a + b;
+}
+struct DeferredAdd { template <typename T> static T fold(T a, T b) { return wrappingSum(a, b); } template <typename T> static void now(T* p, T v) { atomicAdd(p, v); } };
+struct DeferredSub { template <typename T> static T fold(T a, T b) { return wrappingSum(a, b); } template <typename T> static void now(T* p, T v) { atomicSub(p, v); } };
 struct DeferredMin { template <typename T> static T fold(T a, T b) { return b < a ? b : a; } template <typename T> static void now(T* p, T v) { atomicMin(p, v); } };
 struct DeferredMax { template <typename T> static T fold(T a, T b) { return b > a ? b : a; } template <typename T> static void now(T* p, T v) { atomicMax(p, v); } };
 struct DeferredAnd { template <typename T> static T fold(T a, T b) { return a & b; } template <typename T> static void now(T* p, T v) { atomicAnd(p, v); } };
