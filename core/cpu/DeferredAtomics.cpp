@@ -240,11 +240,11 @@ rewriteDeferredAtomics(std::string& source, int line, int column,
         // through a cast, `atomicAdd((float*)&bins[0], ..)`): integer ones go into the worker's window
         // (kernelpad_cuda_host.h), which keeps no order with the table's operations on the same address and
         // needs none, its adds all of one type.
+        const std::string& name = parameters[p].first; // (clang 14 captures no structured binding)
         const bool addsOnly = std::all_of(calls.begin(), calls.end(), [&](std::size_t call) {
             const std::size_t address = call + 2; // after the call's '('
             return atomicOperation(k.text(call)) == "Add" &&
-                   (k.text(address) == parameter ||
-                    (k.text(address) == "&" && k.text(address + 1) == parameter));
+                   (k.text(address) == name || (k.text(address) == "&" && k.text(address + 1) == name));
         });
         for (const std::size_t call : calls)
             renames.emplace_back(call, addsOnly ? "_kp_dw" : "_kp_df");
