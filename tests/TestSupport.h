@@ -46,6 +46,19 @@ inline std::string readText(const std::filesystem::path& path) {
     return text.str();
 }
 
+#ifdef KP_SOURCE_DIR
+// The samples of this source tree: the folders of samples/ that hold a playground named after them.
+inline int samplesInSourceTree() {
+    int samples = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(KP_SOURCE_DIR) / "samples"))
+        if (entry.is_directory() && std::filesystem::is_regular_file(
+                                        entry.path() / (entry.path().filename().string() + ".kpad.json")))
+            ++samples;
+    return samples;
+}
+#endif
+
 inline void writeText(const std::filesystem::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;

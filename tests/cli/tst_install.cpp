@@ -1,6 +1,7 @@
 // `cmake --install` as a packager runs it: the tree holds the programs, the worker in libexec, every
 // sample with its lesson, the desktop entry, the icon and the MIME type, and the installed programs run
 // from it alone (no source tree, no build folder, no environment pointing at either).
+#include "../TestSupport.h"
 #include "core/sandbox/Subprocess.h"
 
 #include <QTemporaryDir>
@@ -72,7 +73,7 @@ private slots:
                          folder.c_str());
                 ++samples;
             }
-        QCOMPARE(samples, 33);
+        QCOMPARE(samples, test::samplesInSourceTree());
         // The desktop entry opens playgrounds, which the MIME type recognises by their double extension.
         const auto desktop = readText(prefix_ / "share/applications/kernelpad.desktop");
         for (const char* line :
