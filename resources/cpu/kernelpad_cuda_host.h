@@ -1186,6 +1186,7 @@ template <typename Bits> inline void flushWindow(DeferredWindow<Bits>& w) {
     }
     w.base = nullptr;
 }
+template <typename T> struct DeferredWindowed : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned long long>> {};
 template <typename T> struct DeferredAddable : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned long long> || std::is_same_v<T, float> || std::is_same_v<T, double>> {};
 template <typename T> struct DeferredSubtractable : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int>> {};
 template <typename T> struct DeferredOrdered : std::bool_constant<std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long>> {};
@@ -1205,14 +1206,17 @@ inline void flushDeferred(void* t) {
 } // namespace kernelpad
 // The rewritten calls, named as long as the originals so that columns in messages stay where they were.
 // A type CUDA has no such atomic for goes to the original call, which then says so.
-#define KERNELPAD_DEFERRED(name, original, Op, Supported)                                                 \
+// `call` takes the types `Supported` names; `original` the others.
+#define KERNELPAD_DEFERRED_CALL(name, original, call, Supported)                                          \
     template <typename T, typename V> inline void name(T* address, V value) {                           \
-        if constexpr (::kernelpad::Supported<T>::value) ::kernelpad::deferred<::kernelpad::Op>(address, static_cast<T>(value)); \
+        if constexpr (::kernelpad::Supported<T>::value) call(address, static_cast<T>(value));            \
         else original(address, value);                                                                   \
     }                                                                                                   \
     template <typename T, typename V> inline void name(::kernelpad::Checked<T> address, V value) { name(&address[0], value); } \
     template <typename T, typename V> inline void name##_block(T address, V value) { name(address, value); } \
     template <typename T, typename V> inline void name##_system(T address, V value) { name(address, value); }
+#define KERNELPAD_DEFERRED(name, original, Op, Supported) \
+    KERNELPAD_DEFERRED_CALL(name, original, ::kernelpad::deferred<::kernelpad::Op>, Supported)
 KERNELPAD_DEFERRED(_kp_dfAdd, atomicAdd, DeferredAdd, DeferredAddable)
 KERNELPAD_DEFERRED(_kp_dfSub, atomicSub, DeferredSub, DeferredSubtractable)
 KERNELPAD_DEFERRED(_kp_dfMin, atomicMin, DeferredMin, DeferredOrdered)
@@ -1220,15 +1224,7 @@ KERNELPAD_DEFERRED(_kp_dfMax, atomicMax, DeferredMax, DeferredOrdered)
 KERNELPAD_DEFERRED(_kp_dfAnd, atomicAnd, DeferredAnd, DeferredBitwise)
 KERNELPAD_DEFERRED(_kp_dfOr, atomicOr, DeferredOr, DeferredBitwise)
 KERNELPAD_DEFERRED(_kp_dfXor, atomicXor, DeferredXor, DeferredBitwise)
-template <typename T, typename V> inline void _kp_dwAdd(T* address, V value) {
-    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, unsigned long long>)
-        ::kernelpad::windowedAdd(address, static_cast<T>(value));
-    else
-        _kp_dfAdd(address, value);
-}
-template <typename T, typename V> inline void _kp_dwAdd(::kernelpad::Checked<T> address, V value) { _kp_dwAdd(&address[0], value); }
-template <typename T, typename V> inline void _kp_dwAdd_block(T address, V value) { _kp_dwAdd(address, value); }
-template <typename T, typename V> inline void _kp_dwAdd_system(T address, V value) { _kp_dwAdd(address, value); }
+KERNELPAD_DEFERRED_CALL(_kp_dwAdd, _kp_dfAdd, ::kernelpad::windowedAdd, DeferredWindowed)
 
 // ((old >= limit) ? 0 : old + 1) and (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines them.
 inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
