@@ -511,6 +511,7 @@ public:
     // After body(): the __activemask() statements whose lanes are found once per block.
     int computedActiveMasks() const { return static_cast<int>(computed_.size()); }
     int gridStrideLoops() const { return gridStrideLoops_; }
+    const std::string& insideOut() const { return insideOut_; }
 
     // Before collect(): the block-uniform variables. A variable declared at split level on a path every
     // thread of the block takes (the body, uniform ifs and loops), whose value and every change are the
@@ -1156,7 +1157,6 @@ private:
         if (stores && warps_) out_ += "kernelpad_block_state.warpThread = static_cast<unsigned>(__kp_t);\n";
     }
 
-    // for every thread of the block still running (and in `mask`): `inner`.
     // for every thread of the block still running (and in `mask`; with x in [xFrom, xTo) when given):
     // `inner`.
     // `row`, code run at the start of each row (y and z fixed), may compute xTo.
@@ -1169,14 +1169,29 @@ private:
             out_ += "\nfor (unsigned __kp_z = 0, __kp_t = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
                     "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y)\n"
                     "for (unsigned __kp_x = 0; __kp_x < __kp_block.x; ++__kp_x, ++__kp_t) {\n";
-        } else {
-            out_ += "\nfor (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
-                    "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y) {" +
-                    row + (simd ? "\n_Pragma(\"omp simd\")\n" : "") + "for (unsigned __kp_x = " + xFrom +
-                    "; __kp_x < " + xTo +
-                    "; ++__kp_x) {\n"
-                    "const unsigned __kp_t = __kp_x + __kp_block.x * (__kp_y + __kp_block.y * __kp_z);\n";
+            threadTurn(mask, inner);
+            return;
         }
+        out_ += "\nfor (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
+                "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y) {" +
+                row;
+        rowLoop(mask, inner, xFrom, xTo, simd);
+        out_ += "}\n"; // the row
+    }
+
+    // The loop over a row's threads with x in [xFrom, xTo) (y and z fixed), each running `inner`.
+    void rowLoop(const std::string& mask, const std::function<void()>& inner, const std::string& xFrom,
+                 const std::string& xTo, bool simd) {
+        out_ += std::string(simd ? "\n_Pragma(\"omp simd\")\n" : "") + "for (unsigned __kp_x = " + xFrom +
+                "; __kp_x < " + xTo +
+                "; ++__kp_x) {\n"
+                "const unsigned __kp_t = __kp_x + __kp_block.x * (__kp_y + __kp_block.y * __kp_z);\n";
+        threadTurn(mask, inner);
+    }
+
+    // A thread's turn in a thread loop, up to the loop's closing brace: `inner` is a region of its own,
+    // whose return ends the thread's turn.
+    void threadTurn(const std::string& mask, const std::function<void()>& inner) {
         threadStart(mask, true);
         ++region_;
         regionReturns_ = false;
@@ -1187,7 +1202,6 @@ private:
             out_ += "continue;\n__kp_return" + std::to_string(region_) + ":;\n" +
                     (alive_ ? "__kp_alive[__kp_t] = 0;\n" : "");
         out_ += "}\n";
-        if (!xFrom.empty()) out_ += "}\n"; // the row
     }
 
     // The tokens at i name threadIdx.x (directly or through an alias); returns how many tokens that took.
@@ -1530,6 +1544,174 @@ private:
             return g;
         }
         return std::nullopt;
+    }
+
+    // A loop after a leading guard that every thread runs alike, turned inside out: matmul's
+    // `for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];` runs as one loop over k around
+    // each row's threads, so the row's threads are the inner loop, which the compiler vectorises (lane x
+    // adds thread x's product at step k). Run as written, each thread's k loop is a chain of scalar
+    // multiply-adds that GCC does not vectorise across the row (its outer-loop vectoriser needs a constant
+    // stride), and matmul_naive took three times a plain loop's time per core. Each thread still runs its
+    // own steps in order, only interleaved with the row's other threads, as any interleaving of a kernel
+    // without barriers is one a GPU may run. It applies when the statements after the guard are
+    // declarations, then the loop (its start, test and step the same for every thread: literals, launch
+    // built-ins, parameters the kernel never changes, and none of those declarations; not constants alone),
+    // then anything. The
+    // loop leaves its body only at its end (no return, goto, break or continue in it) and writes none of
+    // the guard's indices. The declarations run once, before the loop; a variable the loop writes, or one
+    // whose value is not plain index arithmetic, is kept for each thread of the row in an array between the
+    // three parts; the others are recomputed in each part, so that an index such as `col` stays one the
+    // compiler sees rise by one along the row (loaded from an array, `b[k * n + col]` would be a gather).
+    struct Carried {
+        std::string name, type;
+    };
+    struct InsideOut {
+        std::vector<const Stmt*> before; // declarations after the guard
+        const Stmt* loop = nullptr;
+        std::vector<const Stmt*> after;
+        std::vector<Carried> carried;
+        std::string recomputed; // the declarations of the others, as code for each part
+    };
+
+    std::optional<InsideOut> insideOut(const Stmt& root, const Guard& guard) {
+        const auto at = std::find_if(root.children.begin(), root.children.end(),
+                                     [&](const Stmt& c) { return c.first == guard.ifAt; });
+        if (at == root.children.end()) return std::nullopt;
+        std::vector<const Stmt*> list;
+        if (guard.wraps) {
+            const Stmt& then = at->children[0];
+            if (then.kind == Stmt::Kind::Block)
+                for (const Stmt& c : then.children)
+                    list.push_back(&c);
+            else
+                list.push_back(&then);
+        } else {
+            for (auto c = at + 1; c != root.children.end(); ++c)
+                list.push_back(&*c);
+        }
+        InsideOut shape;
+        std::size_t j = 0;
+        std::vector<Declaration> declarations;
+        for (; j < list.size() && list[j]->kind != Stmt::Kind::For; ++j) {
+            const Stmt& c = *list[j];
+            if (c.kind == Stmt::Kind::Empty) continue;
+            if (c.kind != Stmt::Kind::Simple) return std::nullopt;
+            auto d = declarationAt(c.first, c.last - 1);
+            if (!d) return std::nullopt;
+            for (std::size_t i = d->specFirst; i < d->specLast; ++i)
+                if (isOneOf(k_.text(i), {"static", "extern", "__shared__", "auto", "typedef", "using"}))
+                    return std::nullopt;
+            shape.before.push_back(&c);
+            declarations.push_back(std::move(*d));
+        }
+        if (j == list.size()) return std::nullopt;
+        const Stmt& loop = *list[j];
+        const auto init =
+            loop.initFirst < loop.initLast ? declarationAt(loop.initFirst, loop.initLast) : std::nullopt;
+        if (!uniformLoop(loop, init)) return std::nullopt;
+        for (std::size_t i = loop.first; i < loop.last; ++i)
+            if (isOneOf(k_.text(i), {"return", "goto", "break", "continue", "co_return"}))
+                return std::nullopt;
+        shape.loop = &loop;
+        for (++j; j < list.size(); ++j)
+            shape.after.push_back(list[j]);
+        std::set<std::string> declared;
+        for (const auto& [name, value] : guardLocals_) {
+            if (assigned(name, loop.first, loop.last)) return std::nullopt;
+            declared.insert(name);
+        }
+        for (const Declaration& d : declarations)
+            for (const Declarator& one : d.declarators) {
+                const std::string name(k_.text(one.name));
+                if (one.dimsFirst < one.dimsLast || addressTaken(name)) return std::nullopt;
+                for (std::size_t i = one.typeFirst; i < one.typeLast; ++i)
+                    if (k_.is(i, "&") || k_.is(i, "&&")) return std::nullopt;
+                declared.insert(name);
+                const bool plainIndex = one.initFirst < one.initLast &&
+                                        rowValue(one.initFirst, one.initLast).kind != RowValue::Kind::Other;
+                if (plainIndex && !assigned(name, loop.first, loop.last)) {
+                    shape.recomputed += plain(d.specFirst, d.specLast) + " " +
+                                        plain(one.typeFirst, one.typeLast) + " " + name + " = " +
+                                        chunk(one.initFirst, one.initLast, true) + ";(void)" + name + ";";
+                } else {
+                    shape.carried.push_back({name, storageType(d, one)});
+                }
+            }
+        // The loop's start, test and step are written outside the threads' loops: they name none of them.
+        // A header of constants alone (literals, macros) stays as written: the compiler knows its steps,
+        // unrolls a few (a filter's taps, which then vectorise across the row), and its strides are often
+        // constants it vectorises across the row itself; inside out, separable_convolution's 17 taps, whose
+        // clamped indices do not vectorise, took four times as long.
+        bool constant = true;
+        for (std::size_t i = loop.first; i < loop.children[0].first; ++i) {
+            if (!k_.identifier(i) ||
+                (i > 0 && (k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::"))))
+                continue;
+            const std::string w(k_.text(i));
+            if (declared.count(w)) return std::nullopt;
+            if (!(macroLike(w) || constants_.count(w) || (init && w == k_.text(init->declarators[0].name)) ||
+                  isOneOf(w, {"for", "int", "unsigned", "long", "short", "char", "signed", "size_t", "std",
+                              "const", "sizeof"})))
+                constant = false;
+        }
+        if (constant) return std::nullopt;
+        return shape;
+    }
+
+    // The guarded rows of a kernel whose loop runs inside out (insideOut()): in each row, the guard's
+    // indices and the declarations after it for each thread, then the loop around the row's threads,
+    // then what follows the loop for each thread. `row` is the row's start (its end, __kp_end). A row of
+    // fewer than four threads runs `body` as written: one or two lanes a step would not pay for the
+    // values kept between the steps.
+    void insideOutRows(const std::string& mask, const InsideOut& shape, const Stmt& root,
+                       const std::string& row, const std::function<void()>& body) {
+        std::string indices = chunk(root.first + 1, guard_->ifAt, true) + guard_->assumptions;
+        for (const auto& [name, value] : guardLocals_)
+            indices += "(void)" + name + ";";
+        std::string restore = shape.recomputed;
+        for (std::size_t c = 0; c < shape.carried.size(); ++c)
+            restore += "\n" + shape.carried[c].type + " " + shape.carried[c].name + " = __kp_carried" +
+                       std::to_string(c) + "[__kp_x];(void)" + shape.carried[c].name + ";";
+        std::string keep;
+        for (std::size_t c = 0; c < shape.carried.size(); ++c)
+            keep += "\n__kp_carried" + std::to_string(c) + "[__kp_x] = " + shape.carried[c].name + ";";
+        out_ += "\nfor (unsigned __kp_z = 0; __kp_z < __kp_block.z; ++__kp_z)\n"
+                "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y) {" +
+                row + "if (__kp_end < 4) {";
+        rowLoop(mask, body, "0", "__kp_end", true);
+        out_ += "continue;\n}\n";
+        for (std::size_t c = 0; c < shape.carried.size(); ++c)
+            out_ += shape.carried[c].type + " __kp_carried" + std::to_string(c) + "[1024];\n";
+        rowLoop(
+            mask,
+            [&] {
+                out_ += indices;
+                for (const Stmt* s : shape.before)
+                    out_ += chunk(s->first, s->last, true);
+                out_ += keep;
+            },
+            "0", "__kp_end", true);
+        const Stmt& loop = *shape.loop;
+        const auto init =
+            loop.initFirst < loop.initLast ? declarationAt(loop.initFirst, loop.initLast) : std::nullopt;
+        insideOut_ = init ? std::string(k_.text(init->declarators[0].name)) : "loop";
+        out_ += chunk(loop.first, loop.children[0].first, true) + " {";
+        rowLoop(
+            mask,
+            [&] {
+                out_ += indices + restore + chunk(loop.children[0].first, loop.children[0].last, true) + keep;
+            },
+            "0", "__kp_end", true);
+        out_ += "}\n";
+        rowLoop(
+            mask,
+            [&] {
+                out_ += indices + restore;
+                for (const Stmt* s : shape.after)
+                    out_ += chunk(s->first, s->last, true);
+            },
+            "0", "__kp_end", true);
+        out_ += "}\n"; // the row
     }
 
     // Tokens [first, last) hold no operator, outside parentheses, that binds more loosely than a
@@ -1896,9 +2078,16 @@ private:
                 sends += "::kernelpad::assumeRowFits(__kp_bidx.x, __kp_block.x, __kp_end);\n";
                 // The rows' loops also take the whole grid's x below 2^31, which assumeRowFits says.
                 exact += " && double(gridDim.x) * double(blockDim.x) < 2147483647.0";
+                // Inside out, each row keeps up to 1,024 threads' values (a block's most) between its parts.
+                const bool simd = !atomics(root.first, root.last);
+                const auto shape = simd ? insideOut(root, *guard) : std::nullopt;
+                if (shape) exact += " && blockDim.x <= 1024u";
                 out_ += "\nif (" + exact + ") {";
                 guard_ = guard;
-                threadLoop(mask, body, "0", "__kp_end", sends, !atomics(root.first, root.last));
+                if (shape)
+                    insideOutRows(mask, *shape, root, sends, body);
+                else
+                    threadLoop(mask, body, "0", "__kp_end", sends, simd);
                 guard_.reset();
                 out_ += "} else {";
                 threadLoop(mask, body);
@@ -2193,6 +2382,7 @@ private:
     bool regionReturns_ = false;
     bool inFallback_ = false; // writing a grid-stride loop as written, where its passes do not fit
     int gridStrideLoops_ = 0; // written in passes
+    std::string insideOut_;   // the variable of a loop written inside out (insideOut()), or "loop"
     std::set<std::string> constantMacros_;         // macroLike()
     const std::set<std::string>& referenceTakers_; // writes()
     std::set<std::size_t> atomicCalls_;            // atomicAdd tokens of gathered atomics
@@ -2822,6 +3012,7 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         std::string body = generator.body(root);
         result.computedActiveMasks = generator.computedActiveMasks();
         result.gridStrideLoops = generator.gridStrideLoops();
+        result.insideOut = generator.insideOut();
         // Lines after the body keep their numbers.
         const auto endLine =
             std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(bodyEnd), '\n') + 1;

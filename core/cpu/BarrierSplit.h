@@ -36,6 +36,9 @@ struct SplitKernel {
     // Of the warp operations, the __activemask() calls whose lanes are found once per block (no record).
     int computedActiveMasks = 0;
     int gridStrideLoops = 0; // grid-stride loops run in passes of the whole block (BarrierSplit.cpp)
+    // A loop after a leading guard that runs around each row of the block's threads (BarrierSplit.cpp):
+    // its variable ("k"), or "loop" where its header declares none; empty when there is no such loop.
+    std::string insideOut;
     bool split() const { return reason.empty(); }
 };
 

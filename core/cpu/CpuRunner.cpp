@@ -492,7 +492,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                                       split.warpOperations,
                                       split.gatheredAtomics,
                                       split.computedActiveMasks,
-                                      split.gridStrideLoops};
+                                      split.gridStrideLoops,
+                                      split.insideOut};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
     text += "\n" + entryPoints(ran);
@@ -553,6 +554,13 @@ std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool spl
                     : "") +
                passes;
     }
+    // Only a kernel without barriers has its loop turned inside out (BarrierSplit.cpp).
+    if (split->notSplitBecause.empty() && splitCompiled && !split->insideOut.empty())
+        return "threads of a block run in one loop (the kernel has no barriers); its " +
+               (split->insideOut == "loop" ? std::string("loop") : split->insideOut + " loop") +
+               " runs around each row of threads, which take each step together (where their indices stay "
+               "below 2^31)" +
+               passes;
     if (split->notSplitBecause.empty() && splitCompiled)
         return (split->barriers == 0   ? "threads of a block run in one loop (the kernel has no barriers)"
                 : split->barriers == 1 ? "threads of a block run as loops before and after its barrier"

@@ -62,6 +62,7 @@ public:
             int gatheredAtomics = 0; // statements using an atomicAdd's result, also cut, gathered per warp
             int computedActiveMasks = 0; // of the warp operations, __activemask() found once per block
             int gridStrideLoops = 0;     // run in passes of the whole block
+            std::string insideOut;       // a loop run around each row of threads (SplitKernel::insideOut)
         };
         std::vector<Kernel> kernels; // per kernel instance of the setup's program, when asked to split
     };

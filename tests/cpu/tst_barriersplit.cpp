@@ -896,6 +896,135 @@ __global__ void k(int* a, int n) {
         QCOMPARE(split.source.find("break; // and every later row") != std::string::npos, acrossRows);
     }
 
+    // After a leading guard, a loop every thread runs alike (matmul's k loop) runs around each row of the
+    // block's threads: declarations before it run once for each thread, the values the loop changes (and
+    // those that are not plain index arithmetic) are kept for each thread between the steps, and what
+    // follows the loop runs once for each thread. Each thread still does its own steps in its own order, so
+    // split and fibers agree; a loop whose bound differs between threads, that leaves early, whose header
+    // names a local, or that follows a statement other than a declaration, runs as written.
+    void uniformLoopsRunInsideOut_data() {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("launch");
+        QTest::addColumn<QString>("loop"); // the loop run inside out ("" where none is)
+        const QString grid2 = R"({"grid": [2], "block": [8, 4]})";
+        QTest::newRow("matmul's k loop, a cut row, idle rows") << R"(
+__global__ void k(int* a, int n) {
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    const int row = threadIdx.y;
+    if (col >= n || row >= 3) return;
+    int sum = 0;
+    for (int k = 0; k < n; ++k)
+        sum += a[row * 8 + k % 8] * (k + col);
+    a[100 + row * 16 + col] = sum;
+})" << grid2 << "k";
+        QTest::newRow("the wrapping form; kept values; a return after the loop")
+            << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + 8 * threadIdx.y;
+    if (i < n) {
+        int low = a[i], high = 0;
+        const int twice = 2 * i;
+        for (int s = 1; s <= n; s += 2) {
+            low += s * twice;
+            if (low % 7 == 0) high += low;
+            a[96 + i] = a[96 + i] * 3 + low;
+        }
+        if (high == 0) return;
+        a[i + 48] = low + high;
+    }
+})"
+            << R"({"grid": [1], "block": [8, 5]})"
+            << "s";
+        QTest::newRow("rows of two threads run as written") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x * blockDim.y + threadIdx.y * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int product = 1;
+    for (int k = 1; k <= n / 3; ++k) product = (product * (i + k)) % 1000;
+    a[100 + i] = product;
+})"
+                                                            << R"({"grid": [2], "block": [2, 16]})"
+                                                            << "k";
+        QTest::newRow("a filter's seven taps: a constant header") << R"(
+#define TAPS 7
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int s = 0;
+    for (int j = 0; j < TAPS; ++j) s += a[i + j] * (j + 1);
+    a[100 + i] = s;
+})" << grid2 << "";
+        QTest::newRow("forty constant steps") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int s = 0;
+    for (unsigned j = 0; j < 40u; ++j) s = (s * 3 + a[(i + j) % 64]) % 1001;
+    a[100 + i] = s;
+})" << grid2 << "";
+        QTest::newRow("a bound that differs between threads") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int sum = 0;
+    for (int k = 0; k < i; ++k) sum += a[k];
+    a[100 + i] = sum;
+})" << grid2 << "";
+        QTest::newRow("a loop that breaks") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int sum = 0;
+    for (int k = 0; k < n; ++k) { if (a[k] > i) break; sum += a[k]; }
+    a[100 + i] = sum;
+})" << grid2 << "";
+        QTest::newRow("a bound declared after the guard") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const int half = n / 2;
+    int sum = 0;
+    for (int k = 0; k < half; ++k) sum += a[k] * i;
+    a[100 + i] = sum;
+})" << grid2 << "";
+        QTest::newRow("a loop that moves the guard's index") << R"(
+__global__ void k(int* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    for (int k = 0; k < 3; ++k) i += k;
+    a[100 + i % 64] = i;
+})"
+                                                             << R"({"grid": [2], "block": [8]})"
+                                                             << "";
+        QTest::newRow("a store before the loop") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    a[100 + i] = 1;
+    for (int k = 0; k < n; ++k) a[100 + i] += a[k % 8];
+})" << grid2 << "";
+    }
+
+    void uniformLoopsRunInsideOut() {
+        QFETCH(QString, code);
+        QFETCH(QString, launch);
+        QFETCH(QString, loop);
+        const std::string source = code.toStdString();
+        const int line = source.starts_with("\n#define") ? 3 : 2;
+        const auto split = cpu::splitAtBarriers(source, line, 17, {"k.cu", false});
+        QVERIFY2(split.split(), split.reason.c_str());
+        QCOMPARE(QString::fromStdString(split.insideOut), loop);
+        const auto setup = setupOf(code.toStdString(), "k", {ints("a", 192), scalarInt("n", 13)},
+                                   nlohmann::json::parse(launch.toStdString()));
+        const auto a = split_->run(setup);
+        const auto b = fibers_->run(setup);
+        const QString wrong = differsFromFibers(a, b);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        QCOMPARE(a.execution.find("its " + loop.toStdString() + " loop runs around each row of threads") !=
+                     std::string::npos,
+                 !loop.isEmpty());
+    }
+
     // A grid-stride loop in a region of a split kernel runs in passes, the block's threads together (each
     // row's threads in one vectorisable loop), where its first index rises along the row and its limit and
     // step are the block's; every thread still adds up its own elements in its own order, so split and
