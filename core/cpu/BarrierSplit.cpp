@@ -1180,12 +1180,16 @@ private:
     }
 
     // The loop over a row's threads with x in [xFrom, xTo) (y and z fixed), each running `inner`.
+    // `counted`: x counts up as a signed int __kp_xi, for indices written as the row's first plus __kp_xi
+    // (insideOutRows()).
     void rowLoop(const std::string& mask, const std::function<void()>& inner, const std::string& xFrom,
-                 const std::string& xTo, bool simd) {
-        out_ += std::string(simd ? "\n_Pragma(\"omp simd\")\n" : "") + "for (unsigned __kp_x = " + xFrom +
-                "; __kp_x < " + xTo +
-                "; ++__kp_x) {\n"
-                "const unsigned __kp_t = __kp_x + __kp_block.x * (__kp_y + __kp_block.y * __kp_z);\n";
+                 const std::string& xTo, bool simd, bool counted = false) {
+        out_ +=
+            std::string(simd ? "\n_Pragma(\"omp simd\")\n" : "") +
+            (counted ? "for (int __kp_xi = static_cast<int>(" + xFrom + "); __kp_xi < static_cast<int>(" +
+                           xTo + "); ++__kp_xi) {\nconst unsigned __kp_x = static_cast<unsigned>(__kp_xi);\n"
+                     : "for (unsigned __kp_x = " + xFrom + "; __kp_x < " + xTo + "; ++__kp_x) {\n") +
+            "const unsigned __kp_t = __kp_x + __kp_block.x * (__kp_y + __kp_block.y * __kp_z);\n";
         threadTurn(mask, inner);
     }
 
@@ -1665,9 +1669,37 @@ private:
     // values kept between the steps.
     void insideOutRows(const std::string& mask, const InsideOut& shape, const Stmt& root,
                        const std::string& row, const std::function<void()>& body) {
-        std::string indices = chunk(root.first + 1, guard_->ifAt, true) + guard_->assumptions;
-        for (const auto& [name, value] : guardLocals_)
-            indices += "(void)" + name + ";";
+        // An index rising by one a thread (`col`) is the row's first plus a signed counter: GCC 13 kept
+        // `blockIdx.x * blockDim.x + threadIdx.x` made int, with the assumption that it is exact, as a
+        // branch in the loop and vectorised none of the parts (as for grid-stride passes).
+        std::string indices, firsts, assumptions = guard_->assumptions;
+        for (const Stmt& c : root.children) {
+            if (c.first >= guard_->ifAt) break;
+            const auto d = c.kind == Stmt::Kind::Simple ? declarationAt(c.first, c.last - 1) : std::nullopt;
+            if (!d) continue;
+            const std::string spec = plain(d->specFirst, d->specLast);
+            for (const Declarator& one : d->declarators) {
+                const std::string name(k_.text(one.name));
+                const auto value = guardLocals_.find(name);
+                if (value == guardLocals_.end()) continue;
+                if (value->second.unit && !value->second.bound.empty()) {
+                    firsts += "const auto __kp_first_" + name +
+                              " = [&] {\n[[maybe_unused]] const uint3 __kp_tid{0u, __kp_y, __kp_z};" +
+                              chunk(root.first + 1, guard_->ifAt, true) + "\nreturn " + name + ";\n}();\n";
+                    // Exact as a signed sum: no assumption to say (GCC 12 kept that one as a branch).
+                    const std::string assumption = "::kernelpad::assumeExactIndex(" + name + ");";
+                    if (const auto at = assumptions.find(assumption); at != std::string::npos)
+                        assumptions.erase(at, assumption.size());
+                    indices += "\n" + spec + " " + name + " = __kp_first_" + name +
+                               " + static_cast<std::remove_const_t<" + spec + ">>(__kp_xi);";
+                } else {
+                    indices +=
+                        "\n" + spec + " " + name + " = " + chunk(one.initFirst, one.initLast, true) + ";";
+                }
+                indices += "(void)" + name + ";";
+            }
+        }
+        indices += assumptions;
         std::string restore = shape.recomputed;
         for (std::size_t c = 0; c < shape.carried.size(); ++c)
             restore += "\n" + shape.carried[c].type + " " + shape.carried[c].name + " = __kp_carried" +
@@ -1679,7 +1711,7 @@ private:
                 "for (unsigned __kp_y = 0; __kp_y < __kp_block.y; ++__kp_y) {" +
                 row + "if (__kp_end < 4) {";
         rowLoop(mask, body, "0", "__kp_end", true);
-        out_ += "continue;\n}\n";
+        out_ += "continue;\n}\n" + firsts;
         for (std::size_t c = 0; c < shape.carried.size(); ++c)
             out_ += shape.carried[c].type + " __kp_carried" + std::to_string(c) + "[1024];\n";
         rowLoop(
@@ -1690,18 +1722,21 @@ private:
                     out_ += chunk(s->first, s->last, true);
                 out_ += keep;
             },
-            "0", "__kp_end", true);
+            "0", "__kp_end", true, true);
         const Stmt& loop = *shape.loop;
         const auto init =
             loop.initFirst < loop.initLast ? declarationAt(loop.initFirst, loop.initLast) : std::nullopt;
         insideOut_ = init ? std::string(k_.text(init->declarators[0].name)) : "loop";
-        out_ += chunk(loop.first, loop.children[0].first, true) + " {";
-        rowLoop(
-            mask,
-            [&] {
-                out_ += indices + restore + chunk(loop.children[0].first, loop.children[0].last, true) + keep;
-            },
-            "0", "__kp_end", true);
+        // Each step's threads in two loops, halves of the row (in multiples of 8): with one, GCC took the
+        // step's loop for an outer loop to vectorise, failed (its strides are not constants), and left the
+        // row's loop inside it scalar; two loops in a row keep it from that.
+        out_ += "const unsigned __kp_half = __kp_end / 2 & ~7u;\n" +
+                chunk(loop.first, loop.children[0].first, true) + " {";
+        const auto step = [&] {
+            out_ += indices + restore + chunk(loop.children[0].first, loop.children[0].last, true) + keep;
+        };
+        rowLoop(mask, step, "0", "__kp_half", true, true);
+        rowLoop(mask, step, "__kp_half", "__kp_end", true, true);
         out_ += "}\n";
         rowLoop(
             mask,
@@ -1710,7 +1745,7 @@ private:
                 for (const Stmt* s : shape.after)
                     out_ += chunk(s->first, s->last, true);
             },
-            "0", "__kp_end", true);
+            "0", "__kp_end", true, true);
         out_ += "}\n"; // the row
     }
 

@@ -917,6 +917,16 @@ __global__ void k(int* a, int n) {
         sum += a[row * 8 + k % 8] * (k + col);
     a[100 + row * 16 + col] = sum;
 })" << grid2 << "k";
+        QTest::newRow("a row of 26 threads, in two halves a step") << R"(
+__global__ void k(int* a, int n) {
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    const int row = threadIdx.y;
+    if (col >= 2 * n || row >= 3) return;
+    int sum = 0;
+    for (int k = 0; k < n; ++k)
+        sum += a[row * 8 + k % 8] * (k + col);
+    a[100 + row * 32 + col] = sum;
+})" << R"({"grid": [1], "block": [32, 4]})" << "k";
         QTest::newRow("the wrapping form; kept values; a return after the loop")
             << R"(
 __global__ void k(int* a, int n) {
