@@ -926,7 +926,9 @@ __global__ void k(int* a, int n) {
     for (int k = 0; k < n; ++k)
         sum += a[row * 8 + k % 8] * (k + col);
     a[100 + row * 32 + col] = sum;
-})" << R"({"grid": [1], "block": [32, 4]})" << "k";
+})"
+                                                                   << R"({"grid": [1], "block": [32, 4]})"
+                                                                   << "k";
         QTest::newRow("the wrapping form; kept values; a return after the loop")
             << R"(
 __global__ void k(int* a, int n) {
