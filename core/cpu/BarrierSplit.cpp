@@ -1682,12 +1682,13 @@ private:
                 const std::string name(k_.text(one.name));
                 const auto value = guardLocals_.find(name);
                 if (value == guardLocals_.end()) continue;
-                if (value->second.unit && !value->second.bound.empty()) {
+                const std::string assumption = "::kernelpad::assumeExactIndex(" + name + ");";
+                if (value->second.unit && guard_->assumptions.find(assumption) != std::string::npos) {
                     firsts += "const auto __kp_first_" + name +
                               " = [&] {\n[[maybe_unused]] const uint3 __kp_tid{0u, __kp_y, __kp_z};" +
                               chunk(root.first + 1, guard_->ifAt, true) + "\nreturn " + name + ";\n}();\n";
-                    // Exact as a signed sum: no assumption to say (GCC 12 kept that one as a branch).
-                    const std::string assumption = "::kernelpad::assumeExactIndex(" + name + ");";
+                    // Exact as a signed sum (the block checked its largest value, as the assumption says):
+                    // nothing left to assume (GCC 12 kept that assumption as a branch).
                     if (const auto at = assumptions.find(assumption); at != std::string::npos)
                         assumptions.erase(at, assumption.size());
                     indices += "\n" + spec + " " + name + " = __kp_first_" + name +
