@@ -1037,6 +1037,28 @@ __global__ void k(int* a, int n) {
                  !loop.isEmpty());
     }
 
+    // Inside out, an index rising by one a thread is the row's first plus a signed counter only where the
+    // block checked its largest value (the guard compares it): otherwise it could overflow an int where
+    // the unsigned sum as written wraps.
+    void insideOutCountsOnlyCheckedIndices() {
+        const auto split = [](const std::string& guard) {
+            return cpu::splitAtBarriers("__global__ void k(int* a, int n) {\n"
+                                        "    const int col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                        "    const int row = threadIdx.y;\n" +
+                                            guard +
+                                            "    int sum = 0;\n"
+                                            "    for (int k = 0; k < n; ++k) sum += k * col;\n"
+                                            "    a[row] = sum;\n}\n",
+                                        1, 17, {"k.cu", false});
+        };
+        const auto checked = split("    if (row >= n || col >= n) return;\n");
+        QCOMPARE(checked.insideOut, std::string("k"));
+        QVERIFY2(checked.source.find("__kp_first_col") != std::string::npos, checked.source.c_str());
+        const auto unchecked = split("    if (row >= n) return;\n");
+        QCOMPARE(unchecked.insideOut, std::string("k"));
+        QVERIFY2(unchecked.source.find("__kp_first_col") == std::string::npos, unchecked.source.c_str());
+    }
+
     // A grid-stride loop in a region of a split kernel runs in passes, the block's threads together (each
     // row's threads in one vectorisable loop), where its first index rises along the row and its limit and
     // step are the block's; every thread still adds up its own elements in its own order, so split and
