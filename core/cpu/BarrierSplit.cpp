@@ -1616,6 +1616,10 @@ private:
         for (std::size_t i = loop.first; i < loop.last; ++i)
             if (isOneOf(k_.text(i), {"return", "goto", "break", "continue", "co_return"}))
                 return std::nullopt;
+        // A loop in its body keeps the row's loop from vectorising, and then inside out only adds the
+        // values kept between steps (a box filter's dy loop around its dx loop: 24.8 against 22.6 ms).
+        for (std::size_t i = loop.children[0].first; i < loop.children[0].last; ++i)
+            if (isOneOf(k_.text(i), {"for", "while", "do"})) return std::nullopt;
         shape.loop = &loop;
         for (++j; j < list.size(); ++j)
             shape.after.push_back(list[j]);

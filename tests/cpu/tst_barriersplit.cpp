@@ -982,6 +982,15 @@ __global__ void k(int* a, int n) {
     for (int k = 0; k < i; ++k) sum += a[k];
     a[100 + i] = sum;
 })" << grid2 << "";
+        QTest::newRow("a loop inside the loop") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int sum = 0;
+    for (int k = 0; k < n; ++k)
+        for (int j = 0; j < k; ++j) sum += a[(j + i) % 64];
+    a[100 + i] = sum;
+})" << grid2 << "";
         QTest::newRow("a loop that breaks") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
