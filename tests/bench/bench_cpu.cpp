@@ -138,10 +138,10 @@ int main(int argc, char** argv) {
             float* out = &nc[r * order];
             std::fill(out, out + order, 0.0f);
             for (std::size_t j = 0; j < order; ++j) {
-                const float x = na[r * order + j];
+                const float aik = na[r * order + j];
                 const float* in = &nb[j * order];
                 for (std::size_t c = 0; c < order; ++c)
-                    out[c] += x * in[c];
+                    out[c] += aik * in[c];
             }
         }
         keep(nc);
