@@ -1560,18 +1560,19 @@ private:
     // without barriers is one a GPU may run. It applies when the statements after the guard are
     // declarations, then the loop (its start, test and step the same for every thread: literals, launch
     // built-ins, parameters the kernel never changes, and none of those declarations; not constants alone),
-    // then anything. The
-    // loop leaves its body only at its end (no return, goto, break or continue in it) and writes none of
-    // the guard's indices. The declarations run once, before the loop; a variable the loop writes, or one
-    // whose value is not plain index arithmetic, is kept for each thread of the row in an array between the
-    // three parts; the others are recomputed in each part, so that an index such as `col` stays one the
-    // compiler sees rise by one along the row (loaded from an array, `b[k * n + col]` would be a gather).
+    // then anything. The loop leaves its body only at its end (no return, goto, break or continue in it),
+    // holds no loop, and writes none of the guard's indices. The declarations run once, before the loop; a
+    // variable the loop writes, or one whose value is not plain index arithmetic, is kept for each thread of
+    // the row in an array between the three parts; the others are recomputed in each part, so that an index
+    // such as `col` stays one the compiler sees rise by one along the row (loaded from an array, `b[k * n +
+    // col]` would be a gather).
     struct Carried {
         std::string name, type;
     };
     struct InsideOut {
         std::vector<const Stmt*> before; // declarations after the guard
         const Stmt* loop = nullptr;
+        std::string variable; // the loop's, or "loop" where its header declares none
         std::vector<const Stmt*> after;
         std::vector<Carried> carried;
         std::string recomputed; // the declarations of the others, as code for each part
@@ -1621,6 +1622,7 @@ private:
         for (std::size_t i = loop.children[0].first; i < loop.children[0].last; ++i)
             if (isOneOf(k_.text(i), {"for", "while", "do"})) return std::nullopt;
         shape.loop = &loop;
+        shape.variable = init ? std::string(k_.text(init->declarators[0].name)) : "loop";
         for (++j; j < list.size(); ++j)
             shape.after.push_back(list[j]);
         std::set<std::string> declared;
@@ -1729,9 +1731,7 @@ private:
             },
             "0", "__kp_end", true, true);
         const Stmt& loop = *shape.loop;
-        const auto init =
-            loop.initFirst < loop.initLast ? declarationAt(loop.initFirst, loop.initLast) : std::nullopt;
-        insideOut_ = init ? std::string(k_.text(init->declarators[0].name)) : "loop";
+        insideOut_ = shape.variable;
         // Each step's threads in two loops, halves of the row (in multiples of 8): with one, GCC took the
         // step's loop for an outer loop to vectorise, failed (its strides are not constants), and left the
         // row's loop inside it scalar; two loops in a row keep it from that.
