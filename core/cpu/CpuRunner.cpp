@@ -554,19 +554,19 @@ std::string executionWords(const CpuRunner::HostProgram::Kernel* split, bool spl
                     : "") +
                passes;
     }
-    // Only a kernel without barriers has its loop turned inside out (BarrierSplit.cpp).
-    if (split->notSplitBecause.empty() && splitCompiled && !split->insideOut.empty())
-        return "threads of a block run in one loop (the kernel has no barriers); its " +
-               (split->insideOut == "loop" ? std::string("loop") : split->insideOut + " loop") +
-               " runs around each row of threads, which take each step together (where their indices stay "
-               "below 2^31)" +
-               passes;
+    // Only a kernel without barriers has a loop turned inside out (BarrierSplit.cpp).
+    const std::string insideOut =
+        split->insideOut.empty()
+            ? ""
+            : "; its " + (split->insideOut == "loop" ? std::string("loop") : split->insideOut + " loop") +
+                  " runs around each row of threads, which take each step together (where their indices "
+                  "stay below 2^31)";
     if (split->notSplitBecause.empty() && splitCompiled)
         return (split->barriers == 0   ? "threads of a block run in one loop (the kernel has no barriers)"
                 : split->barriers == 1 ? "threads of a block run as loops before and after its barrier"
                                        : "threads of a block run as loops between its " +
                                              std::to_string(split->barriers) + " barriers") +
-               passes;
+               insideOut + passes;
     if (split->notSplitBecause.empty())
         return "threads of a block run as fibers (the host compiler rejected the kernel split at its "
                "barriers)";
