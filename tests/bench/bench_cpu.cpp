@@ -40,6 +40,11 @@ nlohmann::json array(const std::string& name, std::vector<std::size_t> shape, co
 nlohmann::json scalar(const std::string& name, nlohmann::json value) {
     return {{"name", name}, {"scalar", {{"dtype", "int32"}}}, {"value", value}};
 }
+// A matrix product's arguments, c = a x b for side x side matrices of ones, and n = side.
+std::vector<nlohmann::json> matmulArgs(std::size_t side) {
+    return {array("c", {side, side}, "out"), array("a", {side, side}, "in", "ones"),
+            array("b", {side, side}, "in", "ones"), scalar("n", "rows(a)")};
+}
 
 double medianKernelMs(const cpu::CpuRunner& runner, const launch::RunSetup& setup, int repeat) {
     return launch::median(runner.run(setup, {repeat, 1, nullptr}).kernelMs);
@@ -128,10 +133,7 @@ int main(int argc, char** argv) {
                                "    if (row >= n || col >= n) return;\n    float sum = 0.0f;\n"
                                "    for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];\n"
                                "    c[row * n + col] = sum;\n}\n",
-                               "matmul",
-                               {array("c", {order, order}, "out"), array("a", {order, order}, "in", "ones"),
-                                array("b", {order, order}, "in", "ones"), scalar("n", "rows(a)")},
-                               {{"grid", "auto"}, {"block", {16, 16}}});
+                               "matmul", matmulArgs(order), {{"grid", "auto"}, {"block", {16, 16}}});
     std::vector<float> na(order * order, 1.0f), nb(order * order, 1.0f), nc(order * order);
     const double rowsLoop = bench::medianMs(5, [&] {
         for (std::size_t r = 0; r < order; ++r) {
@@ -165,10 +167,7 @@ int main(int argc, char** argv) {
                                "        for (int j = 0; j < TILE; ++j) acc += ta[threadIdx.y][j] * "
                                "tb[j][threadIdx.x];\n        __syncthreads();\n    }\n"
                                "    c[row * n + col] = acc;\n}\n",
-                               "matmul",
-                               {array("c", {k, k}, "out"), array("a", {k, k}, "in", "ones"),
-                                array("b", {k, k}, "in", "ones"), scalar("n", "rows(a)")},
-                               {{"grid", "auto"}, {"block", {16, 16}}});
+                               "matmul", matmulArgs(k), {{"grid", "auto"}, {"block", {16, 16}}});
     std::vector<float> ma(k * k, 1.0f), mb(k * k, 1.0f), mc(k * k);
     const double serialMatmul = bench::medianMs(5, [&] {
         for (std::size_t r = 0; r < k; ++r)
