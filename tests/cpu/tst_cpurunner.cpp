@@ -253,6 +253,10 @@ private slots:
         QVERIFY2(compiled.execution.find("atomics on bins, wraps and wide are combined on each core") !=
                      std::string::npos,
                  compiled.execution.c_str());
+        // Split (one call runs a block), the kernel's adds go through the block's local view of the windows,
+        // which half of the 4096 bins fall outside of.
+        QVERIFY(cpu::CpuRunner::hostProgram(setup, false, true)
+                    .text.find("::kernelpad::WindowedAdds _kp_dwAdd;") != std::string::npos);
         const auto result = runner_->run(setup, {2, 1, nullptr});
         std::vector<double> counts(4096, 0.0);
         std::vector<std::uint32_t> wraps(8, 0);
