@@ -168,7 +168,9 @@ void flushDenormalsOnThisThread() {
 // The entry points of the compiled library: for each kernel instance k, kernelpad_arity_k,
 // kernelpad_run_block_k (a block's threads in one loop) and kernelpad_run_thread_k (one thread, or a whole
 // block of a kernel split at its barriers); for each symbol s a program writes, kernelpad_symbol_s.
-std::string entryPoints(const launch::Program& program) {
+// `privateRenamed`: per kernel instance, bit i where parameter i's atomics were renamed _kp_pNAdd.
+std::string entryPoints(const launch::Program& program,
+                        const std::vector<unsigned long long>& privateRenamed) {
     std::string text = R"(
 #line 1 "<kernelpad cpu entry>"
 namespace kernelpad_entry {
@@ -216,6 +218,9 @@ extern "C" unsigned long long kernelpad_deferred_bytes() { return sizeof(::kerne
                 "(void* const* args, unsigned x, unsigned y, unsigned z) {\n"
                 "    kernelpad_block_state.threadIndex = uint3{x, y, z};\n    kernelpad_entry::runThread<&" +
                 kernel + ">(&" + kernel + ", args);\n}\n";
+        text += "extern \"C\" unsigned long long kernelpad_private_" + n +
+                "() { return ::kernelpad::privateParameters(&" + kernel + ", " +
+                std::to_string(privateRenamed.at(k)) + "ull); }\n";
     }
     for (std::size_t s = 0; s < program.symbols.size(); ++s) {
         const std::string& symbol = program.symbols[s].name;
@@ -496,7 +501,14 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                                       split.insideOut};
         }
     text += checkBounds ? checkedShared(user) : rewriteDynamicShared(user);
-    text += "\n" + entryPoints(ran);
+    std::vector<unsigned long long> privateRenamed;
+    for (const auto& kernel : program.kernels) {
+        unsigned long long bits = 0;
+        for (const auto& parameter : kernel.deferred)
+            if (parameter.privateCopy) bits |= 1ull << parameter.index;
+        privateRenamed.push_back(bits);
+    }
+    text += "\n" + entryPoints(ran, privateRenamed);
     if (checkBounds)
         text += "extern \"C\" void kernelpad_install_bounds(void (*report)(const char*, long long, unsigned "
                 "long long, "
@@ -887,6 +899,7 @@ private:
         for (std::size_t k = 0; k < program_.kernels.size(); ++k) {
             const std::string n = std::to_string(k);
             const Entry entry{symbol<int (*)()>(library, "kernelpad_arity_" + n),
+                              symbol<unsigned long long (*)()>(library, "kernelpad_private_" + n),
                               symbol<void (*)(void* const*)>(library, "kernelpad_run_block_" + n),
                               symbol<void (*)(void* const*, unsigned, unsigned, unsigned)>(
                                   library, "kernelpad_run_thread_" + n)};
@@ -963,9 +976,10 @@ private:
         const BlockExecution how = execution.split[op.kernel] ? BlockExecution::Split
                                    : execution.fibers         ? BlockExecution::Fibers
                                                               : BlockExecution::Loop;
+        const bool defer = mayDefer(op, execution.deferred[op.kernel]);
         try {
-            grid.run(entries_[op.kernel], how, op.geometry, parameters.pointers.data(), signature.name,
-                     mayDefer(op, execution.deferred[op.kernel]));
+            grid.run(entries_[op.kernel], how, op.geometry, parameters.pointers.data(), signature.name, defer,
+                     defer ? parameters.privateCopies : kNoCopies);
         } catch (const launch::KernelFault& e) {
             if (program_.single) throw;
             throw launch::KernelFault(inStep(program_, operation) + e.what());
@@ -1008,8 +1022,13 @@ private:
     // since a 4x4 array's launch is tens of nanoseconds.
     struct Parameters {
         std::vector<void*> pointers;
-        std::vector<ArrayArgument> arrays; // checked arrays, which pointers point to in bounds mode
+        std::vector<ArrayArgument> arrays;      // checked arrays, which pointers point to in bounds mode
+        std::vector<PrivateCopy> privateCopies; // where the launch defers its atomics
     };
+    static inline const std::vector<PrivateCopy> kNoCopies;
+    // A buffer of at most this many bytes (4,096 bins of 4 bytes) is copied for each worker where the
+    // kernel's atomics on it are all integer adds: a copy per worker, zeroed, then scanned once a launch.
+    static constexpr std::uint64_t kPrivateBytes = 16384;
     std::vector<Parameters> parameters_; // per operation (empty for all but launches)
 
     void prepareParameters() {
@@ -1033,7 +1052,28 @@ private:
                     p.pointers[i] = &p.arrays[i];
                 }
             }
+            if (!checkBounds_) p.privateCopies = privateCopies(*op);
         }
+    }
+
+    // The parameters of `op` whose buffers each worker gets a copy of (the library says which may: integer
+    // adds alone, renamed _kp_pNAdd; the buffer small, and aligned to the adds' size).
+    std::vector<PrivateCopy> privateCopies(const launch::LaunchOperation& op) const {
+        std::vector<PrivateCopy> copies;
+        const unsigned long long bits = entries_[op.kernel].privateParameters();
+        for (unsigned i = 0; i < 32 && i < op.args.size(); ++i) {
+            if (!(bits >> i & 1u) || !op.args[i].pointer) continue;
+            const auto& place = op.args[i].place;
+            const unsigned size = bits >> (32 + i) & 1u ? 8 : 4;
+            const std::uint64_t bytes = program_.buffers[place.buffer].bytes();
+            const std::uint64_t offset = place.offset * model::byteSize(program_.buffers[place.buffer].dtype);
+            std::byte* const buffer = memory_[place.buffer];
+            if (bytes == 0 || bytes > kPrivateBytes || bytes % size != 0 || offset % size != 0 ||
+                reinterpret_cast<std::uintptr_t>(buffer) % size != 0)
+                continue;
+            copies.push_back({i, buffer, bytes, offset, size});
+        }
+        return copies;
     }
 };
 

@@ -26,7 +26,8 @@ std::string_view atomicOperation(std::string_view name) {
 }
 
 // The atomics whose old value a statement may discard and whose effects fold: the deferred form is
-// "_kp_df" + what follows "atomic" (or "_kp_dw", a windowed add), as long as the original.
+// "_kp_df" + what follows "atomic" (or "_kp_pN", an add that may go to a private copy, or "_kp_dw", a
+// windowed add), as long as the original.
 bool isDeferrable(std::string_view name) {
     static constexpr std::array<std::string_view, 7> kOperations{"Add", "Sub", "Min", "Max",
                                                                  "And", "Or",  "Xor"};
@@ -246,11 +247,17 @@ rewriteDeferredAtomics(std::string& source, int line, int column,
             return atomicOperation(k.text(call)) == "Add" &&
                    (k.text(address) == name || (k.text(address) == "&" && k.text(address + 1) == name));
         });
+        // Adds on one of the first ten parameters name it, _kp_p0 to _kp_p9: the launch may give each worker
+        // a private copy of its buffer, which the header's privateAdd<N> then adds into without a test.
+        static constexpr std::array<const char*, 10> kPrivate{"_kp_p0", "_kp_p1", "_kp_p2", "_kp_p3",
+                                                              "_kp_p4", "_kp_p5", "_kp_p6", "_kp_p7",
+                                                              "_kp_p8", "_kp_p9"};
+        deferred.back().privateCopy = addsOnly && p < kPrivate.size();
         for (const std::size_t call : calls)
-            renames.emplace_back(call, addsOnly ? "_kp_dw" : "_kp_df");
+            renames.emplace_back(call, !addsOnly ? "_kp_df" : p < kPrivate.size() ? kPrivate[p] : "_kp_dw");
     }
     for (const auto& [call, name] : renames)
-        source.replace(k.token(call).offset, 6, name); // "atomic" -> "_kp_df" or "_kp_dw"
+        source.replace(k.token(call).offset, 6, name); // "atomic" -> "_kp_df", "_kp_pN" or "_kp_dw"
     return deferred;
 }
 

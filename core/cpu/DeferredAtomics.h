@@ -13,6 +13,9 @@ struct DeferredParameter {
     std::string name;
     std::size_t index = 0; // in the kernel's parameter list
     int calls = 0;         // atomic calls on it the rewrite renamed
+    // Its calls are all integer-capable adds, renamed _kp_pNAdd (N its index, under 10): a launch may give
+    // each worker a private copy of its buffer (kernelpad_cuda_host.h, "Private copies").
+    bool privateCopy = false;
 };
 
 // Renames, in `source` (same length after), the qualifying atomic calls in the body of the kernel whose

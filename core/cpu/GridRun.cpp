@@ -9,6 +9,7 @@
 #include <atomic>
 #include <barrier>
 #include <chrono>
+#include <cstring>
 #include <exception>
 #include <latch>
 #include <mutex>
@@ -34,6 +35,7 @@ struct GridRun::Launch {
     std::latch* started = nullptr;
     const std::atomic<bool>* abandon = nullptr;
     bool deferAtomics = false;
+    const std::vector<PrivateCopy>* privateCopies = nullptr; // non-empty, or null
 };
 
 GridRun::GridRun(unsigned workers, std::uint64_t mostBlocks, bool wholeGrid,
@@ -55,7 +57,8 @@ void GridRun::setDeferredAtomics(void (*flush)(void*), std::size_t tableBytes) {
 }
 
 void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g,
-                  void* const* pointers, const std::string& kernelName, bool deferAtomics) {
+                  void* const* pointers, const std::string& kernelName, bool deferAtomics,
+                  const std::vector<PrivateCopy>& privateCopies) {
     const std::uint64_t blocks = g.blocks();
     if (blocks == 1 && how != BlockExecution::Fibers &&
         !(deferAtomics && flushDeferred_ && deferredBytes_ > 0)) {
@@ -73,6 +76,10 @@ void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGe
     constexpr std::uint64_t chunk = 64;
     Launch launch{entry, how, g, pointers, kernelName, workers, blocks, chunk};
     launch.deferAtomics = deferAtomics && flushDeferred_ && deferredBytes_ > 0;
+    if (launch.deferAtomics && !wholeGrid && !privateCopies.empty()) {
+        launch.privateCopies = &privateCopies;
+        if (privateSets_.size() < workers) privateSets_.resize(workers);
+    }
     SmallGrid* small = wholeGrid ? nullptr : smallGrid(entry, g);
     if (small && !small->shared) {
         // A small grid runs on this thread alone: waking the workers costs more than its blocks (a 4x4
@@ -146,17 +153,34 @@ void GridRun::worker(Launch& launch, unsigned w) {
         if (!table) table = std::make_unique<std::byte[]>(deferredBytes_); // zeroed: every slot free
         flush.table = table.get();
     }
-    prepareBlocks(g, w, flush.table);
+    // The worker's private copies, added into their buffers once its blocks are done (or one failed: the
+    // copies must be zero for the next launch).
+    struct FlushPrivate {
+        GridRun* run;
+        const Launch* launch;
+        unsigned w;
+        ~FlushPrivate() {
+            if (launch) run->flushPrivate(*launch, w);
+        }
+    } flushPrivate{this, nullptr, w};
+    void* const* const pointers = launch.privateCopies ? privateArguments(launch, w) : launch.pointers;
+    unsigned long long privateParameters = 0;
+    if (launch.privateCopies) {
+        flushPrivate.launch = &launch;
+        for (const PrivateCopy& copy : *launch.privateCopies)
+            privateParameters |= 1ull << copy.parameter;
+    }
+    prepareBlocks(g, w, flush.table, privateParameters);
     const std::function<void()> gridSync =
         launch.gridBarrier ? std::function<void()>([&launch] { launch.gridBarrier->arrive_and_wait(); })
                            : nullptr;
     const auto runBlock = [&] {
         if (!threadFibers) {
-            runLoopOrSplit(launch.entry, launch.how, launch.pointers, launch.kernelName);
+            runLoopOrSplit(launch.entry, launch.how, pointers, launch.kernelName);
             return;
         }
         const auto body = [&](std::size_t t) {
-            launch.entry.runThread(launch.pointers, static_cast<unsigned>(t % g.block[0]),
+            launch.entry.runThread(pointers, static_cast<unsigned>(t % g.block[0]),
                                    static_cast<unsigned>(t / g.block[0] % g.block[1]),
                                    static_cast<unsigned>(t / (std::size_t{g.block[0]} * g.block[1])));
         };
@@ -225,7 +249,53 @@ void GridRun::runLoopOrSplit(const Entry& entry, BlockExecution how, void* const
     }
 }
 
-void GridRun::prepareBlocks(const launch::LaunchGeometry& g, unsigned w, void* deferredAtomics) {
+void* const* GridRun::privateArguments(const Launch& launch, unsigned w) {
+    PrivateSet& set = privateSets_[w];
+    std::uint64_t words = 0;
+    for (const PrivateCopy& copy : *launch.privateCopies)
+        words += (copy.bytes + 7) / 8;
+    if (set.words.size() < words) set.words.resize(words, 0); // zero: flushPrivate leaves them so
+    const auto parameters = static_cast<std::size_t>(launch.entry.arity());
+    set.arguments.assign(launch.pointers, launch.pointers + parameters);
+    std::uint64_t at = 0;
+    for (const PrivateCopy& copy : *launch.privateCopies) {
+        // A pointer parameter's argument is the address itself (the header's kernelpad::argument).
+        set.arguments[copy.parameter] = reinterpret_cast<std::byte*>(set.words.data() + at) + copy.offset;
+        at += (copy.bytes + 7) / 8;
+    }
+    return set.arguments.data();
+}
+
+void GridRun::flushPrivate(const Launch& launch, unsigned w) {
+    PrivateSet& set = privateSets_[w];
+    std::uint64_t at = 0;
+    for (const PrivateCopy& copy : *launch.privateCopies) {
+        // Words of eight bytes, most of them zero (a histogram's empty bins); unsigned sums wrap as the
+        // kernel's adds did.
+        const std::uint64_t words = (copy.bytes + 7) / 8;
+        for (std::uint64_t i = 0; i < words; ++i) {
+            std::uint64_t& word = set.words[at + i];
+            if (word == 0) continue;
+            std::byte* const target = copy.buffer + i * 8;
+            if (copy.elementBytes == 8) {
+                std::atomic_ref(*reinterpret_cast<std::uint64_t*>(target))
+                    .fetch_add(word, std::memory_order_relaxed);
+            } else {
+                std::uint32_t halves[2];
+                std::memcpy(halves, &word, sizeof halves);
+                for (unsigned h = 0; h < 2; ++h)
+                    if (halves[h] != 0 && i * 8 + 4 * h < copy.bytes) // not the padding of an odd count
+                        std::atomic_ref(*reinterpret_cast<std::uint32_t*>(target + 4 * h))
+                            .fetch_add(halves[h], std::memory_order_relaxed);
+            }
+            word = 0;
+        }
+        at += words;
+    }
+}
+
+void GridRun::prepareBlocks(const launch::LaunchGeometry& g, unsigned w, void* deferredAtomics,
+                            unsigned long long privateParameters) {
     if (sharedMemory_.size() <= w) sharedMemory_.resize(w + 1);
     std::vector<unsigned char>& shared = sharedMemory_[w];
     if (shared.size() < std::max<std::size_t>(g.sharedBytes, 1))
@@ -238,6 +308,7 @@ void GridRun::prepareBlocks(const launch::LaunchGeometry& g, unsigned w, void* d
     state.dynamicSharedBytes = g.sharedBytes;
     state.blockThreads = static_cast<unsigned>(g.threadsPerBlock());
     state.deferredAtomics = deferredAtomics;
+    state.privateParameters = privateParameters;
 }
 
 launch::KernelFault GridRun::blockFault(const std::string& kernelName, const launch::KernelFault& e) {

@@ -23,9 +23,23 @@ class ThreadFibers;
 // A kernel's entry points in the compiled library (CpuRunner's generated kernelpad_run_* functions).
 struct Entry {
     int (*arity)() = nullptr;
+    // Bit i: parameter i may run on private copies; bit 32 + i: its adds are of 8 bytes (the header's
+    // kernelpad::privateParameters).
+    unsigned long long (*privateParameters)() = nullptr;
     void (*runBlock)(void* const*) = nullptr; // the block's threads in a loop
     void (*runThread)(void* const*, unsigned, unsigned,
                       unsigned) = nullptr; // one thread; a split kernel: the block
+};
+
+// A parameter a launch runs on private copies (kernelpad_cuda_host.h, "Private copies"): each worker gets a
+// zeroed copy of the buffer the parameter points into and passes the kernel a pointer at the same offset in
+// it; when the worker's blocks are done, what its copy holds is added into the buffer with atomics.
+struct PrivateCopy {
+    unsigned parameter = 0;      // its index in the kernel's parameter list (under 10)
+    std::byte* buffer = nullptr; // the buffer's first byte
+    std::uint64_t bytes = 0;     // the buffer's size, a multiple of elementBytes
+    std::uint64_t offset = 0;    // where the parameter points, in bytes from `buffer`
+    unsigned elementBytes = 4;   // the adds' type: 4 or 8 bytes, an unsigned sum either way
 };
 
 // How a kernel's block runs.
@@ -49,8 +63,11 @@ public:
     // of a fiber-run kernel is thrown as a launch::KernelFault that names `kernelName`.
     // `deferAtomics`: the kernel's deferred atomics (DeferredAtomics.h) fold into each worker's table, which
     // is applied when the worker's blocks are done; otherwise they act at once.
+    // `privateCopies` (only where `deferAtomics`, and not for a kernel that syncs its grid): parameters each
+    // worker runs on a copy of.
     void run(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g, void* const* pointers,
-             const std::string& kernelName, bool deferAtomics = false);
+             const std::string& kernelName, bool deferAtomics = false,
+             const std::vector<PrivateCopy>& privateCopies = {});
 
     // The loaded library's way to apply a table of deferred atomics, and the table's size.
     void setDeferredAtomics(void (*flush)(void*), std::size_t tableBytes);
@@ -68,7 +85,13 @@ private:
                                const std::string& kernelName);
     // This thread's block state for blocks of `g` on worker w (its shared memory; run() has sized the
     // per-worker vectors before any worker starts).
-    void prepareBlocks(const launch::LaunchGeometry& g, unsigned w, void* deferredAtomics);
+    void prepareBlocks(const launch::LaunchGeometry& g, unsigned w, void* deferredAtomics,
+                       unsigned long long privateParameters = 0);
+    // Worker w's arguments for a launch with private copies: its copies, zeroed, and the kernel's
+    // parameters with the private ones pointing into them.
+    void* const* privateArguments(const Launch& launch, unsigned w);
+    // Adds what worker w's copies hold into their buffers and zeroes them.
+    void flushPrivate(const Launch& launch, unsigned w);
     // A block whose threads cannot go on (a warp operation's misuse, threads waiting at different
     // barriers), said with the kernel's name.
     static launch::KernelFault blockFault(const std::string& kernelName, const launch::KernelFault& e);
@@ -98,6 +121,12 @@ private:
     void (*flushDeferred_)(void*) = nullptr;
     std::size_t deferredBytes_ = 0;
     std::vector<std::unique_ptr<std::byte[]>> deferredTables_; // per worker, zeroed, made at first need
+    // Per worker: its private copies (zero between launches) and the arguments it passes the kernel.
+    struct PrivateSet {
+        std::vector<std::uint64_t> words;
+        std::vector<void*> arguments;
+    };
+    std::vector<PrivateSet> privateSets_;
     std::vector<SmallGrid> smallGrids_;
 };
 

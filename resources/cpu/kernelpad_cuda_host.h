@@ -251,6 +251,8 @@ struct KernelpadBlockState {
     unsigned long long warpOccasion;
     unsigned long long warpBlockStart;
     void* warpSlots; // the worker's ::kernelpad::WarpSlots, made at its first split block with warp operations
+    // Bit P: the launch gave this worker a private copy of parameter P's buffer (privateAdd, below).
+    unsigned long long privateParameters;
 };
 extern "C" __thread __attribute__((tls_model("initial-exec"))) KernelpadBlockState kernelpad_block_state;
 
@@ -1225,6 +1227,54 @@ KERNELPAD_DEFERRED(_kp_dfAnd, atomicAnd, DeferredAnd, DeferredBitwise)
 KERNELPAD_DEFERRED(_kp_dfOr, atomicOr, DeferredOr, DeferredBitwise)
 KERNELPAD_DEFERRED(_kp_dfXor, atomicXor, DeferredXor, DeferredBitwise)
 KERNELPAD_DEFERRED_CALL(_kp_dwAdd, _kp_dfAdd, ::kernelpad::windowedAdd, DeferredWindowed)
+// Private copies: an integer atomicAdd on a parameter P (among the first ten) whose atomics are all adds
+// is renamed _kp_pPAdd (DeferredAtomics.cpp). Where its buffer is small (a histogram's bins), the launch
+// gives each worker a zeroed copy of that buffer and passes the kernel a pointer into it
+// (core/cpu/GridRun.cpp), and the add is a plain one there, as the serial loop's: no test of where the
+// address falls. When its blocks are done, the worker adds what its copy holds into the buffer with
+// atomics and zeroes the copy. Nothing in the launch reads P's buffer (the rules above), so the values
+// are the atomics' own, as with the windows; an integer sum is exact in any order. Where the launch gives
+// no copy (a larger buffer, the bounds mode, an argument that aliases it), the add goes to the window.
+namespace kernelpad {
+template <unsigned P, typename T> inline void privateAdd(T* address, T value) {
+    if (kernelpad_block_state.privateParameters >> P & 1u) [[likely]] {
+        using U = std::make_unsigned_t<T>; // wraps, as CUDA's adds do
+        *reinterpret_cast<U*>(address) += static_cast<U>(value);
+        return;
+    }
+    windowedAdd(address, value);
+}
+// Bit i: parameter i is a pointer to an integer type privateAdd takes, and its calls were renamed (bit i
+// of `renamed`); bit 32 + i: its elements are 8 bytes. The core gives copies only to these.
+template <typename P> constexpr unsigned long long privateBits(unsigned i, unsigned long long renamed) {
+    if constexpr (std::is_pointer_v<P>) {
+        using T = std::remove_cv_t<std::remove_pointer_t<P>>;
+        if (DeferredWindowed<T>::value && (renamed >> i & 1u))
+            return (1ull << i) | (sizeof(T) == 8 ? 1ull << (32 + i) : 0ull);
+    }
+    return 0;
+}
+template <typename... P, std::size_t... I>
+constexpr unsigned long long privateParameters(void (*)(P...), unsigned long long renamed, std::index_sequence<I...>) {
+    return (privateBits<P>(static_cast<unsigned>(I), renamed) | ... | 0ull);
+}
+template <typename... P> constexpr unsigned long long privateParameters(void (*kernel)(P...), unsigned long long renamed) {
+    return privateParameters(kernel, renamed, std::index_sequence_for<P...>{});
+}
+} // namespace kernelpad
+#define KERNELPAD_PRIVATE_ADD(P) KERNELPAD_DEFERRED_CALL(_kp_p##P##Add, _kp_dwAdd, ::kernelpad::privateAdd<P>, DeferredWindowed)
+KERNELPAD_PRIVATE_ADD(0)
+KERNELPAD_PRIVATE_ADD(1)
+KERNELPAD_PRIVATE_ADD(2)
+KERNELPAD_PRIVATE_ADD(3)
+KERNELPAD_PRIVATE_ADD(4)
+KERNELPAD_PRIVATE_ADD(5)
+KERNELPAD_PRIVATE_ADD(6)
+KERNELPAD_PRIVATE_ADD(7)
+KERNELPAD_PRIVATE_ADD(8)
+KERNELPAD_PRIVATE_ADD(9)
+#undef KERNELPAD_PRIVATE_ADD
+
 // A split kernel's windowed adds (core/cpu/BarrierSplit.cpp: a kernel whose body calls _kp_dwAdd declares
 // one of these, named _kp_dwAdd, once per block, which the calls then find before the function above).
 // It holds the worker's windows in two locals, so that an add in the thread loops is a subtraction, a test

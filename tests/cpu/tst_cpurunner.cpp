@@ -169,13 +169,13 @@ private slots:
     void deferredAtomicsOnlyWhereNothingReadsThem_data() {
         QTest::addColumn<QString>("body");
         QTest::addColumn<QStringList>("deferred");
-        // How the deferred calls are renamed: _kp_dw where a parameter takes adds only (the windowed add of
-        // kernelpad_cuda_host.h), _kp_df where it takes any other operation.
+        // How the deferred calls are renamed: _kp_pN where parameter N takes adds only (a private copy per
+        // worker, or the windowed add, of kernelpad_cuda_host.h), _kp_df where it takes any other operation.
         QTest::addColumn<QStringList>("renamed");
         QTest::newRow("one float") << "atomicAdd(total, v * v);" << QStringList{"total"}
-                                   << QStringList{"_kp_dw"};
+                                   << QStringList{"_kp_p0"};
         QTest::newRow("bins indexed by the data")
-            << "atomicAdd(&bins[data[i]], 1u);" << QStringList{"bins"} << QStringList{"_kp_dw"};
+            << "atomicAdd(&bins[data[i]], 1u);" << QStringList{"bins"} << QStringList{"_kp_p2"};
         QTest::newRow("after an if, and the block form")
             << "if (i < n) atomicMax_block(best + 1, i);" << QStringList{"best"} << QStringList{"_kp_df"};
         QTest::newRow("old value used")
@@ -186,7 +186,7 @@ private slots:
         QTest::newRow("read in the index")
             << "atomicAdd(&total[(int)total[0]], v);" << QStringList{} << QStringList{};
         QTest::newRow("dereferenced in the address")
-            << "atomicAdd(bins + *total, 1u);" << QStringList{"bins"} << QStringList{"_kp_dw"};
+            << "atomicAdd(bins + *total, 1u);" << QStringList{"bins"} << QStringList{"_kp_p2"};
         QTest::newRow("passed to a helper")
             << "atomicAdd(total, v); helper(total);" << QStringList{} << QStringList{};
         QTest::newRow("not deferrable") << "atomicCAS(total, 0, 1);" << QStringList{} << QStringList{};
@@ -201,7 +201,7 @@ private slots:
             << QStringList{"_kp_df"};
         QTest::newRow("adds on one parameter, a maximum on another")
             << "atomicAdd(&bins[data[i]], 1u); atomicMax(best, v);" << QStringList{"bins", "best"}
-            << QStringList{"_kp_dw", "_kp_df"};
+            << QStringList{"_kp_p2", "_kp_df"};
     }
 
     void deferredAtomicsOnlyWhereNothingReadsThem() {
@@ -220,7 +220,7 @@ private slots:
             names << QString::fromStdString(p.name);
         QCOMPARE(names, deferred);
         QCOMPARE(source.size(), original.size()); // columns stay where they were
-        for (const char* prefix : {"_kp_df", "_kp_dw"})
+        for (const char* prefix : {"_kp_df", "_kp_dw", "_kp_p0", "_kp_p2"})
             QCOMPARE(source.find(prefix) != std::string::npos, renamed.contains(prefix));
 
         // A #define that names the parameters could read them: nothing is deferred.
@@ -253,10 +253,9 @@ private slots:
         QVERIFY2(compiled.execution.find("atomics on bins, wraps and wide are combined on each core") !=
                      std::string::npos,
                  compiled.execution.c_str());
-        // Split (one call runs a block), the kernel's adds go through the block's local view of the windows,
-        // which half of the 4096 bins fall outside of.
-        QVERIFY(cpu::CpuRunner::hostProgram(setup, false, true)
-                    .text.find("::kernelpad::WindowedAdds _kp_dwAdd;") != std::string::npos);
+        // Three parameters under 10 whose atomics are all adds: each worker adds into a copy of theirs.
+        QVERIFY(cpu::CpuRunner::hostProgram(setup, false, true).text.find("_kp_p2Add(&wide[") !=
+                std::string::npos);
         const auto result = runner_->run(setup, {2, 1, nullptr});
         std::vector<double> counts(4096, 0.0);
         std::vector<std::uint32_t> wraps(8, 0);
@@ -276,6 +275,72 @@ private slots:
         const auto direct = atOnce.run(setup);
         for (const char* name : {"bins", "wraps", "wide"})
             QVERIFY2(*direct.output(name) == *result.output(name), name);
+    }
+
+    // Integer adds on a small buffer run on a zeroed copy per worker, added into the buffer when the
+    // worker's blocks are done (kernelpad_cuda_host.h, "Private copies"). The counts are exact repeat after
+    // repeat (the copies are zero again for the next launch), through an argument that points into the
+    // middle of its buffer; a buffer too large to copy, and a parameter after the tenth, take the window.
+    void privateCopiesLeaveCudasValues() {
+        const nlohmann::json file = {
+            {"format", "kernelpad/1"},
+            {"code", "__global__ void count(const unsigned* data, unsigned* bins, int n) {\n"
+                     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i < n) atomicAdd(&bins[data[i] % 32], 1u);\n}\n"},
+            {"args",
+             {array("data", "uint32", {100000}, "in",
+                    {{"random", "uniform"}, {"low", 0}, {"high", 1000}, {"seed", 7}}),
+              array("bins", "uint32", {64}, "out")}},
+            {"steps",
+             {{{"launch",
+                {{"kernel", "count"},
+                 {"grid", {391}},
+                 {"block", {256}},
+                 {"args", {"data", "bins + 16", "size(data)"}}}}}}}};
+        const auto program = launch::prepare(
+            io::parsePlayground(file.dump(), cache_.filePath("private.kpad.json").toStdString()));
+        QVERIFY(cpu::CpuRunner::hostProgram(program, false, true).text.find("_kp_p1Add(&bins[") !=
+                std::string::npos);
+        const auto* data = &program.find("data")->array;
+        std::vector<double> expected(64, 0.0);
+        for (std::size_t i = 0; i < data->size(); ++i)
+            expected[16 + static_cast<std::size_t>(data->value(i)) % 32] += 1;
+        const auto counted = runner_->run(program, {3, 1, nullptr});
+        for (std::size_t b = 0; b < 64; ++b)
+            QCOMPARE(counted.output("bins")->value(b), expected[b]);
+
+        // 8192 bins (32 KiB): no copy, the window and the table; a parameter after the tenth: the window.
+        const auto large =
+            setupOf("__global__ void count(const unsigned* data, unsigned* bins, int n) {\n"
+                    "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (i < n) atomicAdd(&bins[data[i] % 8192], 1u);\n}\n",
+                    "count",
+                    {array("data", "uint32", {100000}, "in",
+                           {{"random", "uniform"}, {"low", 0}, {"high", 100000}, {"seed", 8}}),
+                     array("bins", "uint32", {8192}, "out"), scalar("n", "int32", "size(data)")},
+                    {{"grid", {391}}, {"block", {256}}});
+        std::string late = "__global__ void late(const unsigned* data, int n";
+        nlohmann::json lateArgs = {array("data", "uint32", {100000}, "in",
+                                         {{"random", "uniform"}, {"low", 0}, {"high", 100000}, {"seed", 8}}),
+                                   scalar("n", "int32", "size(data)")};
+        for (int p = 2; p < 10; ++p) {
+            late += ", int a" + std::to_string(p);
+            lateArgs.push_back(scalar("a" + std::to_string(p), "int32", p));
+        }
+        late += ", unsigned* bins) {\n    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i < n) atomicAdd(&bins[data[i] % 8192], 1u);\n}\n";
+        lateArgs.push_back(array("bins", "uint32", {8192}, "out"));
+        const auto tenth = setupOf(late, "late", lateArgs, {{"grid", {391}}, {"block", {256}}});
+        QVERIFY(cpu::CpuRunner::hostProgram(tenth, false, true).text.find("_kp_dwAdd(&bins[") !=
+                std::string::npos);
+        std::vector<double> bins(8192, 0.0);
+        for (std::size_t i = 0; i < 100000; ++i)
+            bins[static_cast<std::size_t>(large.find("data")->array.value(i)) % 8192] += 1;
+        for (const auto* setup : {&large, &tenth}) {
+            const auto result = runner_->run(*setup, {2, 1, nullptr});
+            for (std::size_t b = 0; b < bins.size(); ++b)
+                QCOMPARE(result.output("bins")->value(b), bins[b]);
+        }
     }
 
     void deferredAtomicsLeaveCudasValues() {
