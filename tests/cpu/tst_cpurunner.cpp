@@ -38,6 +38,13 @@ class TestCpuRunner : public QObject {
         if (!init.is_null()) a["init"] = init;
         return a;
     }
+    // A program of one launch step (`step`: its kernel, grid, block and args), prepared.
+    launch::RunSetup oneLaunchProgram(const std::string& code, const nlohmann::json& args,
+                                      const nlohmann::json& step, const QString& fileName) {
+        const nlohmann::json file = {
+            {"format", "kernelpad/1"}, {"code", code}, {"args", args}, {"steps", {{{"launch", step}}}}};
+        return launch::prepare(io::parsePlayground(file.dump(), cache_.filePath(fileName).toStdString()));
+    }
     static nlohmann::json scalar(const std::string& name, const std::string& dtype, nlohmann::json value) {
         return {{"name", name}, {"scalar", {{"dtype", dtype}}}, {"value", value}};
     }
@@ -282,23 +289,18 @@ private slots:
     // repeat (the copies are zero again for the next launch), through an argument that points into the
     // middle of its buffer; a buffer too large to copy, and a parameter after the tenth, take the window.
     void privateCopiesLeaveCudasValues() {
-        const nlohmann::json file = {
-            {"format", "kernelpad/1"},
-            {"code", "__global__ void count(const unsigned* data, unsigned* bins, int n) {\n"
-                     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                     "    if (i < n) atomicAdd(&bins[data[i] % 32], 1u);\n}\n"},
-            {"args",
-             {array("data", "uint32", {100000}, "in",
-                    {{"random", "uniform"}, {"low", 0}, {"high", 1000}, {"seed", 7}}),
-              array("bins", "uint32", {64}, "out")}},
-            {"steps",
-             {{{"launch",
-                {{"kernel", "count"},
-                 {"grid", {391}},
-                 {"block", {256}},
-                 {"args", {"data", "bins + 16", "size(data)"}}}}}}}};
-        const auto program = launch::prepare(
-            io::parsePlayground(file.dump(), cache_.filePath("private.kpad.json").toStdString()));
+        const auto program =
+            oneLaunchProgram("__global__ void count(const unsigned* data, unsigned* bins, int n) {\n"
+                             "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "    if (i < n) atomicAdd(&bins[data[i] % 32], 1u);\n}\n",
+                             {array("data", "uint32", {100000}, "in",
+                                    {{"random", "uniform"}, {"low", 0}, {"high", 1000}, {"seed", 7}}),
+                              array("bins", "uint32", {64}, "out")},
+                             {{"kernel", "count"},
+                              {"grid", {391}},
+                              {"block", {256}},
+                              {"args", {"data", "bins + 16", "size(data)"}}},
+                             "private.kpad.json");
         QVERIFY(cpu::CpuRunner::hostProgram(program, false, true).text.find("_kp_p1Add(&bins[") !=
                 std::string::npos);
         const auto* data = &program.find("data")->array;
@@ -470,20 +472,12 @@ private slots:
     // A program that passes one buffer twice lets the kernel read, through the second pointer, what its
     // atomics change: a thread must then see its own atomicAdd, so nothing is deferred in that launch.
     void deferredAtomicsStayOffWhereAnotherArgumentAliases() {
-        const nlohmann::json file = {
-            {"format", "kernelpad/1"},
-            {"code", "__global__ void bump(int* counts, const int* view, int* seen) {\n"
-                     "    atomicAdd(counts, 1);\n    seen[threadIdx.x] = view[0];\n}\n"},
-            {"args",
-             {array("counts", "int32", {1}, "inout", {{"constant", 0}}), array("seen", "int32", {1}, "out")}},
-            {"steps",
-             {{{"launch",
-                {{"kernel", "bump"},
-                 {"grid", {1}},
-                 {"block", {1}},
-                 {"args", {"counts", "counts", "seen"}}}}}}}};
-        const auto setup = launch::prepare(
-            io::parsePlayground(file.dump(), cache_.filePath("alias.kpad.json").toStdString()));
+        const auto setup = oneLaunchProgram(
+            "__global__ void bump(int* counts, const int* view, int* seen) {\n"
+            "    atomicAdd(counts, 1);\n    seen[threadIdx.x] = view[0];\n}\n",
+            {array("counts", "int32", {1}, "inout", {{"constant", 0}}), array("seen", "int32", {1}, "out")},
+            {{"kernel", "bump"}, {"grid", {1}}, {"block", {1}}, {"args", {"counts", "counts", "seen"}}},
+            "alias.kpad.json");
         QVERIFY(runner_->compile(setup).execution.find("atomics on counts are combined") !=
                 std::string::npos);
         const auto result = runner_->run(setup);
