@@ -708,14 +708,6 @@ public:
             "[[maybe_unused]] const uint3 __kp_bidx = blockIdx;\n"
             "[[maybe_unused]] const dim3 __kp_gdim = gridDim;\n"
             "[[maybe_unused]] const unsigned __kp_n = __kp_block.x * __kp_block.y * __kp_block.z;\n";
-        // The kernel's windowed adds (DeferredAtomics.cpp renames them _kp_dwAdd) go through a local of that
-        // name, which keeps the worker's windows in registers across the thread loops (the header's
-        // WindowedAdds).
-        for (std::size_t i = root.first; i < root.last; ++i)
-            if (k_.text(i) == "_kp_dwAdd") {
-                out += "[[maybe_unused]] ::kernelpad::WindowedAdds _kp_dwAdd;\n";
-                break;
-            }
         for (const auto& [first, last] : prelude_)
             out += chunk(first, last + 1, false) + "\n";
         // A __shared__ variable is thread_local (a block's, on its worker): in a kernel library every use

@@ -1275,54 +1275,6 @@ KERNELPAD_PRIVATE_ADD(8)
 KERNELPAD_PRIVATE_ADD(9)
 #undef KERNELPAD_PRIVATE_ADD
 
-// A split kernel's windowed adds (core/cpu/BarrierSplit.cpp: a kernel whose body calls _kp_dwAdd declares
-// one of these, named _kp_dwAdd, once per block, which the calls then find before the function above).
-// It holds the worker's windows in two locals, so that an add in the thread loops is a subtraction, a test
-// and an add on registers. The function above loads the worker's table and the window's base for every
-// add, since any of its slow paths (an atomic, a call) may change them, which kept a histogram's loop at
-// twice a plain loop's time. An add outside a window (or before one is claimed, or in a launch that
-// defers nothing: kAway, an address no process has) goes to the function above, and the locals are read
-// again from the table after it.
-namespace kernelpad {
-class WindowedAdds {
-public:
-    WindowedAdds() {
-        auto* table = static_cast<DeferredTable*>(kernelpad_block_state.deferredAtomics);
-        if (!table) return;
-        if (table->window4.base) { base4_ = reinterpret_cast<unsigned long long>(table->window4.base); pending4_ = table->window4.pending; }
-        if (table->window8.base) { base8_ = reinterpret_cast<unsigned long long>(table->window8.base); pending8_ = table->window8.pending; }
-    }
-    template <typename T, typename V> [[gnu::always_inline]] void operator()(T* address, V value) {
-        if constexpr (DeferredWindowed<T>::value) {
-            using Bits = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
-            // In the window and aligned to its type, in one test (the window's base is 8-byte aligned).
-            constexpr unsigned long long kOutside = ~(DeferredWindow<Bits>::kBytes - sizeof(Bits));
-            const unsigned long long offset = reinterpret_cast<unsigned long long>(address) - (sizeof(T) == 8 ? base8_ : base4_);
-            if ((offset & kOutside) == 0) [[likely]] {
-                Bits* pending;
-                if constexpr (sizeof(T) == 8) pending = pending8_; else pending = pending4_;
-                pending[offset / sizeof(Bits)] += static_cast<Bits>(static_cast<T>(value));
-                return;
-            }
-            *this = away(address, static_cast<T>(value)); // by value: the locals stay in registers
-        } else {
-            ::_kp_dwAdd(address, value);
-        }
-    }
-    template <typename T, typename V> void operator()(Checked<T> address, V value) { ::_kp_dwAdd(address, value); }
-
-private:
-    template <typename T> [[gnu::noinline]] static WindowedAdds away(T* address, T value) {
-        windowedAdd(address, value);
-        return WindowedAdds();
-    }
-    static constexpr unsigned long long kAway = 1ull << 63;
-    unsigned long long base4_ = kAway, base8_ = kAway;
-    unsigned* pending4_ = nullptr;
-    unsigned long long* pending8_ = nullptr;
-};
-} // namespace kernelpad
-
 // ((old >= limit) ? 0 : old + 1) and (((old == 0) || (old > limit)) ? limit : old - 1), as CUDA defines them.
 inline unsigned int atomicInc(unsigned int* address, unsigned int limit) {
     std::atomic_ref<unsigned int> ref(*address);
