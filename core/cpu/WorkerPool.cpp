@@ -7,6 +7,18 @@
 
 namespace kp::cpu {
 
+namespace {
+
+// Yields until `done()`, for 50 us at most: what a worker or the launching thread waits for next often
+// comes within microseconds, sooner than sleeping and being woken.
+template <typename Done> void waitAMoment(const Done& done) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+    while (!done() && std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
+}
+
+} // namespace
+
 WorkerPool::WorkerPool(unsigned workers, const std::function<void()>& prepare) {
     try {
         for (unsigned w = 1; w < workers; ++w)
@@ -50,10 +62,7 @@ void WorkerPool::loop(unsigned worker, const std::function<void()>& prepare) {
     std::uint64_t seen = 0;
     for (;;) {
         // A launch follows the last one within microseconds in a program: wait a moment before sleeping.
-        const auto spinUntil = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-        while (generation_.load(std::memory_order_acquire) == seen &&
-               std::chrono::steady_clock::now() < spinUntil)
-            std::this_thread::yield();
+        waitAMoment([&] { return generation_.load(std::memory_order_acquire) != seen; });
         {
             std::unique_lock lock(mutex_);
             wake_.wait(lock,
@@ -82,9 +91,7 @@ void WorkerPool::run(const std::function<void(unsigned)>& job) {
     // The others finish within microseconds of this thread in an even launch: wait for them a moment
     // before sleeping. Sleeping, then being woken, cost a time step of 256x256 points (2000 launches in
     // a program) as much as its work on 2 cores.
-    const auto spinUntil = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-    while (running_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < spinUntil)
-        std::this_thread::yield();
+    waitAMoment([&] { return running_.load(std::memory_order_acquire) == 0; });
     {
         std::unique_lock lock(mutex_);
         done_.wait(lock, [&] { return running_.load(std::memory_order_acquire) == 0; });
