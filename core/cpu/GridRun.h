@@ -76,6 +76,10 @@ private:
     // What a worker needs to run blocks of one launch.
     struct Launch;
     void worker(Launch& launch, unsigned w);
+    // Gives each of the launch's workers its share of the blocks.
+    void divideBlocks(Launch& launch);
+    // The next blocks worker w runs, [first, first + count); count 0 when the grid is done.
+    static std::pair<std::uint64_t, std::uint64_t> takeBlocks(Launch& launch, unsigned w);
     // A grid of one block, not as fibers, its atomics acting at once: run here, without the bookkeeping of
     // sharing blocks (a 4x4 array's launch is tens of nanoseconds).
     void runOneBlock(const Entry& entry, BlockExecution how, const launch::LaunchGeometry& g,
@@ -128,6 +132,13 @@ private:
     };
     std::vector<PrivateSet> privateSets_;
     std::vector<SmallGrid> smallGrids_;
+    // Per worker: its share of a launch's blocks, [next, end), a cache line each (takeBlocks in the .cpp).
+    struct alignas(64) Share {
+        std::atomic<std::uint64_t> next{0};
+        std::uint64_t end = 0;
+    };
+    std::unique_ptr<Share[]> shares_;
+    unsigned shareCount_ = 0;
 };
 
 } // namespace kp::cpu

@@ -98,6 +98,36 @@ private slots:
         QCOMPARE(defaulted.backendName(), std::string("cpu (1 thread)"));
     }
 
+    // Each worker starts on its own share of the grid and takes from the others' once it is done: every
+    // block runs once, whatever the workers and the blocks, also where the first share's blocks are slow
+    // and the other workers take most of it.
+    void everyBlockRunsOnceWhateverTheShares() {
+        const std::string code =
+            "__global__ void once(unsigned* runs, float* sink, int slow) {\n"
+            "    if (threadIdx.x != 0) return;\n"
+            "    float x = blockIdx.x;\n"
+            "    if (blockIdx.x < slow) for (int k = 0; k < 20000; ++k) x = x * 0.999f + 1;\n"
+            "    sink[blockIdx.x] = x;\n"
+            "    runs[blockIdx.x] += 1;\n}\n";
+        const cpu::CpuRunner three(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 3);
+        for (const std::size_t blocks : {std::size_t{7}, std::size_t{1000}, std::size_t{70001}}) {
+            const auto setup =
+                setupOf(code, "once",
+                        {array("runs", "uint32", {blocks}, "inout", {{"constant", 0}}),
+                         array("sink", "float32", {blocks}, "out"), scalar("slow", "int32", blocks / 4)},
+                        {{"grid", {blocks}}, {"block", {32}}});
+            for (const cpu::CpuRunner* runner : {static_cast<const cpu::CpuRunner*>(&*runner_), &three}) {
+                const auto result = runner->run(setup);
+                const auto* runs = result.output("runs");
+                for (std::size_t b = 0; b < blocks; ++b)
+                    QVERIFY2(
+                        runs->value(b) == 1.0,
+                        qPrintable(
+                            QString("block %1 of %2 ran %3 times").arg(b).arg(blocks).arg(runs->value(b))));
+            }
+        }
+    }
+
     void barriersOrderSharedMemory() {
         // Each thread writes its slot, then reads its mirror's: wrong without a working barrier.
         const auto setup = setupOf(
