@@ -1044,6 +1044,60 @@ private slots:
         }
     }
 
+    // A whole warp's integer reduce with a known operation adds up its lanes in order instead of running
+    // the butterfly: the same results, a sum that overflows wrapping as on a GPU.
+    void tileReducesOfIntegersInAnyOrder() {
+        const auto setup =
+            setupOf("#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+                    "namespace cg = cooperative_groups;\n"
+                    "__global__ void r(int* sums, int* mins, unsigned* maxes, unsigned long long* xors, "
+                    "const int* in) {\n"
+                    "    auto block = cg::this_thread_block();\n"
+                    "    auto warp = cg::tiled_partition<32>(block);\n"
+                    "    auto eight = cg::tiled_partition<8>(block);\n"
+                    "    const int t = threadIdx.x, v = in[t];\n"
+                    "    const int sum = cg::reduce(warp, v, cg::plus<int>());\n"
+                    "    const int least = cg::reduce(eight, v, cg::less<int>());\n"
+                    "    const unsigned most = cg::reduce(warp, (unsigned)v * 2654435761u, "
+                    "cg::greater<unsigned>());\n"
+                    "    const unsigned long long x = cg::reduce(eight, (unsigned long long)v << (t % 40), "
+                    "cg::bit_xor<unsigned long long>());\n"
+                    "    sums[t] = sum; mins[t] = least; maxes[t] = most; xors[t] = x;\n"
+                    "}\n",
+                    "r",
+                    {array("sums", "int32", {64}, "out"), array("mins", "int32", {64}, "out"),
+                     array("maxes", "uint32", {64}, "out"), array("xors", "uint64", {64}, "out"),
+                     array("in", "int32", {64}, "in", {{"formula", "(i * 7919 % 13 - 6) * 300000000"}})},
+                    {{"grid", {1}}, {"block", {64}}});
+        const auto result = runner_->run(setup);
+        QVERIFY2(result.execution.find("warp operations") != std::string::npos, result.execution.c_str());
+        std::vector<int> in(64);
+        for (int t = 0; t < 64; ++t)
+            in[t] = static_cast<int>(setup.args.at(4).array.value(t));
+        QCOMPARE(in[5], (5 * 7919 % 13 - 6) * 300000000); // the formula as C++ computes it
+        for (int t = 0; t < 64; ++t) {
+            const int warp = t / 32 * 32, warpEnd = warp + 32, eight = t / 8 * 8;
+            std::uint32_t sum = 0, most = 0;
+            for (int i = warp; i < warpEnd; ++i) {
+                sum += static_cast<std::uint32_t>(in[i]);
+                most = std::max(most, static_cast<std::uint32_t>(in[i]) * 2654435761u);
+            }
+            int least = in[eight];
+            std::uint64_t x = 0;
+            for (int i = eight; i < eight + 8; ++i) {
+                least = std::min(least, in[i]);
+                x ^= static_cast<std::uint64_t>(static_cast<unsigned long long>(in[i]) << (i % 40));
+            }
+            QCOMPARE(static_cast<std::int32_t>(result.output("sums")->value(t)),
+                     static_cast<std::int32_t>(sum));
+            QCOMPARE(static_cast<int>(result.output("mins")->value(t)), least);
+            QCOMPARE(static_cast<std::uint32_t>(result.output("maxes")->value(t)), most);
+            std::uint64_t got = 0;
+            std::memcpy(&got, static_cast<const std::byte*>(result.output("xors")->data()) + 8 * t, 8);
+            QCOMPARE(got, x);
+        }
+    }
+
     void coalescedGroupsAndTileMatches() {
         const auto setup =
             setupOf("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
