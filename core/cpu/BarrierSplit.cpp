@@ -388,6 +388,34 @@ private:
     int depth_ = 0; // of statement()'s recursion
 };
 
+// The parentheses closing at token `close` hold an expression (`(first + i)`: an operator other than a
+// type's `*`, `&` or `::`, or a number), not a cast's type (`(unsigned*)`, `(T)`): a `&` after them is a
+// binary and. Anything unsure reads as a cast.
+bool parenthesisedExpression(const Kernel& k, std::size_t close, std::size_t bodyOpen) {
+    std::size_t open = close;
+    for (int depth = 0; open > bodyOpen; --open) {
+        if (k.is(open, ")")) ++depth;
+        if (k.is(open, "(") && --depth == 0) break;
+    }
+    if (open <= bodyOpen) return false;
+    for (std::size_t j = open + 1; j < close; ++j)
+        if (k.token(j).kind == TokenKind::Number ||
+            (!k.identifier(j) && !isOneOf(k.text(j), {"*", "&", "::", "<", ">", "(", ")"})))
+            return true;
+    return false;
+}
+
+// The `&` at token `amp` is a binary and (`mask & n`, `a[k] & n`, `(first + i) & k`, a bitonic sort's
+// direction), not an address taken (`&n`, `(unsigned*)&n`, `return &n`), which could write what follows.
+// Anything unsure reads as an address.
+bool bitwiseAnd(const Kernel& k, std::size_t amp, std::size_t bodyOpen) {
+    if (amp == 0 || !k.is(amp, "&")) return false;
+    const std::size_t before = amp - 1;
+    return (k.identifier(before) && !isOneOf(k.text(before), {"return", "case", "sizeof", "throw"})) ||
+           k.is(before, "]") || k.token(before).kind == TokenKind::Number ||
+           (k.is(before, ")") && parenthesisedExpression(k, before, bodyOpen));
+}
+
 struct Declarator {
     std::size_t typeFirst = 0,
                 typeLast = 0; // pointer operators and qualifiers between the specifiers and the name
@@ -954,10 +982,12 @@ private:
     }
 
     // The variable at token i is written there (or its address taken, or it is passed whole to a
-    // function that takes a reference).
+    // function that takes a reference). Not in a binary and: `(first + i) & k` left a bitonic sort's
+    // loops over k and j per thread, with a flag and a frame slot for each thread at every step.
     bool writes(std::size_t i) const {
         if (isAssignment(k_.text(i + 1)) || isOneOf(k_.text(i + 1), {"++", "--"}) ||
-            (i > 0 && isOneOf(k_.text(i - 1), {"++", "--", "&"})))
+            (i > 0 && isOneOf(k_.text(i - 1), {"++", "--"})) ||
+            (i > 0 && k_.is(i - 1, "&") && !bitwiseAnd(k_, i - 1, bodyFirst_)))
             return true;
         return k_.passedWholeTo(i, bodyFirst_, referenceTakers_);
     }
@@ -2676,8 +2706,9 @@ struct FileUses {
     bool threadIdxOutside = false;
 };
 
-// Synchronising calls that could run in this kernel: those in its body and those outside every kernel's
-// body (a helper it may call). Another kernel's own barriers are not this one's: device code cannot call a
+// Synchronising calls (and reads of threadIdx) that could run in this kernel: those in its body and those
+// outside every kernel's body (a helper it may call). Another kernel's own barriers are not this one's:
+// device code cannot call a
 // __global__ function, so a program whose other kernels synchronise still splits this one.
 // `inlined`: definitions (offsets) whose calls were all inlined, whose warp operations are not counted.
 FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t bodyEnd,
@@ -2732,7 +2763,10 @@ FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t body
         if (source::isSynchronisingCall(name) && !inOtherKernel &&
             !(groupsRead && name == "cooperative_groups"))
             ++uses.synchronisingCalls;
-        if (name == "threadIdx" && (tokens[i].offset < bodyBegin || tokens[i].offset >= bodyEnd))
+        // Nor is another kernel's threadIdx: bitonic_sort's merge_global made the thread loops of its two
+        // other kernels store each thread's index for helpers that never read it.
+        if (name == "threadIdx" && !inOtherKernel &&
+            (tokens[i].offset < bodyBegin || tokens[i].offset >= bodyEnd))
             uses.threadIdxOutside = true;
     }
     return uses;
@@ -2892,23 +2926,6 @@ Parsed parse(const std::string& source, int line, int column) {
 // but the split kernel runs a block's threads in one call of its function, where they would share it: the
 // parameter is renamed and each thread's copy declared first thing in the body, on the `{`'s line so
 // that every line keeps its number. Returns the source so changed, or nothing when no parameter is written.
-// The parentheses closing at token `close` hold an expression (`(first + i)`: an operator other than a
-// type's `*`, `&` or `::`, or a number), not a cast's type (`(unsigned*)`, `(T)`): a `&` after them is a
-// binary and. Anything unsure reads as a cast.
-bool parenthesisedExpression(const Kernel& k, std::size_t close, std::size_t bodyOpen) {
-    std::size_t open = close;
-    for (int depth = 0; open > bodyOpen; --open) {
-        if (k.is(open, ")")) ++depth;
-        if (k.is(open, "(") && --depth == 0) break;
-    }
-    if (open <= bodyOpen) return false;
-    for (std::size_t j = open + 1; j < close; ++j)
-        if (k.token(j).kind == TokenKind::Number ||
-            (!k.identifier(j) && !isOneOf(k.text(j), {"*", "&", "::", "<", ">", "(", ")"})))
-            return true;
-    return false;
-}
-
 std::string localParameters(const std::string& source, const Parsed& parsed,
                             const std::set<std::string>& byReference) {
     const Kernel& k = parsed.k;
@@ -2925,9 +2942,7 @@ std::string localParameters(const std::string& source, const Parsed& parsed,
             // or `&p->x`, the address of what a pointer points to (every histogram's atomicAdd), nor a
             // binary `mask & n`, `a[k] & n` or `(first + i) & k` (a bitonic sort's direction).
             if (k.is(i - 1, "&") && !k.is(i + 1, "[") && !k.is(i + 1, "->") &&
-                !(k.identifier(i - 2) && !isOneOf(k.text(i - 2), {"return", "case", "sizeof"})) &&
-                !k.is(i - 2, "]") && k.token(i - 2).kind != TokenKind::Number &&
-                !(k.is(i - 2, ")") && parenthesisedExpression(k, i - 2, parsed.bodyOpen)))
+                !bitwiseAnd(k, i - 1, parsed.bodyOpen))
                 return true;
             // A reference bound to it (`int& r = n;`, `auto&& r = n;`), through which it may be written.
             if (k.is(i - 1, "=") && k.identifier(i - 2) && (k.is(i - 3, "&") || k.is(i - 3, "&&")))
