@@ -42,9 +42,7 @@ extern "C" void kernelpad_reference_call(void* const* args) { kernelpad_referenc
 
 } // namespace
 
-ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler, int repeat,
-                             int warmup, bool inputsInPlace) {
-    if (repeat < 1) throw InputError("reference: repeat must be at least 1, got " + std::to_string(repeat));
+cpu::HostCompileResult compileReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler) {
     if (!setup.reference) throw launch::SetupError({"reference: the playground has none"});
     const auto& spec = *setup.reference;
     static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*");
@@ -61,8 +59,16 @@ ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompi
     cpu::HostCompileOptions options = cpu::hostKernelOptions();
     options.readable = {setup.folder}; // its headers
     if (!setup.folder.empty()) options.includeDirs = {setup.folder.string()};
-    const auto compiled = compiler.compile({source}, options);
+    auto compiled = compiler.compile({source}, options);
     if (!compiled.ok) throw launch::CompileError(compiled.diagnostics, compiled.log);
+    return compiled;
+}
+
+ReferenceResult runReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler, int repeat,
+                             int warmup, bool inputsInPlace) {
+    if (repeat < 1) throw InputError("reference: repeat must be at least 1, got " + std::to_string(repeat));
+    const auto compiled = compileReference(setup, compiler);
+    const auto& spec = *setup.reference;
 
     ReferenceResult result;
     result.compileMs = compiled.milliseconds;

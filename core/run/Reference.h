@@ -23,6 +23,11 @@ struct ReferenceResult {
     const model::Array* output(std::string_view name) const { return launch::find(outputs, name); }
 };
 
+// Compiles the setup's reference (or finds it in the compiler's cache) without running it: what
+// runReference() does first. Throws as runReference() does for a reference that is missing or does not
+// compile.
+cpu::HostCompileResult compileReference(const launch::RunSetup& setup, const cpu::HostCompiler& compiler);
+
 // Throws launch::SetupError when the setup has no reference or names a function that is not an identifier,
 // launch::CompileError (diagnostics in the reference's own file and lines) when it does not compile or its
 // parameter count differs from the kernel's, InputError when the file cannot be read.

@@ -11,6 +11,7 @@
 #include <QtTest>
 #include <atomic>
 #include <cmath>
+#include <fstream>
 
 using namespace kp;
 using json = nlohmann::json;
@@ -618,6 +619,51 @@ private slots:
         const auto result = run::runSweep(io::readPlayground(kMultiply), spec, options);
         QVERIFY(result.cancelled);
         QCOMPARE(result.rows.size(), std::size_t{2});
+    }
+
+    // The CPU backend's kernel and the reference compile while the inputs are made, into the cache where
+    // the runs find them: with an empty cache, one library each, not a second one that the warm-up's
+    // different setup would have made. A reference that does not compile still stops the sweep, saying why.
+    void compilesOnceWhileTheInputsAreMade() {
+        QTemporaryDir cache;
+        QVERIFY(cache.isValid());
+        const QByteArray before = qgetenv("KERNELPAD_CACHE_DIR");
+        qputenv("KERNELPAD_CACHE_DIR", cache.path().toUtf8());
+        struct Restore {
+            QByteArray value;
+            ~Restore() {
+                if (value.isEmpty())
+                    qunsetenv("KERNELPAD_CACHE_DIR");
+                else
+                    qputenv("KERNELPAD_CACHE_DIR", value);
+            }
+        } restore{before};
+        run::SweepSpec spec;
+        spec.backends = {"cpu", "reference"};
+        spec.values = {1000, 200000};
+        const auto result = run::runSweep(io::readPlayground(kMultiply), spec);
+        for (const auto& row : result.rows)
+            QVERIFY2(row.ran(), row.error.c_str());
+        int libraries = 0;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(cache.path().toStdString()))
+            libraries += entry.path().extension() == ".so";
+        QCOMPARE(libraries, 2);
+
+        const QTemporaryDir folder;
+        QVERIFY(folder.isValid());
+        const std::filesystem::path copy = folder.path().toStdString();
+        for (const auto& entry : std::filesystem::directory_iterator(kMultiply.parent_path()))
+            std::filesystem::copy(entry.path(), copy / entry.path().filename());
+        {
+            std::ofstream(copy / "multiply_them.ref.cpp")
+                << "void multiply_them_ref(float* d) { d[0] = x; }\n";
+        }
+        try {
+            (void)run::runSweep(io::readPlayground(copy / kMultiply.filename()), spec);
+            QFAIL("no CompileError");
+        } catch (const launch::CompileError& e) {
+            QVERIFY2(std::string(e.what()).find("multiply_them.ref.cpp:1:43: error:") != std::string::npos, e.what());
+        }
     }
 
     void aKernelThatDoesNotCompileStopsTheSweep() {
