@@ -29,12 +29,18 @@ std::vector<std::string> processesMentioning(const std::string& text) {
     for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
         const std::string pid = entry.path().filename().string();
         if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::ifstream cmdline(entry.path() / "cmdline"), stat(entry.path() / "stat");
-        const std::string command((std::istreambuf_iterator<char>(cmdline)),
-                                  std::istreambuf_iterator<char>());
-        const std::string state((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-        if (command.find(text) != std::string::npos && state.find(") Z") == std::string::npos)
-            found.push_back(pid);
+        // A process that ends while it is read fails the read (libstdc++ throws ESRCH from underflow):
+        // under a parallel ctest, processes come and go all the time.
+        try {
+            std::ifstream cmdline(entry.path() / "cmdline"), stat(entry.path() / "stat");
+            const std::string command((std::istreambuf_iterator<char>(cmdline)),
+                                      std::istreambuf_iterator<char>());
+            const std::string state((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+            if (command.find(text) != std::string::npos && state.find(") Z") == std::string::npos)
+                found.push_back(pid);
+        } catch (const std::ios_base::failure&) {
+            continue; // it has ended
+        }
     }
     return found;
 }
