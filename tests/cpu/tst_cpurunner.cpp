@@ -1072,19 +1072,19 @@ private slots:
         const auto result = runner_->run(setup);
         QVERIFY2(result.execution.find("warp operations") != std::string::npos, result.execution.c_str());
         std::vector<int> in(64);
-        for (int t = 0; t < 64; ++t)
+        for (std::size_t t = 0; t < 64; ++t)
             in[t] = static_cast<int>(setup.args.at(4).array.value(t));
         QCOMPARE(in[5], (5 * 7919 % 13 - 6) * 300000000); // the formula as C++ computes it
-        for (int t = 0; t < 64; ++t) {
-            const int warp = t / 32 * 32, warpEnd = warp + 32, eight = t / 8 * 8;
+        for (std::size_t t = 0; t < 64; ++t) {
+            const std::size_t warp = t / 32 * 32, warpEnd = warp + 32, eight = t / 8 * 8;
             std::uint32_t sum = 0, most = 0;
-            for (int i = warp; i < warpEnd; ++i) {
+            for (std::size_t i = warp; i < warpEnd; ++i) {
                 sum += static_cast<std::uint32_t>(in[i]);
                 most = std::max(most, static_cast<std::uint32_t>(in[i]) * 2654435761u);
             }
             int least = in[eight];
             std::uint64_t x = 0;
-            for (int i = eight; i < eight + 8; ++i) {
+            for (std::size_t i = eight; i < eight + 8; ++i) {
                 least = std::min(least, in[i]);
                 x ^= static_cast<std::uint64_t>(static_cast<unsigned long long>(in[i]) << (i % 40));
             }
