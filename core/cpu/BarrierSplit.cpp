@@ -2708,8 +2708,8 @@ struct FileUses {
 
 // Synchronising calls (and reads of threadIdx) that could run in this kernel: those in its body and those
 // outside every kernel's body (a helper it may call). Another kernel's own barriers are not this one's:
-// device code cannot call a
-// __global__ function, so a program whose other kernels synchronise still splits this one.
+// device code cannot call a __global__ function, so a program whose other kernels synchronise still
+// splits this one.
 // `inlined`: definitions (offsets) whose calls were all inlined, whose warp operations are not counted.
 FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t bodyEnd,
                 const std::vector<std::pair<std::size_t, std::size_t>>& inlined, bool groupsRead) {

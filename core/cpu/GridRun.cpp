@@ -141,12 +141,13 @@ void GridRun::divideBlocks(Launch& launch) {
     launch.shares = shares_.get();
 }
 
-// Each worker starts with its own contiguous share of the grid, a w-th of the blocks in order, and takes
-// from its front; once it is done, it takes from the front of the share with the most left. Before, the
-// workers took turns from one counter: two workers ran neighbouring rows of blocks at the same time,
-// and in transpose_naive, where the blocks of rows 8k and 8k + 8 write the two halves of the same cache
-// lines, each line moved between the cores for every write (2 cores: 53 ms against the one-core
-// reference's 39). A worker's own counter also stays in its own cache until the grid runs out.
+// Each worker starts with its own contiguous share of the grid (divideBlocks: the blocks in order, cut in
+// as many pieces as there are workers), and takes from its front; once it is done, it takes from the front of
+// the share with the most left. Before, the workers took turns from one counter: two workers ran neighbouring
+// rows of blocks at the same time, and in transpose_naive, where the blocks of rows 8k and 8k + 8 write the
+// two halves of the same cache lines, each line moved between the cores for every write (2 cores: 53 ms
+// against the one-core reference's 39). A worker's own counter also stays in its own cache until the grid
+// runs out.
 std::pair<std::uint64_t, std::uint64_t> GridRun::takeBlocks(Launch& launch, unsigned w) {
     const bool alone = launch.workers == 1;
     if (auto taken = takeFrom(launch.shares[w].next, launch.shares[w].end, launch.chunk, alone); taken.second)

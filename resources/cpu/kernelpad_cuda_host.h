@@ -888,8 +888,8 @@ template <typename T, typename Op> constexpr bool exactInAnyOrder() {
     if constexpr (!std::is_integral_v<T> || std::is_same_v<T, bool>) {
         return false;
     } else {
-        return std::is_same_v<Op, plus<T>> || std::is_same_v<Op, less<T>> || std::is_same_v<Op, greater<T>> || std::is_same_v<Op, bit_and<T>> ||
-               std::is_same_v<Op, bit_or<T>> || std::is_same_v<Op, bit_xor<T>>;
+        return std::is_same_v<Op, plus<T>> || std::is_same_v<Op, less<T>> || std::is_same_v<Op, greater<T>> ||
+               std::is_same_v<Op, bit_and<T>> || std::is_same_v<Op, bit_or<T>> || std::is_same_v<Op, bit_xor<T>>;
     }
 }
 // splitTileReduce's results for a warp (below), computed by its first thread to take one. Out of line and
