@@ -662,7 +662,8 @@ private slots:
             (void)run::runSweep(io::readPlayground(copy / kMultiply.filename()), spec);
             QFAIL("no CompileError");
         } catch (const launch::CompileError& e) {
-            QVERIFY2(std::string(e.what()).find("multiply_them.ref.cpp:1:43: error:") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("multiply_them.ref.cpp:1:43: error:") != std::string::npos,
+                     e.what());
         }
     }
 
