@@ -1,19 +1,21 @@
 // Runs one launch's blocks on the CPU backend's workers, inside the contained child: blocks taken a chunk
-// at a time by the workers of a pool kept from launch to launch, or, for a kernel that syncs its grid,
-// every block at once on a thread of its own. Each worker keeps its fibers and its shared memory between
-// launches.
+// at a time by the workers of a pool kept from launch to launch, each from its own share of the grid
+// first, or, for a kernel that syncs its grid, every block at once on a thread of its own. Each worker
+// keeps its fibers and its shared memory between launches.
 #pragma once
 
 #include "WorkerPool.h"
 #include "core/launch/KernelFault.h"
 #include "core/launch/LaunchGeometry.h"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace kp::cpu {
