@@ -769,7 +769,11 @@ public:
         if (alive_)
             out +=
                 "unsigned char __kp_alive[::kernelpad::kMaxThreads];\nstd::memset(__kp_alive, 1, __kp_n);\n";
-        if (warps_) out += "::kernelpad::WarpSplitBlock __kp_warp_block;\n";
+        if (warps_)
+            out += "::kernelpad::WarpSplitBlock __kp_warp_block;\n"
+                   "struct __kp_sites_t {\nunsigned char generic[" +
+                   std::to_string(kLightSites) +
+                   "];\n};\n[[maybe_unused]] auto& __kp_sites = ::kernelpad::frame<__kp_sites_t>();\n";
         out_ = std::move(out);
         statement(root, "");
         out_ += innerScope_ ? "}}" : "}";
@@ -2035,6 +2039,14 @@ private:
         out_ += "}\n}\n";
     }
 
+    // A warp statement whose call is one of CUDA's warp intrinsics (a shuffle, vote, match, reduce or
+    // __syncwarp), whose take needs nothing but the exchange's result: not __activemask (no mask), a tile's
+    // operation, cooperative groups' reduce or a gathered atomic, which read their records in their takes.
+    bool lightCall(const Stmt& put) const {
+        const std::string_view name = k_.text(put.callFirst);
+        return !put.atomic && k_.identifier(put.callFirst) && isWarpOperation(name) && name != "__activemask";
+    }
+
     // The statements as one loop over the block's threads (in `mask`); `put`, a warp statement, records its
     // call after them (a new occasion: WarpExchange.h).
     // `tail`: the enclosing loop's increment and test, run by each thread at the end of this region (the
@@ -2068,6 +2080,7 @@ private:
             frameUses(tail->incFirst, tail->incLast, promote, writeBack);
             frameUses(tail->condFirst, tail->condLast, promote, writeBack);
         }
+        std::string recordPhase = "1";
         const auto body = [&] {
             promoted_ = promote;
             for (const std::string& name : promote)
@@ -2076,7 +2089,7 @@ private:
                 out_ += s->kind == Stmt::Kind::Simple ? regionStatement(s->first, s->last - 1) + ";"
                                                       : chunk(s->first, s->last, true);
             if (put)
-                out_ += "\nkernelpad_block_state.warpPhase = 1; (void)(" +
+                out_ += "\nkernelpad_block_state.warpPhase = " + recordPhase + "; (void)(" +
                         chunk(put->callFirst, put->callLast, true) +
                         ");\nkernelpad_block_state.warpPhase = 2;";
             if (tail) {
@@ -2087,8 +2100,30 @@ private:
                 out_ += "\n__kp_f." + name + "[__kp_t] = " + name + ";";
             promoted_.clear();
         };
-        if (put) { // its call records for every thread of the mask
+        if (put && (tail || !lightCall(*put) || lightSites_ >= kLightSites)) {
+            threadLoop(mask, body); // its call records for every thread of the mask
+            return;
+        }
+        if (put) {
+            // A plain warp intrinsic records lightly first (WarpExchange.h): the loop's threads bring their
+            // values alone, and the core completes each warp at once where all 32 lanes called with the full
+            // mask. Where they did not, each thread that recorded records again in full (its arguments
+            // change nothing, and nothing after the call in the loop has changed what they read: not with a
+            // tail), and the site records in full for its next 15 occasions on this worker (a divergent site
+            // then costs a sixteenth of a light loop; a grid-stride loop's last pass, with fewer lanes, does
+            // not make its other passes record in full).
+            const std::string site = "__kp_sites.generic[" + std::to_string(lightSites_++) + "]";
+            out_ += "\n{\nconst unsigned __kp_record = " + site + " != 0 ? (--" + site + ", 1u) : 3u;";
+            recordPhase = "__kp_record";
             threadLoop(mask, body);
+            out_ += "\nif (__kp_record == 3u && !::kernelpad::recordedLight()) {\n" + site + " = 15;";
+            promoted_.clear();
+            threadLoop("", [&] {
+                out_ += "\nif (::kernelpad::recordedHere()) {\nkernelpad_block_state.warpPhase = 1; (void)(" +
+                        chunk(put->callFirst, put->callLast, true) +
+                        ");\nkernelpad_block_state.warpPhase = 2;\n}";
+            });
+            out_ += "\n}\n}";
             return;
         }
         // The whole kernel, free of barriers: pure declarations, then a grid-stride loop, runs in passes.
@@ -2451,6 +2486,10 @@ private:
     int masks_ = 0;
     bool regionReturns_ = false;
     bool inFallback_ = false; // writing a grid-stride loop as written, where its passes do not fit
+    // Statements of plain warp intrinsics that record lightly first (region()), each with a count of its own
+    // of the occasions it records in full.
+    static constexpr int kLightSites = 64;
+    int lightSites_ = 0;
     int gridStrideLoops_ = 0; // written in passes
     std::string insideOut_;   // the variable of a loop written inside out (insideOut()), or "loop"
     std::set<std::string> constantMacros_;         // macroLike()

@@ -36,6 +36,8 @@ struct WarpSlots {
     void (*complete)(unsigned warp, unsigned long long occasion);
     void (*refuse)(unsigned thread);
     void (*barrier)(unsigned thread, const char* function, const char* file, unsigned line);
+    std::uint64_t fullAt[2];
+    bool (*recorded)(unsigned long long occasion);
 };
 
 // What the worker's messages need of a lane a warp operation named and did not find: who waited, where.
@@ -156,6 +158,38 @@ void complete(unsigned w, unsigned long long occasion) {
     slots.warpDone[parity][w] = occasion;
 }
 
+// After a loop of light records (the header's exchangeWarp, warpPhase 3) at `occasion`: each warp that
+// recorded, completed at once, when all its 32 lanes did, with the full mask (a lighter record stores no
+// more than that needs); false, with nothing else changed, when a warp did not or a lane recorded in full,
+// and the loop records again in full. A warp completed here keeps its results: it is done at this occasion.
+bool completeRecorded(unsigned long long occasion) {
+    WarpSlots& slots = exchange().slots;
+    const unsigned parity = occasion & 1;
+    if (slots.fullAt[parity] == occasion) return false;
+    const unsigned threads = kernelpad_block_state.blockThreads;
+    for (unsigned first = 0; first < threads; first += kWarpLanes) {
+        const std::uint64_t* lasts = slots.last + first;
+        if (threads - first < kWarpLanes) { // a last warp of fewer lanes: its records complete in the takes
+            for (unsigned j = 0; j < threads - first; ++j)
+                if (lasts[j] == occasion) return false;
+            continue;
+        }
+        // Counted over the fixed 32 lanes, without branches: the compiler vectorises the comparisons.
+        unsigned came = 0, same = 0;
+        const Meet* whats = slots.what[parity] + first;
+        for (unsigned j = 0; j < kWarpLanes; ++j) {
+            came += lasts[j] == occasion;
+            same += whats[j] == whats[0];
+        }
+        if (came == 0) continue; // not in the region
+        if (came != kWarpLanes || same != kWarpLanes) return false;
+        completeWarpOperation(whats[0], ~0u, slots.value[parity] + first, slots.source[parity] + first,
+                              slots.result[parity] + first);
+        slots.warpDone[parity][first / kWarpLanes] = occasion;
+    }
+    return true;
+}
+
 } // namespace
 
 std::size_t warpSlotsBytes() {
@@ -168,6 +202,7 @@ void* warpSlotsOfThisThread() {
         owned->slots.complete = &complete;
         owned->slots.refuse = &refuse;
         owned->slots.barrier = &atBarrier;
+        owned->slots.recorded = &completeRecorded;
     }
     return &owned->slots;
 }

@@ -46,10 +46,44 @@ std::string callsWith(const Meeting& m) {
 
 void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t* values, const int* sources,
                            std::uint64_t* results) {
+    // A whole warp's shuffle or vote (a reduction's every step): over the lanes in order, without the list
+    // of members.
+    if (group == ~0u) {
+        switch (what) {
+        case Meet::ShuffleIndex:
+        case Meet::ShuffleUp:
+        case Meet::ShuffleDown:
+        case Meet::ShuffleXor:
+            for (unsigned j = 0; j < kWarpLanes; ++j) {
+                const auto source = static_cast<unsigned>(sources[j]);
+                results[j] = values[source < kWarpLanes ? source : j];
+            }
+            return;
+        case Meet::Ballot:
+        case Meet::Any:
+        case Meet::All: {
+            std::uint32_t votes = 0;
+            for (unsigned j = 0; j < kWarpLanes; ++j)
+                votes |= static_cast<std::uint32_t>(values[j] != 0) << j;
+            const std::uint64_t result = what == Meet::Ballot ? votes
+                                         : what == Meet::Any  ? votes != 0
+                                                              : votes == ~0u;
+            for (unsigned j = 0; j < kWarpLanes; ++j)
+                results[j] = result;
+            return;
+        }
+        default:
+            break;
+        }
+    }
     unsigned members[kWarpLanes];
     unsigned count = 0;
-    for (std::uint32_t left = group; left != 0; left &= left - 1)
-        members[count++] = static_cast<unsigned>(std::countr_zero(left));
+    if (group == ~0u)
+        for (; count < kWarpLanes; ++count)
+            members[count] = count;
+    else
+        for (std::uint32_t left = group; left != 0; left &= left - 1)
+            members[count++] = static_cast<unsigned>(std::countr_zero(left));
     const auto everyone = [&](std::uint64_t result) {
         for (unsigned k = 0; k < count; ++k)
             results[members[k]] = result;

@@ -455,7 +455,8 @@ template <typename T> T argument(void* p) {
 // A kernel split at its warp operations (core/cpu/BarrierSplit.h) runs each warp operation twice per
 // thread: once to record what the thread brings (warpPhase 1), once more, after every thread of the block
 // has recorded, to take its result (warpPhase 2), which the core computes once per warp from the lanes
-// that recorded at that occasion (core/cpu/WarpExchange.h). The layout is the core's WarpSlots.
+// that recorded at that occasion (core/cpu/WarpExchange.h). A plain warp intrinsic's statement records
+// lightly first (warpPhase 3: exchangeWarp). The layout is the core's WarpSlots.
 namespace kernelpad {
 struct WarpSlots {
     unsigned long long value[2][kMaxThreads]; // two sets: by the parity of the occasion
@@ -475,6 +476,8 @@ struct WarpSlots {
     void (*refuse)(unsigned thread); // a record that cannot be: throws
     // A thread a warp operation missed is at `function` (__syncthreads, __activemask) instead: throws.
     void (*barrier)(unsigned thread, const char* function, const char* file, unsigned line);
+    unsigned long long fullAt[2]; // the last occasion (of each parity) a thread recorded in full in phase 3
+    bool (*recorded)(unsigned long long occasion); // completeRecorded, after a light record's loop
 };
 inline void* (*warpSlotsOfThisThread)() = nullptr;
 
@@ -499,27 +502,64 @@ inline unsigned recordAtOccasion(WarpSlots* x, unsigned t, unsigned long long va
     return p;
 }
 
-inline unsigned long long exchangeWarp(Meet what, unsigned mask, unsigned long long value, int source,
-                                       const char* function, const std::source_location& at) {
+// A record in full (warpPhase 1, or 3 where a light one cannot be): out of line, and hidden (a direct call),
+// so that the light record and the take inline into the kernel's loops.
+[[gnu::noinline, gnu::visibility("hidden")]] inline void recordInFull(Meet what, unsigned mask, unsigned long long value,
+                                                                     int source, const char* function,
+                                                                     const std::source_location& at) {
     auto& state = kernelpad_block_state;
     auto* x = static_cast<WarpSlots*>(state.warpSlots);
     const unsigned t = state.warpThread;
-    if (state.warpPhase == 1) {
-        const unsigned p = recordAtOccasion(x, t, value);
-        x->function[p][t] = function;
-        x->file[p][t] = at.file_name();
-        x->line[p][t] = at.line();
+    if (state.warpPhase == 3) x->fullAt[state.warpOccasion & 1] = state.warpOccasion;
+    const unsigned p = recordAtOccasion(x, t, value);
+    x->function[p][t] = function;
+    x->file[p][t] = at.file_name();
+    x->line[p][t] = at.line();
+    x->source[p][t] = source;
+    x->mask[p][t] = mask;
+    x->what[p][t] = what;
+    if ((what != Meet::Active && !(mask >> (t & 31u) & 1u)) || x->missedAt[t] >= state.warpBlockStart)
+        x->refuse(t);
+}
+
+[[gnu::always_inline]] inline unsigned long long exchangeWarp(Meet what, unsigned mask, unsigned long long value,
+                                                             int source, const char* function,
+                                                             const std::source_location& at) {
+    auto& state = kernelpad_block_state;
+    auto* x = static_cast<WarpSlots*>(state.warpSlots);
+    const unsigned t = state.warpThread;
+    if (state.warpPhase == 3 && mask == ~0u && what != Meet::Active && x->missedAt[t] < state.warpBlockStart) {
+        // A light record: a lane that calls with the full mask (and that no earlier operation missed)
+        // brings its value and source alone. Where the loop's every lane did, the core completes each warp
+        // at once (completeRecorded); otherwise the loop records again, in full.
+        const unsigned long long occasion = state.warpOccasion;
+        const unsigned p = occasion & 1;
+        x->value[p][t] = value;
         x->source[p][t] = source;
-        x->mask[p][t] = mask;
         x->what[p][t] = what;
-        if ((what != Meet::Active && !(mask >> (t & 31u) & 1u)) || x->missedAt[t] >= state.warpBlockStart)
-            x->refuse(t);
+        x->last[t] = occasion;
+        return 0;
+    }
+    if (state.warpPhase & 1u) {
+        recordInFull(what, mask, value, source, function, at);
         return 0;
     }
     const unsigned long long occasion = x->last[t];
     const unsigned p = occasion & 1;
     if (x->warpDone[p][t / 32] != occasion) x->complete(t / 32, occasion);
     return x->result[p][t];
+}
+
+// After a thread loop that recorded lightly (warpPhase 3): whether every warp that recorded was
+// completed at once; if not, the statement's call records again, in full, for each thread that had
+// (recordedHere), and the takes complete each warp as after a full record.
+inline bool recordedLight() {
+    const auto& state = kernelpad_block_state;
+    return static_cast<const WarpSlots*>(state.warpSlots)->recorded(state.warpOccasion);
+}
+inline bool recordedHere() {
+    const auto& state = kernelpad_block_state;
+    return static_cast<const WarpSlots*>(state.warpSlots)->last[state.warpThread] == state.warpOccasion;
 }
 
 // At a __syncthreads() of a split kernel with warp operations: a thread that a warp operation named and
@@ -561,14 +601,19 @@ inline void activeLanes(unsigned* lanes, const unsigned char* alive, const unsig
 
 // Each fiber keeps its own threadIdx across the switch: it lives in thread_local storage shared by
 // the block's fibers, so it is saved on the fiber's own stack.
-inline unsigned long long meetOthers(Meet what, unsigned mask, unsigned long long value, int source,
+inline unsigned long long meetFibers(Meet what, unsigned mask, unsigned long long value, int source,
                                      const char* function, const std::source_location& at) {
-    if (kernelpad_block_state.warpPhase != 0) return exchangeWarp(what, mask, value, source, function, at);
     const uint3 self = threadIdx;
     Meeting m{what, mask, value, source, at.line(), function, at.file_name(), 0};
     meet(m);
     threadIdx = self;
     return m.result;
+}
+[[gnu::always_inline]] inline unsigned long long meetOthers(Meet what, unsigned mask, unsigned long long value,
+                                                           int source, const char* function,
+                                                           const std::source_location& at) {
+    if (kernelpad_block_state.warpPhase != 0) return exchangeWarp(what, mask, value, source, function, at);
+    return meetFibers(what, mask, value, source, function, at);
 }
 } // namespace kernelpad
 // A barrier's result is how many of the threads that met there gave a non-zero value.

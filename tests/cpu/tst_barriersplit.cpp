@@ -483,6 +483,32 @@ __global__ void k(int* a, int n) {
     const unsigned b = votes(a[i] % 3 == 0);
     a[i] += static_cast<int>(b % 1000);
 })" << grid1 << true;
+        // A plain intrinsic records lightly first (WarpExchange.h). A last warp of 16 lanes, and a site
+        // whose mask is full in some passes and half in others, record again in full; ballots and
+        // matches of whole warps complete at once.
+        QTest::newRow("warp: light records, a block of 48 threads")
+            << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = a[i] * 7 % 23;
+    for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, offset);
+    a[i] = v * 100 + __popc(__ballot_sync(0xffffffffu, a[i] % 3 == 0));
+})"
+            << R"({"grid": [4], "block": [48]})" << true;
+        QTest::newRow("warp: a site's mask full in some passes, half in others") << R"(
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int lane = threadIdx.x % 32;
+    int v = a[i] % 13;
+    for (int j = 0; j < 5; ++j) {
+        if (j % 2 == 1 || lane < 16)
+            v += __shfl_xor_sync(j % 2 == 1 ? 0xffffffffu : 0x0000ffffu, v, 1 + j % 4) * (j + 1);
+        const unsigned peers = __match_any_sync(0xffffffffu, v % 4);
+        v += __popc(peers);
+    }
+    a[i] = v;
+})" << grid1 << true;
         QTest::newRow("warp: a shuffle in a condition: fibers") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -1393,11 +1419,16 @@ __global__ void k(float* f, int n) {
             "        const unsigned peers = __match_any_sync(active, v);\n"
             "        if (threadIdx.x % 32 == __ffs(peers) - 1) atomicAdd(&bins[v], __popc(peers));\n"
             "    }\n}\n";
+        // Thread loops that run: not a light record's second loop, which records again in full only where
+        // the first could not (region()).
         const auto loops = [](const std::string& source) {
             int count = 0;
             for (std::size_t at = source.find("for (unsigned __kp_z"); at != std::string::npos;
                  at = source.find("for (unsigned __kp_z", at + 1))
                 ++count;
+            for (std::size_t at = source.find("recordedHere()"); at != std::string::npos;
+                 at = source.find("recordedHere()", at + 1))
+                --count;
             return count;
         };
         const auto split = cpu::splitAtBarriers(histogram, 1, 17, {"k.cu", false});
@@ -1504,6 +1535,47 @@ __global__ void k(int* a, int n) {
     // their loops one per block; an address taken, also through a cast, keeps a variable per thread. And
     // another kernel's threadIdx is not this kernel's: its thread loops do not store each thread's index
     // for helpers that do not read it (bitonic_sort: 148 -> 107 ms on 2 cores, both together).
+    // A statement of a plain warp intrinsic (shuffle, vote, match, reduce, __syncwarp) records lightly first,
+    // with a loop that records again in full where that was not enough; __activemask, cooperative groups'
+    // reduce and gathered atomics, whose takes read their records, record in full at once.
+    void plainWarpIntrinsicsRecordLightly() {
+        const auto lightSites = [](const std::string& source) {
+            int count = 0;
+            for (std::size_t at = source.find("recordedLight()"); at != std::string::npos;
+                 at = source.find("recordedLight()", at + 1))
+                ++count;
+            return count;
+        };
+        const std::string plain = "__global__ void k(int* a) {\n"
+                                  "    int v = a[threadIdx.x];\n"
+                                  "    v += __shfl_down_sync(0xffffffffu, v, 1);\n"
+                                  "    const unsigned b = __ballot_sync(0xffffffffu, v > 0);\n"
+                                  "    __syncwarp();\n"
+                                  "    const unsigned m = __activemask();\n"
+                                  "    if (v > 3) a[threadIdx.x] = __popc(b) + __popc(m);\n"
+                                  "    const int w = __shfl_sync(m, v, 0);\n"
+                                  "    a[threadIdx.x] += w;\n}\n";
+        const auto split = cpu::splitAtBarriers(plain, 1, 17, {"k.cu", false});
+        QVERIFY2(split.split(), split.reason.c_str());
+        QCOMPARE(lightSites(split.source), 4); // not __activemask
+        QVERIFY2(split.source.find("__kp_sites.generic[3]") != std::string::npos, split.source.c_str());
+        const std::string groups = "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+                                   "namespace cg = cooperative_groups;\n"
+                                   "__global__ void k(int* a, int* total) {\n"
+                                   "    cg::thread_block block = cg::this_thread_block();\n"
+                                   "    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);\n"
+                                   "    int mine = a[threadIdx.x];\n"
+                                   "    int s = cg::reduce(tile, mine, cg::plus<int>());\n"
+                                   "    int before = atomicAdd(total, s);\n"
+                                   "    int next = tile.shfl_down(s, 1);\n"
+                                   "    a[threadIdx.x] = before + next;\n}\n";
+        const auto grouped = cpu::splitAtBarriers(groups, 4, 17, {"k.cu", false});
+        QVERIFY2(grouped.split(), grouped.reason.c_str());
+        QCOMPARE(lightSites(grouped.source), 0);
+        QVERIFY2(grouped.source.find("kernelpad_block_state.warpPhase = 1; (void)(") != std::string::npos,
+                 grouped.source.c_str()); // they do record, in full
+    }
+
     void bitwiseAndsAndOtherKernelsKeepLoopsPerBlock() {
         const std::string code = "__device__ void order(unsigned& x, unsigned& y, bool up) {\n"
                                  "    if ((x > y) == up) { unsigned t = x; x = y; y = t; }\n}\n"
