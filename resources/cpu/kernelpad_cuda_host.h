@@ -502,11 +502,9 @@ inline unsigned recordAtOccasion(WarpSlots* x, unsigned t, unsigned long long va
     return p;
 }
 
-// A record in full (warpPhase 1, or 3 where a light one cannot be): out of line, and hidden (a direct call),
-// so that the light record and the take inline into the kernel's loops.
-[[gnu::noinline, gnu::visibility("hidden")]] inline void recordInFull(Meet what, unsigned mask, unsigned long long value,
-                                                                     int source, const char* function,
-                                                                     const std::source_location& at) {
+// A record in full (warpPhase 1, or 3 where a light one cannot be).
+[[gnu::always_inline]] inline void recordFields(Meet what, unsigned mask, unsigned long long value, int source,
+                                                const char* function, const std::source_location& at) {
     auto& state = kernelpad_block_state;
     auto* x = static_cast<WarpSlots*>(state.warpSlots);
     const unsigned t = state.warpThread;
@@ -520,6 +518,13 @@ inline unsigned recordAtOccasion(WarpSlots* x, unsigned t, unsigned long long va
     x->what[p][t] = what;
     if ((what != Meet::Active && !(mask >> (t & 31u) & 1u)) || x->missedAt[t] >= state.warpBlockStart)
         x->refuse(t);
+}
+// Out of line, and hidden (a direct call), for the warp intrinsics: their light record and their take then
+// inline into the kernel's loops.
+[[gnu::noinline, gnu::visibility("hidden")]] inline void recordInFull(Meet what, unsigned mask, unsigned long long value,
+                                                                     int source, const char* function,
+                                                                     const std::source_location& at) {
+    recordFields(what, mask, value, source, function, at);
 }
 
 [[gnu::always_inline]] inline unsigned long long exchangeWarp(Meet what, unsigned mask, unsigned long long value,
@@ -990,8 +995,8 @@ template <unsigned Size, typename T, typename Op>
 template <unsigned Size, typename T, typename Op>
 [[gnu::always_inline]] inline T splitTileReduce(unsigned lanes, T value, Op op, const std::source_location& at) {
     auto& state = kernelpad_block_state;
-    if (state.warpPhase == 1) {
-        ::kernelpad::exchangeWarp(::kernelpad::Meet::SyncWarp, lanes, ::kernelpad::bitsOf(value), -1,
+    if (state.warpPhase == 1) { // inlined: the reduce is one operation where the shuffles were five
+        ::kernelpad::recordFields(::kernelpad::Meet::SyncWarp, lanes, ::kernelpad::bitsOf(value), -1,
                                   "cooperative_groups::reduce", at);
         return value;
     }
@@ -1379,8 +1384,8 @@ namespace kernelpad {
 template <typename T>
 __attribute__((noinline)) void gatherAtomicAdds(WarpSlots* x, unsigned p, unsigned base, unsigned long long occasion) {
     unsigned left = 0; // lanes that came and are not yet added
-    for (unsigned i = 0; i < 32; ++i)
-        if (base + i < kMaxThreads && x->occasion[p][base + i] == occasion) left |= 1u << i;
+    for (unsigned i = 0; i < 32; ++i) // without branches: which lanes came is as random as the data
+        left |= static_cast<unsigned>(x->occasion[p][base + i] == occasion) << i;
     while (left != 0) {
         const unsigned long long target = x->value[p][base + static_cast<unsigned>(__builtin_ctz(left))];
         unsigned same = 0;
@@ -1412,6 +1417,69 @@ __attribute__((noinline)) void gatherAtomicAdds(WarpSlots* x, unsigned p, unsign
         }
     }
 }
+// The whole block's gathered atomicAdds at one occasion, taken by its first thread to take one (the block
+// recorded them all before): where every thread that came names one address (a counter), one atomic for
+// the block, each thread handed the value before its own addition, threads in order, as if the block's
+// atomics ran one after another, which CUDA allows. One locked instruction per block rather than per warp
+// on the line every core counts into (stream_compaction). Otherwise each warp's, as gatherAtomicAdds.
+template <typename T>
+__attribute__((noinline)) void gatherBlockAtomicAdds(WarpSlots* x, unsigned p, unsigned long long occasion) {
+    const unsigned threads = kernelpad_block_state.blockThreads, warps = (threads + 31) / 32;
+    // Which threads came, a warp's in a word, found without branches: which do is as random as the data,
+    // and a branch per thread mispredicted half the time cost more than the atomics saved.
+    unsigned came[kMaxThreads / 32];
+    for (unsigned w = 0; w < warps; ++w) {
+        unsigned bits = 0;
+        const unsigned lanes = threads - w * 32 < 32 ? threads - w * 32 : 32;
+        for (unsigned j = 0; j < lanes; ++j)
+            bits |= static_cast<unsigned>(x->occasion[p][w * 32 + j] == occasion) << j;
+        came[w] = bits;
+    }
+    unsigned long long target = 0;
+    bool any = false, one = true;
+    for (unsigned w = 0; w < warps; ++w)
+        for (unsigned rest = came[w]; rest != 0; rest &= rest - 1) {
+            const unsigned long long v = x->value[p][w * 32 + static_cast<unsigned>(__builtin_ctz(rest))];
+            if (!any) target = v;
+            any = true;
+            one &= v == target;
+        }
+    if (any && one) {
+        std::atomic_ref<T> ref(*reinterpret_cast<T*>(static_cast<std::uintptr_t>(target)));
+        T old{};
+        if constexpr (std::is_integral_v<T>) {
+            std::make_unsigned_t<T> total = 0; // wrapping, as the threads' adds would
+            for (unsigned w = 0; w < warps; ++w)
+                for (unsigned rest = came[w]; rest != 0; rest &= rest - 1)
+                    total += static_cast<std::make_unsigned_t<T>>(
+                        fromBits<T>(x->operand[p][w * 32 + static_cast<unsigned>(__builtin_ctz(rest))]));
+            old = ref.fetch_add(static_cast<T>(total));
+        } else {
+            old = ref.load();
+            for (;;) {
+                T now = old;
+                for (unsigned w = 0; w < warps; ++w)
+                    for (unsigned rest = came[w]; rest != 0; rest &= rest - 1)
+                        now = now + fromBits<T>(x->operand[p][w * 32 + static_cast<unsigned>(__builtin_ctz(rest))]);
+                if (ref.compare_exchange_weak(old, now)) break;
+            }
+        }
+        for (unsigned w = 0; w < warps; ++w)
+            for (unsigned rest = came[w]; rest != 0; rest &= rest - 1) {
+                const unsigned t = w * 32 + static_cast<unsigned>(__builtin_ctz(rest));
+                x->result[p][t] = bitsOf(old);
+                if constexpr (std::is_integral_v<T>)
+                    old = static_cast<T>(static_cast<std::make_unsigned_t<T>>(old) +
+                                         static_cast<std::make_unsigned_t<T>>(fromBits<T>(x->operand[p][t])));
+                else
+                    old = old + fromBits<T>(x->operand[p][t]);
+            }
+    } else if (any) {
+        for (unsigned w = 0; w < warps; ++w)
+            if (came[w] != 0) gatherAtomicAdds<T>(x, p, w * 32, occasion);
+    }
+    for (unsigned w = 0; w < warps; ++w) x->warpDone[p][w] = occasion;
+}
 // An atomic is not a warp operation: a lane a warp operation missed may still call it, and nothing
 // waits for lanes that do not come. So it records and takes without the warp operations' checks.
 template <typename T, typename V>
@@ -1429,10 +1497,7 @@ inline T warpAtomicAdd(T* address, V v) {
         }
         const unsigned long long occasion = x->last[t];
         const unsigned p = occasion & 1;
-        if (x->warpDone[p][t / 32] != occasion) {
-            gatherAtomicAdds<T>(x, p, t & ~31u, occasion);
-            x->warpDone[p][t / 32] = occasion;
-        }
+        if (x->warpDone[p][t / 32] != occasion) gatherBlockAtomicAdds<T>(x, p, occasion);
         return fromBits<T>(x->result[p][t]);
     }
 }

@@ -1350,6 +1350,66 @@ __global__ void k(float* f, int n) {
             QCOMPARE(a->value(i), b->value(i));
     }
 
+    // A counter every thread of a block adds to takes one atomic for the block: the block's threads that
+    // count get consecutive slots, in thread order, whichever worker runs it (warp by warp, two workers'
+    // warps interleaved). Two counters in one block go
+    // warp by warp: each counter's slots are still every value once.
+    void gatheredCountersTakeOneAtomicPerBlock() {
+        const std::string code = R"(
+__global__ void k(int* a, int n) {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if ((t * 7 + t / 5) % 3 != 1) {
+        const int slot = atomicAdd(&a[t % n], 1);
+        a[2 + t] = slot;
+    }
+})";
+        // Enough blocks that both workers run some (a small grid runs on one thread).
+        constexpr int kBlocks = 4096, kThreads = kBlocks * 96;
+        for (const int counters : {1, 2}) {
+            const auto setup = setupOf(code, "k", {ints("a", 2 + kThreads), scalarInt("n", counters)},
+                                       {{"grid", {kBlocks}}, {"block", {96}}});
+            const auto split = split_->run(setup);
+            QVERIFY2(split.execution.find("atomicAdd whose result it uses") != std::string::npos,
+                     split.execution.c_str());
+            const auto* a = split.output("a");
+            QVERIFY(a);
+            std::vector<std::vector<int>> taken(2);
+            for (int t = 0; t < kThreads; ++t) {
+                if ((t * 7 + t / 5) % 3 == 1) {
+                    QCOMPARE(a->value(static_cast<std::size_t>(2 + t)),
+                             static_cast<double>(2 + t)); // untouched
+                    continue;
+                }
+                taken[static_cast<std::size_t>(t % counters)].push_back(
+                    static_cast<int>(a->value(2 + static_cast<std::size_t>(t))));
+            }
+            for (int c = 0; c < counters; ++c) {
+                auto& mine = taken[static_cast<std::size_t>(c)];
+                // The counter started at its own index (the array's init) and ends past every slot.
+                QCOMPARE(a->value(static_cast<std::size_t>(c)),
+                         static_cast<double>(c + static_cast<int>(mine.size())));
+                std::vector<int> sorted = mine;
+                std::sort(sorted.begin(), sorted.end());
+                for (std::size_t i = 0; i < sorted.size(); ++i)
+                    QCOMPARE(sorted[i], c + static_cast<int>(i));
+            }
+            if (counters == 1) { // each block's counting threads: consecutive slots, in thread order
+                std::size_t at = 0;
+                for (int b = 0; b < kBlocks; ++b) {
+                    const std::size_t first = at;
+                    for (int x = 0; x < 96; ++x)
+                        if (((b * 96 + x) * 7 + (b * 96 + x) / 5) % 3 != 1) ++at;
+                    for (std::size_t i = first + 1; i < at; ++i)
+                        QVERIFY2(taken[0][i] == taken[0][i - 1] + 1,
+                                 qPrintable(QString("block %1: slots %2 then %3")
+                                                .arg(b)
+                                                .arg(taken[0][i - 1])
+                                                .arg(taken[0][i])));
+                }
+            }
+        }
+    }
+
     // A parameter written through a member or a helper's reference is each thread's own.
     void writtenParametersAreEachThreads() {
         const auto member =
