@@ -74,6 +74,11 @@ public:
     // The loaded library's way to apply a table of deferred atomics, and the table's size.
     void setDeferredAtomics(void (*flush)(void*), std::size_t tableBytes);
 
+    // A launch comes soon: the workers wake now rather than when it starts (WorkerPool::rouse).
+    void rouse() {
+        if (pool_) pool_->rouse();
+    }
+
 private:
     // What a worker needs to run blocks of one launch.
     struct Launch;

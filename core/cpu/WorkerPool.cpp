@@ -9,10 +9,11 @@ namespace kp::cpu {
 
 namespace {
 
-// Yields until `done()`, for 50 us at most: what a worker or the launching thread waits for next often
-// comes within microseconds, sooner than sleeping and being woken.
-template <typename Done> void waitAMoment(const Done& done) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+// Yields until `done()`, for `most` (50 us) at most: what a worker or the launching thread waits for next
+// often comes within microseconds, sooner than sleeping and being woken.
+template <typename Done>
+void waitAMoment(const Done& done, std::chrono::microseconds most = std::chrono::microseconds(50)) {
+    const auto until = std::chrono::steady_clock::now() + most;
     while (!done() && std::chrono::steady_clock::now() < until)
         std::this_thread::yield();
 }
@@ -59,15 +60,26 @@ void WorkerPool::call(unsigned worker) {
 
 void WorkerPool::loop(unsigned worker, const std::function<void()>& prepare) {
     if (prepare) prepare();
-    std::uint64_t seen = 0;
+    std::uint64_t seen = 0, seenRoused = 0;
     for (;;) {
         // A launch follows the last one within microseconds in a program: wait a moment before sleeping.
         waitAMoment([&] { return generation_.load(std::memory_order_acquire) != seen; });
         {
             std::unique_lock lock(mutex_);
-            wake_.wait(lock,
-                       [&] { return stopping_ || generation_.load(std::memory_order_acquire) != seen; });
+            sleeping_.fetch_add(1, std::memory_order_acq_rel);
+            wake_.wait(lock, [&] {
+                return stopping_ || generation_.load(std::memory_order_acquire) != seen ||
+                       roused_.load(std::memory_order_acquire) != seenRoused;
+            });
+            sleeping_.fetch_sub(1, std::memory_order_acq_rel);
             if (stopping_) return;
+            if (generation_.load(std::memory_order_acquire) == seen) { // roused: a run comes soon
+                seenRoused = roused_.load(std::memory_order_acquire);
+                lock.unlock();
+                waitAMoment([&] { return generation_.load(std::memory_order_acquire) != seen; }, kRoused);
+                continue;
+            }
+            seenRoused = roused_.load(std::memory_order_acquire);
             seen = generation_.load(std::memory_order_acquire);
         }
         call(worker);
@@ -76,6 +88,15 @@ void WorkerPool::loop(unsigned worker, const std::function<void()>& prepare) {
             done_.notify_one();
         }
     }
+}
+
+void WorkerPool::rouse() {
+    if (sleeping_.load(std::memory_order_acquire) == 0) return; // all awake: nothing to signal
+    {
+        const std::lock_guard lock(mutex_);
+        roused_.fetch_add(1, std::memory_order_acq_rel);
+    }
+    wake_.notify_all();
 }
 
 void WorkerPool::run(const std::function<void(unsigned)>& job) {
