@@ -1379,14 +1379,56 @@ template <typename T> unsigned int atomicDec(::kernelpad::Checked<T> address, un
 // would return. Floating-point values are added one after another too (a compare-and-swap of the whole
 // chain), so the sum rounds as that order would. A checked array (bounds mode) acts at once instead.
 namespace kernelpad {
+// Adds the operands of the lanes in `lanes` (a bit mask for each of `warps` warps, from thread `base` on)
+// to the address `target` with one atomic, and hands each lane the value before its own addition, lanes
+// in order. Integers wrap, as the lanes' own adds would; floating-point values are added one after
+// another (a compare-and-swap of the whole chain), so the sum rounds as that order would.
+template <typename T, bool = std::is_integral_v<T>> struct AddedAs { using type = T; };
+template <typename T> struct AddedAs<T, true> { using type = std::make_unsigned_t<T>; }; // wrapping
+template <typename T>
+void addInOrder(WarpSlots* x, unsigned p, unsigned base, const unsigned* lanes, unsigned warps,
+                unsigned long long target) {
+    using Bits = typename AddedAs<T>::type;
+    const auto operand = [&](unsigned t) { return static_cast<Bits>(fromBits<T>(x->operand[p][t])); };
+    std::atomic_ref<T> ref(*reinterpret_cast<T*>(static_cast<std::uintptr_t>(target)));
+    T old{};
+    if constexpr (std::is_integral_v<T>) {
+        Bits total = 0;
+        for (unsigned w = 0; w < warps; ++w)
+            for (unsigned rest = lanes[w]; rest != 0; rest &= rest - 1)
+                total += operand(base + w * 32 + static_cast<unsigned>(__builtin_ctz(rest)));
+        old = ref.fetch_add(static_cast<T>(total));
+    } else {
+        old = ref.load();
+        for (;;) {
+            T now = old;
+            for (unsigned w = 0; w < warps; ++w)
+                for (unsigned rest = lanes[w]; rest != 0; rest &= rest - 1)
+                    now = now + operand(base + w * 32 + static_cast<unsigned>(__builtin_ctz(rest)));
+            if (ref.compare_exchange_weak(old, now)) break;
+        }
+    }
+    Bits running = static_cast<Bits>(old);
+    for (unsigned w = 0; w < warps; ++w)
+        for (unsigned rest = lanes[w]; rest != 0; rest &= rest - 1) {
+            const unsigned t = base + w * 32 + static_cast<unsigned>(__builtin_ctz(rest));
+            x->result[p][t] = bitsOf(static_cast<T>(running));
+            running = running + operand(t);
+        }
+}
+// Which of the `count` threads from `base` on recorded at `occasion`, a bit each, found without branches:
+// which come is as random as the data (stream_compaction), and a mispredicted branch per lane cost more
+// than the atomics a gather saves.
+inline unsigned cameAt(const WarpSlots* x, unsigned p, unsigned base, unsigned count, unsigned long long occasion) {
+    unsigned bits = 0;
+    for (unsigned j = 0; j < count; ++j) bits |= static_cast<unsigned>(x->occasion[p][base + j] == occasion) << j;
+    return bits;
+}
 // The warp's gathered atomicAdds at one occasion: for each address, one atomic for the lanes that name it.
 // Not inlined: once per warp.
 template <typename T>
 __attribute__((noinline)) void gatherAtomicAdds(WarpSlots* x, unsigned p, unsigned base, unsigned long long occasion) {
-    unsigned left = 0; // lanes that came and are not yet added
-    for (unsigned i = 0; i < 32; ++i) // without branches: which lanes came is as random as the data
-        left |= static_cast<unsigned>(x->occasion[p][base + i] == occasion) << i;
-    while (left != 0) {
+    for (unsigned left = cameAt(x, p, base, 32, occasion); left != 0;) { // lanes not yet added
         const unsigned long long target = x->value[p][base + static_cast<unsigned>(__builtin_ctz(left))];
         unsigned same = 0;
         for (unsigned rest = left; rest != 0; rest &= rest - 1) {
@@ -1394,27 +1436,7 @@ __attribute__((noinline)) void gatherAtomicAdds(WarpSlots* x, unsigned p, unsign
             if (x->value[p][base + i] == target) same |= 1u << i;
         }
         left &= ~same;
-        std::atomic_ref<T> ref(*reinterpret_cast<T*>(static_cast<std::uintptr_t>(target)));
-        T old{};
-        if constexpr (std::is_integral_v<T>) {
-            T total{};
-            for (unsigned rest = same; rest != 0; rest &= rest - 1)
-                total += fromBits<T>(x->operand[p][base + static_cast<unsigned>(__builtin_ctz(rest))]);
-            old = ref.fetch_add(total);
-        } else {
-            old = ref.load();
-            for (;;) {
-                T now = old;
-                for (unsigned rest = same; rest != 0; rest &= rest - 1)
-                    now = now + fromBits<T>(x->operand[p][base + static_cast<unsigned>(__builtin_ctz(rest))]);
-                if (ref.compare_exchange_weak(old, now)) break;
-            }
-        }
-        for (unsigned rest = same; rest != 0; rest &= rest - 1) {
-            const unsigned i = static_cast<unsigned>(__builtin_ctz(rest));
-            x->result[p][base + i] = bitsOf(old);
-            old = old + fromBits<T>(x->operand[p][base + i]);
-        }
+        addInOrder<T>(x, p, base, &same, 1, target);
     }
 }
 // The whole block's gathered atomicAdds at one occasion, taken by its first thread to take one (the block
@@ -1425,16 +1447,9 @@ __attribute__((noinline)) void gatherAtomicAdds(WarpSlots* x, unsigned p, unsign
 template <typename T>
 __attribute__((noinline)) void gatherBlockAtomicAdds(WarpSlots* x, unsigned p, unsigned long long occasion) {
     const unsigned threads = kernelpad_block_state.blockThreads, warps = (threads + 31) / 32;
-    // Which threads came, a warp's in a word, found without branches: which do is as random as the data,
-    // and a branch per thread mispredicted half the time cost more than the atomics saved.
     unsigned came[kMaxThreads / 32];
-    for (unsigned w = 0; w < warps; ++w) {
-        unsigned bits = 0;
-        const unsigned lanes = threads - w * 32 < 32 ? threads - w * 32 : 32;
-        for (unsigned j = 0; j < lanes; ++j)
-            bits |= static_cast<unsigned>(x->occasion[p][w * 32 + j] == occasion) << j;
-        came[w] = bits;
-    }
+    for (unsigned w = 0; w < warps; ++w)
+        came[w] = cameAt(x, p, w * 32, threads - w * 32 < 32 ? threads - w * 32 : 32, occasion);
     unsigned long long target = 0;
     bool any = false, one = true;
     for (unsigned w = 0; w < warps; ++w)
@@ -1444,40 +1459,11 @@ __attribute__((noinline)) void gatherBlockAtomicAdds(WarpSlots* x, unsigned p, u
             any = true;
             one &= v == target;
         }
-    if (any && one) {
-        std::atomic_ref<T> ref(*reinterpret_cast<T*>(static_cast<std::uintptr_t>(target)));
-        T old{};
-        if constexpr (std::is_integral_v<T>) {
-            std::make_unsigned_t<T> total = 0; // wrapping, as the threads' adds would
-            for (unsigned w = 0; w < warps; ++w)
-                for (unsigned rest = came[w]; rest != 0; rest &= rest - 1)
-                    total += static_cast<std::make_unsigned_t<T>>(
-                        fromBits<T>(x->operand[p][w * 32 + static_cast<unsigned>(__builtin_ctz(rest))]));
-            old = ref.fetch_add(static_cast<T>(total));
-        } else {
-            old = ref.load();
-            for (;;) {
-                T now = old;
-                for (unsigned w = 0; w < warps; ++w)
-                    for (unsigned rest = came[w]; rest != 0; rest &= rest - 1)
-                        now = now + fromBits<T>(x->operand[p][w * 32 + static_cast<unsigned>(__builtin_ctz(rest))]);
-                if (ref.compare_exchange_weak(old, now)) break;
-            }
-        }
-        for (unsigned w = 0; w < warps; ++w)
-            for (unsigned rest = came[w]; rest != 0; rest &= rest - 1) {
-                const unsigned t = w * 32 + static_cast<unsigned>(__builtin_ctz(rest));
-                x->result[p][t] = bitsOf(old);
-                if constexpr (std::is_integral_v<T>)
-                    old = static_cast<T>(static_cast<std::make_unsigned_t<T>>(old) +
-                                         static_cast<std::make_unsigned_t<T>>(fromBits<T>(x->operand[p][t])));
-                else
-                    old = old + fromBits<T>(x->operand[p][t]);
-            }
-    } else if (any) {
+    if (any && one)
+        addInOrder<T>(x, p, 0, came, warps, target);
+    else if (any)
         for (unsigned w = 0; w < warps; ++w)
             if (came[w] != 0) gatherAtomicAdds<T>(x, p, w * 32, occasion);
-    }
     for (unsigned w = 0; w < warps; ++w) x->warpDone[p][w] = occasion;
 }
 // An atomic is not a warp operation: a lane a warp operation missed may still call it, and nothing
