@@ -69,17 +69,17 @@ void WorkerPool::loop(unsigned worker, const std::function<void()>& prepare) {
             sleeping_.fetch_add(1, std::memory_order_acq_rel);
             wake_.wait(lock, [&] {
                 return stopping_ || generation_.load(std::memory_order_acquire) != seen ||
-                       roused_.load(std::memory_order_acquire) != seenRoused;
+                       roused_ != seenRoused;
             });
             sleeping_.fetch_sub(1, std::memory_order_acq_rel);
             if (stopping_) return;
             if (generation_.load(std::memory_order_acquire) == seen) { // roused: a run comes soon
-                seenRoused = roused_.load(std::memory_order_acquire);
+                seenRoused = roused_;
                 lock.unlock();
                 waitAMoment([&] { return generation_.load(std::memory_order_acquire) != seen; }, kRoused);
                 continue;
             }
-            seenRoused = roused_.load(std::memory_order_acquire);
+            seenRoused = roused_;
             seen = generation_.load(std::memory_order_acquire);
         }
         call(worker);
@@ -94,7 +94,7 @@ void WorkerPool::rouse() {
     if (sleeping_.load(std::memory_order_acquire) == 0) return; // all awake: nothing to signal
     {
         const std::lock_guard lock(mutex_);
-        roused_.fetch_add(1, std::memory_order_acq_rel);
+        ++roused_;
     }
     wake_.notify_all();
 }

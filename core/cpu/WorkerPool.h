@@ -45,7 +45,7 @@ private:
     std::condition_variable done_;
     const std::function<void(unsigned)>* job_ = nullptr;
     std::atomic<std::uint64_t> generation_{0};
-    std::atomic<std::uint64_t> roused_{0};
+    std::uint64_t roused_ = 0; // rouse() calls, under mutex_
     std::atomic<unsigned> sleeping_{0};
     std::atomic<unsigned> running_{0};
     bool stopping_ = false;
