@@ -154,11 +154,25 @@ bool elementsMatch(const model::Array& a, std::size_t i, const model::Array& b, 
 }
 
 // Element positions [first, first + count) of `array` in ascending order of value, ties in position order.
+// A scalar element's value is read once, not twice per comparison (a million kept values of a stream
+// compaction took 0.3 s to sort through Array::value).
 std::vector<std::size_t> sortedPositions(const model::Array& array, std::size_t first, std::size_t count) {
     std::vector<std::size_t> order(count);
     std::iota(order.begin(), order.end(), first);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return compareElements(array, a, array, b) < 0; });
+    if (model::components(array.dtype()) != 1) {
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return compareElements(array, a, array, b) < 0;
+        });
+        return order;
+    }
+    std::vector<double> values(count);
+    for (std::size_t k = 0; k < count; ++k)
+        values[k] = array.value(first + k);
+    // compareElements' order: NaN above every number, and equal to NaN.
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const double x = values[a - first], y = values[b - first];
+        return std::isnan(y) ? !std::isnan(x) : x < y;
+    });
     return order;
 }
 
