@@ -2080,6 +2080,11 @@ private:
             frameUses(tail->incFirst, tail->incLast, promote, writeBack);
             frameUses(tail->condFirst, tail->condLast, promote, writeBack);
         }
+        // The put's call, run by a thread to record in `phase` (then back to taking).
+        const auto record = [&](const std::string& phase) {
+            return "\nkernelpad_block_state.warpPhase = " + phase + "; (void)(" +
+                   chunk(put->callFirst, put->callLast, true) + ");\nkernelpad_block_state.warpPhase = 2;";
+        };
         std::string recordPhase = "1";
         const auto body = [&] {
             promoted_ = promote;
@@ -2088,10 +2093,7 @@ private:
             for (const Stmt* s : statements)
                 out_ += s->kind == Stmt::Kind::Simple ? regionStatement(s->first, s->last - 1) + ";"
                                                       : chunk(s->first, s->last, true);
-            if (put)
-                out_ += "\nkernelpad_block_state.warpPhase = " + recordPhase + "; (void)(" +
-                        chunk(put->callFirst, put->callLast, true) +
-                        ");\nkernelpad_block_state.warpPhase = 2;";
+            if (put) out_ += record(recordPhase);
             if (tail) {
                 if (tail->incFirst < tail->incLast) out_ += chunk(tail->incFirst, tail->incLast, false) + ";";
                 out_ += loopTest(tail->mask, tail->condFirst, tail->condLast);
@@ -2109,20 +2111,17 @@ private:
             // values alone, and the core completes each warp at once where all 32 lanes called with the full
             // mask. Where they did not, each thread that recorded records again in full (its arguments
             // change nothing, and nothing after the call in the loop has changed what they read: not with a
-            // tail), and the site records in full for its next 15 occasions on this worker (a divergent site
-            // then costs a sixteenth of a light loop; a grid-stride loop's last pass, with fewer lanes, does
-            // not make its other passes record in full).
+            // tail), and the site records in full for its next kFullRecords occasions on this worker (a
+            // divergent site then costs a sixteenth of a light loop; a grid-stride loop's last pass, with
+            // fewer lanes, does not make its other passes record in full).
             const std::string site = "__kp_sites.generic[" + std::to_string(lightSites_++) + "]";
             out_ += "\n{\nconst unsigned __kp_record = " + site + " != 0 ? (--" + site + ", 1u) : 3u;";
             recordPhase = "__kp_record";
             threadLoop(mask, body);
-            out_ += "\nif (__kp_record == 3u && !::kernelpad::recordedLight()) {\n" + site + " = 15;";
+            out_ += "\nif (__kp_record == 3u && !::kernelpad::recordedLight()) {\n" + site + " = " +
+                    std::to_string(kFullRecords) + ";";
             promoted_.clear();
-            threadLoop("", [&] {
-                out_ += "\nif (::kernelpad::recordedHere()) {\nkernelpad_block_state.warpPhase = 1; (void)(" +
-                        chunk(put->callFirst, put->callLast, true) +
-                        ");\nkernelpad_block_state.warpPhase = 2;\n}";
-            });
+            threadLoop("", [&] { out_ += "\nif (::kernelpad::recordedHere()) {" + record("1") + "\n}"; });
             out_ += "\n}\n}";
             return;
         }
@@ -2489,6 +2488,7 @@ private:
     // Statements of plain warp intrinsics that record lightly first (region()), each with a count of its own
     // of the occasions it records in full.
     static constexpr int kLightSites = 64;
+    static constexpr int kFullRecords = 15; // after a light record that could not be
     int lightSites_ = 0;
     int gridStrideLoops_ = 0; // written in passes
     std::string insideOut_;   // the variable of a loop written inside out (insideOut()), or "loop"
