@@ -76,6 +76,7 @@ void WorkerPool::loop(unsigned worker, const std::function<void()>& prepare) {
             if (generation_.load(std::memory_order_acquire) == seen) { // roused: a run comes soon
                 seenRoused = roused_;
                 lock.unlock();
+                rousedWakes_.fetch_add(1, std::memory_order_acq_rel);
                 waitAMoment([&] { return generation_.load(std::memory_order_acquire) != seen; }, kRoused);
                 continue;
             }

@@ -35,6 +35,8 @@ public:
     static constexpr std::chrono::microseconds kRoused{2000};
     // Workers asleep on their condition variable now (for tests).
     unsigned sleeping() const noexcept { return sleeping_.load(std::memory_order_acquire); }
+    // Times a worker woke for a rouse() rather than a run, so far (for tests).
+    unsigned rousedWakes() const noexcept { return rousedWakes_.load(std::memory_order_acquire); }
 
 private:
     void loop(unsigned worker, const std::function<void()>& prepare);
@@ -47,6 +49,7 @@ private:
     std::atomic<std::uint64_t> generation_{0};
     std::uint64_t roused_ = 0; // rouse() calls, under mutex_
     std::atomic<unsigned> sleeping_{0};
+    std::atomic<unsigned> rousedWakes_{0};
     std::atomic<unsigned> running_{0};
     bool stopping_ = false;
     std::exception_ptr failure_;
