@@ -15,10 +15,13 @@ extern const char* const kCudaHostHeader;
 // the arrays do not overlap, which -O2's cost model would want; the kernel's own loops keep -O2's
 // model, under which a float sum stays one fused multiply-add at a time, as NVRTC computes it). The
 // header is the compile's prelude (precompiled once per compiler and flags, HostCompiler), its
-// diagnostics named "<kernelpad cuda built-ins>".
+// diagnostics named "<kernelpad cuda built-ins>". Kernels and references alike are compiled for this
+// processor (processorFlags).
 inline HostCompileOptions hostKernelOptions() {
     HostCompileOptions options;
     options.flags = {"-std=c++20", "-O2", "-fno-semantic-interposition", "-fno-math-errno", "-fopenmp-simd"};
+    const auto processor = processorFlags();
+    options.flags.insert(options.flags.end(), processor.begin(), processor.end());
     options.prelude = std::string("#line 1 \"<kernelpad cuda built-ins>\"\n") + kCudaHostHeader;
     return options;
 }

@@ -7,6 +7,9 @@
 #include "core/sandbox/Contained.h"
 #include "core/sandbox/Subprocess.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <charconv>
 #include <chrono>
 #include <csignal>
@@ -454,6 +457,23 @@ std::vector<model::Diagnostic> HostCompiler::parseDiagnostics(const std::string&
         diagnostics.push_back(std::move(d));
     }
     return diagnostics;
+}
+
+std::vector<std::string> processorFlags() {
+    std::vector<std::string> flags;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    // F16C and LZCNT from CPUID itself: not every compiler's __builtin_cpu_supports knows their names.
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    const bool f16c = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
+    const bool lzcnt = __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_LZCNT) != 0;
+    __builtin_cpu_init();
+    // Without AVX2 the others are left out too: one list per processor generation (every processor with
+    // AVX2 so far has the rest) keeps the prepared prelude's variants few.
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+        __builtin_cpu_supports("popcnt") && f16c && lzcnt)
+        flags = {"-mavx2", "-mbmi", "-mbmi2", "-mpopcnt", "-mlzcnt", "-mf16c"};
+#endif
+    return flags;
 }
 
 } // namespace kp::cpu

@@ -107,6 +107,13 @@ private:
 // compile does not pay for precompiling.
 std::vector<std::filesystem::path> preparedPreludeFolders();
 
+// The instruction sets beyond x86-64's baseline that this processor has and that code compiled here for
+// this processor may use (AVX2, BMI1/2, POPCNT, LZCNT, F16C), as the compiler's -m flags: kernels and their
+// references alike run on the machine that compiled them. Named one by one, not -march=native, so that a
+// compile cache keyed by the command never hands a library built for one processor to another. FMA is not
+// among them: it changes how a*b+c rounds, and is the NVRTC options' to decide (CpuRunner).
+std::vector<std::string> processorFlags();
+
 // Loads a compiled library into this process, which runs its static constructors: only in a contained
 // child (sandbox/Contained) or for code Kernelpad wrote itself. Throws Error when it cannot be loaded.
 std::shared_ptr<SharedLibrary> loadCompiled(const std::filesystem::path& library);

@@ -8,6 +8,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -72,6 +73,32 @@ private slots:
         auto* twice = reinterpret_cast<int (*)(int)>(library->symbol("twice"));
         QVERIFY(twice != nullptr);
         QCOMPARE(twice(21), 42);
+    }
+
+    // Kernels and references are compiled for the processor they run on: where it has AVX2 (and the rest of
+    // processorFlags' list), the compiled code sees __AVX2__, __BMI2__ and __F16C__; where it has not, no
+    // flag asks for them.
+    void compilesForThisProcessor() {
+        __builtin_cpu_init();
+        const auto flags = processorFlags();
+        const bool avx2 = std::find(flags.begin(), flags.end(), "-mavx2") != flags.end();
+        // Every processor with AVX2 and BMI2 so far has F16C and LZCNT too.
+        QCOMPARE(avx2, __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"));
+        QVERIFY(avx2 || flags.empty());
+        HostCompileOptions options;
+        options.flags.insert(options.flags.end(), flags.begin(), flags.end());
+        const HostCompiler compiler({}, cache());
+        const auto r = compiler.compile({{"isa.cpp", "extern \"C\" int features() { int f = 0;\n"
+                                                     "#ifdef __AVX2__\n f |= 1;\n#endif\n"
+                                                     "#ifdef __BMI2__\n f |= 2;\n#endif\n"
+                                                     "#ifdef __F16C__\n f |= 4;\n#endif\n"
+                                                     " return f; }\n"}},
+                                        options);
+        QVERIFY2(r.ok, r.log.c_str());
+        const auto library = loadCompiled(r.library);
+        auto* features = reinterpret_cast<int (*)()>(library->symbol("features"));
+        QVERIFY(features != nullptr);
+        QCOMPARE(features(), avx2 ? 7 : 0);
     }
 
     // A cache folder named relative to the current one (kernelpad-worker --precompile-built-ins
