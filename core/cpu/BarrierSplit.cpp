@@ -2040,11 +2040,16 @@ private:
     }
 
     // A warp statement whose call is one of CUDA's warp intrinsics (a shuffle, vote, match, reduce or
-    // __syncwarp), whose take needs nothing but the exchange's result: not __activemask (no mask), a tile's
-    // operation, cooperative groups' reduce or a gathered atomic, which read their records in their takes.
+    // __syncwarp), whose take needs nothing but the exchange's result, or cooperative groups' reduce over a
+    // tile, whose take works out a warp checked whole from its values alone: not __activemask (no mask), a
+    // tile's other operations or a gathered atomic, which read their records in full in their takes.
     bool lightCall(const Stmt& put) const {
+        if (put.atomic) return false;
         const std::string_view name = k_.text(put.callFirst);
-        return !put.atomic && k_.identifier(put.callFirst) && isWarpOperation(name) && name != "__activemask";
+        if (k_.identifier(put.callFirst) && isWarpOperation(name) && name != "__activemask") return true;
+        for (std::size_t i = put.callFirst; i < put.callLast && i <= put.callFirst + 2; ++i) // cg::reduce(
+            if (k_.groupFunction(i, "reduce") == put.callFirst) return true;
+        return false;
     }
 
     // The statements as one loop over the block's threads (in `mask`); `put`, a warp statement, records its

@@ -38,6 +38,7 @@ struct WarpSlots {
     void (*barrier)(unsigned thread, const char* function, const char* file, unsigned line);
     std::uint64_t fullAt[2];
     bool (*recorded)(unsigned long long occasion);
+    std::uint64_t reduced[2][kMaxThreads / kWarpLanes]; // the header's: a tile reduce's results, worked out
 };
 
 // What the worker's messages need of a lane a warp operation named and did not find: who waited, where.

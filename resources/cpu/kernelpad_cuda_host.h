@@ -478,6 +478,7 @@ struct WarpSlots {
     void (*barrier)(unsigned thread, const char* function, const char* file, unsigned line);
     unsigned long long fullAt[2]; // the last occasion (of each parity) a thread recorded in full in phase 3
     bool (*recorded)(unsigned long long occasion); // completeRecorded, after a light record's loop
+    unsigned long long reduced[2][kMaxThreads / 32]; // the occasion a warp's tile reduce results were worked out
 };
 inline void* (*warpSlotsOfThisThread)() = nullptr;
 
@@ -947,15 +948,18 @@ template <typename T, typename Op> constexpr bool exactInAnyOrder() {
 // the butterfly without asking who came, in the same order.
 template <unsigned Size, typename T, typename Op>
 [[gnu::noinline, gnu::visibility("hidden")]] void completeTileReduce(::kernelpad::WarpSlots* x, unsigned t,
-                                                                     unsigned long long occasion, Op op) {
+                                                                     unsigned long long occasion, Op op,
+                                                                     bool light) {
     const unsigned p = occasion & 1;
-    x->complete(t / 32, occasion); // may throw: a lane the mask names is elsewhere
+    // Recorded lightly, the warp was checked whole when the loop ended (completeRecorded): all 32 lanes came.
+    if (!light) x->complete(t / 32, occasion); // may throw: a lane the mask names is elsewhere
+    x->reduced[p][t / 32] = occasion;
     const unsigned base = t & ~31u;
     T v[32];
     bool came[32];
     bool all = true;
     for (unsigned i = 0; i < 32; ++i) {
-        came[i] = base + i < ::kernelpad::kMaxThreads && x->occasion[p][base + i] == occasion;
+        came[i] = light || (base + i < ::kernelpad::kMaxThreads && x->occasion[p][base + i] == occasion);
         v[i] = came[i] ? ::kernelpad::fromBits<T>(x->value[p][base + i]) : T{};
         all = all && came[i];
     }
@@ -995,16 +999,28 @@ template <unsigned Size, typename T, typename Op>
 template <unsigned Size, typename T, typename Op>
 [[gnu::always_inline]] inline T splitTileReduce(unsigned lanes, T value, Op op, const std::source_location& at) {
     auto& state = kernelpad_block_state;
-    if (state.warpPhase == 1) { // inlined: the reduce is one operation where the shuffles were five
+    auto* x = static_cast<::kernelpad::WarpSlots*>(state.warpSlots);
+    const unsigned t = state.warpThread;
+    if (state.warpPhase == 3 && x->missedAt[t] < state.warpBlockStart) {
+        // A light record (exchangeWarp's): the value alone. Where every lane of every warp did, the core
+        // checks each warp whole when the loop ends and the takes work out its results without complete().
+        const unsigned long long occasion = state.warpOccasion;
+        const unsigned p = occasion & 1;
+        x->value[p][t] = ::kernelpad::bitsOf(value);
+        x->what[p][t] = ::kernelpad::Meet::SyncWarp;
+        x->last[t] = occasion;
+        return value;
+    }
+    if (state.warpPhase & 1u) { // inlined: the reduce is one operation where the shuffles were five
         ::kernelpad::recordFields(::kernelpad::Meet::SyncWarp, lanes, ::kernelpad::bitsOf(value), -1,
                                   "cooperative_groups::reduce", at);
         return value;
     }
-    auto* x = static_cast<::kernelpad::WarpSlots*>(state.warpSlots);
-    const unsigned t = state.warpThread;
     const unsigned long long occasion = x->last[t];
     const unsigned p = occasion & 1;
-    if (x->warpDone[p][t / 32] != occasion) completeTileReduce<Size, T>(x, t, occasion, op);
+    // A warp completed when its light records' loop ended (completeRecorded) has all 32 lanes' values.
+    if (x->reduced[p][t / 32] != occasion)
+        completeTileReduce<Size, T>(x, t, occasion, op, x->warpDone[p][t / 32] == occasion);
     return ::kernelpad::fromBits<T>(x->result[p][t]);
 }
 } // namespace detail

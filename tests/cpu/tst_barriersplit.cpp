@@ -509,6 +509,44 @@ __global__ void k(int* a, int n) {
     }
     a[i] = v;
 })" << grid1 << true;
+        // cg::reduce records lightly too: a warp of 16 lanes, or one whose second tile does not call, makes
+        // the loop record again in full, and the warps the core had already checked whole take their results
+        // from the values alone beside warps completed in full.
+        QTest::newRow("groups: light tile reduces, a block of 48 threads, a tile that does not call")
+            << R"(
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* a, int n) {
+    auto block = cg::this_thread_block();
+    auto sixteen = cg::tiled_partition<16>(block);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = a[i] % 1000;
+    const int s = cg::reduce(sixteen, v, cg::plus<int>());
+    int m = 0;
+    if (threadIdx.x < 16 || threadIdx.x >= 32) m = cg::reduce(sixteen, v * 3 - s, cg::greater<int>());
+    a[i] = s * 7 + m;
+})"
+            << R"({"grid": [3], "block": [48]})" << true;
+        QTest::newRow("groups: light tile reduces, warps checked whole beside warps completed in full")
+            << R"(
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* a, int n) {
+    auto block = cg::this_thread_block();
+    auto sixteen = cg::tiled_partition<16>(block);
+    auto warp = cg::tiled_partition<32>(block);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    long long v = a[i] % 977;
+    for (int r = 0; r < 4; ++r) {
+        if (r % 2 == 1 || threadIdx.x < 48 || threadIdx.x >= 64)
+            v = cg::reduce(sixteen, v * (r + 2) + threadIdx.x, cg::plus<long long>()) % 100003;
+        v += cg::reduce(warp, v % 17, cg::less<long long>());
+    }
+    a[i] = static_cast<int>(v);
+})"
+            << R"({"grid": [3], "block": [128]})" << true;
         QTest::newRow("warp: a shuffle in a condition: fibers") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -1631,9 +1669,19 @@ __global__ void k(int* a, int n) {
                                    "    a[threadIdx.x] = before + next;\n}\n";
         const auto grouped = cpu::splitAtBarriers(groups, 4, 17, {"k.cu", false});
         QVERIFY2(grouped.split(), grouped.reason.c_str());
-        QCOMPARE(lightSites(grouped.source), 0);
-        QVERIFY2(grouped.source.find("kernelpad_block_state.warpPhase = 1; (void)(") != std::string::npos,
-                 grouped.source.c_str()); // they do record, in full
+        // cg::reduce records lightly (its take works out a warp checked whole from the values alone); the
+        // gathered atomicAdd and the tile's shuffle record in full.
+        QCOMPARE(lightSites(grouped.source), 1);
+        const auto lightReduce = grouped.source.find("warpPhase = __kp_record; (void)(");
+        QVERIFY2(lightReduce != std::string::npos, grouped.source.c_str());
+        const std::string lightCall = grouped.source.substr(
+            lightReduce, grouped.source.find("warpPhase = 2;", lightReduce) - lightReduce);
+        QVERIFY2(lightCall.find("cg::reduce(tile, mine,") != std::string::npos, lightCall.c_str());
+        int full = 0;
+        for (std::size_t at = grouped.source.find("warpPhase = 1; (void)("); at != std::string::npos;
+             at = grouped.source.find("warpPhase = 1; (void)(", at + 1))
+            ++full;
+        QCOMPARE(full, 3); // the atomic, the shuffle, and the reduce's fallback
     }
 
     void bitwiseAndsAndOtherKernelsKeepLoopsPerBlock() {

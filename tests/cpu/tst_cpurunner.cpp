@@ -1248,6 +1248,35 @@ private slots:
         }
     }
 
+    // A tile reduce that part of the tile calls stops with its line where the others wait at a barrier, as a
+    // shuffle does: the loop records lightly first, finds the warps not whole, and records again in full,
+    // and the takes check the meeting.
+    void aTileReduceThatPartOfTheTileCallsStops() {
+        const auto setup =
+            setupOf("#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+                    "namespace cg = cooperative_groups;\n"
+                    "__global__ void k(float* x) {\n"
+                    "    auto block = cg::this_thread_block();\n"
+                    "    auto warp = cg::tiled_partition<32>(block);\n"
+                    "    float v = x[threadIdx.x];\n"
+                    "    if (threadIdx.x % 32 < 20)\n"
+                    "        v = cg::reduce(warp, v, cg::plus<float>());\n"
+                    "    __syncthreads();\n"
+                    "    x[threadIdx.x] = v;\n}\n",
+                    "k", {array("x", "float32", {64}, "inout", "ones")}, {{"grid", {2}}, {"block", {64}}});
+        try {
+            (void)runner_->run(setup);
+            QFAIL("the run went on");
+        } catch (const launch::KernelFault& e) {
+            const std::string text = e.what();
+            for (const char* fragment :
+                 {"the kernel k cannot go on: at <code>:9, thread (0, 0, 0) of block (0, 0, 0)",
+                  "waits in cooperative_groups::reduce for lane 20",
+                  "which waits at __syncthreads at <code>:10"})
+                QVERIFY2(text.find(fragment) != std::string::npos, (text + "\n  lacks: " + fragment).c_str());
+        }
+    }
+
     void boundsModeNamesTheArrayTheIndexTheThreadAndTheLine() {
         // The classic bug: no "if (i < n)", and a grid that covers 1024 threads for 1000 elements.
         const auto setup =
