@@ -44,6 +44,30 @@ std::string callsWith(const Meeting& m) {
     return std::string("calls ") + m.function + " with the mask " + hexMask(m.mask) + " at " + placeOf(m);
 }
 
+namespace {
+
+// __match_any_sync over `count` lanes, lane(k) the k-th, where every value is under 64 (a histogram's bins, a
+// key's low bits): each value is its own slot in a table of 64, cleared first by the lanes that set it.
+// False, with nothing written, where a value is 64 or more.
+template <typename Lane>
+bool matchSmallValues(unsigned count, const Lane& lane, const std::uint64_t* values, std::uint64_t* results) {
+    constexpr unsigned kSlots = 64;
+    std::uint64_t any = 0;
+    for (unsigned k = 0; k < count; ++k)
+        any |= values[lane(k)];
+    if (any >= kSlots) return false;
+    std::uint32_t lanesOf[kSlots];
+    for (unsigned k = 0; k < count; ++k)
+        lanesOf[values[lane(k)]] = 0;
+    for (unsigned k = 0; k < count; ++k)
+        lanesOf[values[lane(k)]] |= 1u << lane(k);
+    for (unsigned k = 0; k < count; ++k)
+        results[lane(k)] = lanesOf[values[lane(k)]];
+    return true;
+}
+
+} // namespace
+
 void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t* values, const int* sources,
                            std::uint64_t* results) {
     // A whole warp's shuffle or vote (a reduction's every step): over the lanes in order, without the list
@@ -72,6 +96,11 @@ void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t* 
                 results[j] = result;
             return;
         }
+        case Meet::MatchAny:
+            if (matchSmallValues(
+                    kWarpLanes, [](unsigned k) { return k; }, values, results))
+                return;
+            break;
         default:
             break;
         }
@@ -112,24 +141,13 @@ void completeWarpOperation(Meet what, std::uint32_t group, const std::uint64_t* 
         break;
     }
     case Meet::MatchAny: {
-        // Lanes with one value form one group. Values under 64 (a histogram's bins, a key's low bits) are
-        // their own slot in a table of 64, cleared after by the lanes that set it; others find their value's
-        // slot in an open-addressed table (at most 32 values in 64 slots). One pass either way, rather than
-        // one pass per group.
+        // Lanes with one value form one group. Values under 64 are their own slot (matchSmallValues); others
+        // find their value's slot in an open-addressed table (at most 32 values in 64 slots). One pass
+        // either way, rather than one pass per group.
         constexpr unsigned kSlots = 64;
-        std::uint64_t any = 0;
-        for (unsigned k = 0; k < count; ++k)
-            any |= values[members[k]];
-        if (any < kSlots) {
-            std::uint32_t lanesOf[kSlots];
-            for (unsigned k = 0; k < count; ++k)
-                lanesOf[values[members[k]]] = 0;
-            for (unsigned k = 0; k < count; ++k)
-                lanesOf[values[members[k]]] |= 1u << members[k];
-            for (unsigned k = 0; k < count; ++k)
-                results[members[k]] = lanesOf[values[members[k]]];
+        if (matchSmallValues(
+                count, [&](unsigned k) { return members[k]; }, values, results))
             break;
-        }
         std::uint64_t slotValue[kSlots];
         std::uint32_t slotLanes[kSlots] = {};
         unsigned slotOf[kWarpLanes];
