@@ -174,6 +174,13 @@ json runContainedCode(const ContainedCode& code, const std::function<json(const 
     return reply;
 }
 
+void faultNow(const std::string& message) noexcept {
+    try {
+        sandbox::answerNow(failure("fault", message).dump());
+    } catch (...) { // the answer's text could not be made: the run goes on, to the caller's time limit
+    }
+}
+
 json runContainedOnInputs(const ContainedCode& code, const launch::RunSetup& setup, bool readInPlace,
                           const std::function<json(const ChildInputs&, const std::atomic<bool>&)>& body) {
     constexpr const char* kInputsWritten = "inputs_written";

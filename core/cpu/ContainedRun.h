@@ -66,6 +66,11 @@ private:
 nlohmann::json runContainedCode(const ContainedCode& code,
                                 const std::function<nlohmann::json(const std::atomic<bool>& cancel)>& body);
 
+// In the child of runContainedCode, from any thread: ends the run now with a launch::KernelFault of
+// `message` in the parent, as if the body had thrown it (the launching thread may be in a kernel that
+// never returns). Elsewhere it does nothing.
+void faultNow(const std::string& message) noexcept;
+
 // runContainedCode over the setup's inputs, read in place when `readInPlace`; when the body changed an
 // array it read in place, its answer is dropped and it runs again in a new child, on copies.
 nlohmann::json runContainedOnInputs(

@@ -28,6 +28,7 @@
 #include <xmmintrin.h>
 #endif
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <regex>
@@ -338,13 +339,47 @@ std::string checkedParameters(std::string text, const launch::Program& program) 
     return checkedCasts(text);
 }
 
-// The first out-of-bounds access of a run in the bounds-checking mode, and how many there were.
+// The first out-of-bounds access of a launch in the bounds-checking mode, and how many there were. A
+// launch that has made one and does not end within kBoundsGrace is stopped there, and the access reported:
+// a read past an array's end (the scratch value it returns) can make a loop's condition never change, and
+// a time limit's "took too long" would hide the bug that made it so.
 struct BoundsReport {
     std::mutex mutex;
+    std::condition_variable changed;
     std::size_t count = 0;
     std::string first;
+    std::string launch;         // "the kernel k", after the step of a program
+    std::uint64_t launches = 0; // launches begun, so that the watcher knows one from the next
+    bool running = false;
+    bool watching = false; // the watcher thread is started (once per child)
 };
 BoundsReport boundsReport;
+constexpr std::chrono::seconds kBoundsGrace{2};
+
+// `many`: how the count of accesses is said ("in all" after the launch, "by then" where it was stopped).
+std::string outOfBoundsText(const BoundsReport& r, const char* many) {
+    return r.launch + " accessed memory out of bounds: " + r.first +
+           (r.count > 1 ? " (" + std::to_string(r.count) + " out-of-bounds accesses " + many + ")"
+                        : std::string());
+}
+
+[[noreturn]] void watchBounds() {
+    std::unique_lock lock(boundsReport.mutex);
+    for (;;) {
+        boundsReport.changed.wait(lock, [] { return boundsReport.running && boundsReport.count > 0; });
+        const std::uint64_t launch = boundsReport.launches;
+        if (boundsReport.changed.wait_for(lock, kBoundsGrace, [launch] {
+                return !boundsReport.running || boundsReport.launches != launch;
+            }))
+            continue;
+        faultNow(outOfBoundsText(boundsReport, "by then") + "; the launch had not ended " +
+                 std::to_string(kBoundsGrace.count()) +
+                 " s after that access, and was stopped there. A read past an array's end gives a value the "
+                 "kernel never wrote, which can make a loop's condition never change.");
+        // Not in a contained child (faultNow did nothing): the launch goes on to the caller's limit.
+        boundsReport.changed.wait(lock, [launch] { return boundsReport.launches != launch; });
+    }
+}
 
 void recordOutOfBounds(const char* array, long long index, unsigned long long size, uint3Like thread,
                        uint3Like block, const char* file, unsigned line) {
@@ -355,6 +390,11 @@ void recordOutOfBounds(const char* array, long long index, unsigned long long si
         std::to_string(size) +
         " elements: " + threadOfBlock({thread.x, thread.y, thread.z}, {block.x, block.y, block.z}) + ", at " +
         file + ":" + std::to_string(line);
+    if (!boundsReport.watching) {
+        boundsReport.watching = true;
+        std::thread(watchBounds).detach();
+    }
+    boundsReport.changed.notify_all();
 }
 
 // "'__shfl_foo' was not declared in this scope" on a CUDA name says too little: it is a CUDA built-in the
@@ -972,7 +1012,20 @@ private:
         if (checkBounds_) { // only checked arrays report (a lock per launch is a third of a 4x4 array's run)
             const std::lock_guard lock(boundsReport.mutex);
             boundsReport.count = 0;
+            boundsReport.launch = inStep(program_, operation) + "the kernel " + signature.name;
+            ++boundsReport.launches;
+            boundsReport.running = true;
         }
+        // A launch that throws has ended too: the watcher of a launch gone on too long stands down.
+        struct Ended {
+            bool checked;
+            ~Ended() {
+                if (!checked) return;
+                const std::lock_guard lock(boundsReport.mutex);
+                boundsReport.running = false;
+                boundsReport.changed.notify_all();
+            }
+        } ended{checkBounds_};
         const BlockExecution how = execution.split[op.kernel] ? BlockExecution::Split
                                    : execution.fibers         ? BlockExecution::Fibers
                                                               : BlockExecution::Loop;
@@ -984,12 +1037,12 @@ private:
             if (program_.single) throw;
             throw launch::KernelFault(inStep(program_, operation) + e.what());
         }
-        if (checkBounds_ && boundsReport.count > 0)
-            throw launch::KernelFault(inStep(program_, operation) + "the kernel " + signature.name +
-                                      " accessed memory out of bounds: " + boundsReport.first +
-                                      (boundsReport.count > 1 ? " (" + std::to_string(boundsReport.count) +
-                                                                    " out-of-bounds accesses in all)"
-                                                              : std::string()));
+        if (checkBounds_) {
+            const std::lock_guard lock(boundsReport.mutex);
+            boundsReport.running = false;
+            boundsReport.changed.notify_all();
+            if (boundsReport.count > 0) throw launch::KernelFault(outOfBoundsText(boundsReport, "in all"));
+        }
     }
 
     // The deferred atomics of a launch stay deferred only where no other pointer argument reaches into

@@ -37,6 +37,7 @@ constexpr char kSetupFailed = 'E';
 constexpr std::size_t kNonceBytes = 16;
 constexpr int kAnswerFd = 3;
 char nonce[kNonceBytes];
+bool inChild = false; // set in the contained child, before its body runs
 constexpr std::size_t kAlternateStackBytes = 64 * 1024;
 // A fault this close to the stack pointer is the stack running out, not a stray pointer.
 constexpr std::uintptr_t kOverflowReach = 256 * 1024;
@@ -148,6 +149,7 @@ std::optional<Message> lastMessage(const std::string& received) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0); // what the kernel printed survives a crash, line by line
     prepareThreadForOverflow();
     installFaultHandlers();
+    inChild = true;
     std::string answer;
     try {
         answer = body(cancel);
@@ -159,6 +161,22 @@ std::optional<Message> lastMessage(const std::string& received) {
     writeAll(kAnswerFd, text.data(), text.size());
     ::_exit(0);
 }
+
+} // namespace
+
+void answerNow(const std::string& answer) noexcept {
+    if (!inChild) return;
+    std::fflush(nullptr);
+    try {
+        const std::string text = message(kAnswered, answer);
+        writeAll(kAnswerFd, text.data(), text.size());
+    } catch (...) {
+        ::_exit(76);
+    }
+    ::_exit(0);
+}
+
+namespace {
 
 // What a signal that a limit sends means, in words.
 std::string limitOf(int signal, const Confinement* confinement) {

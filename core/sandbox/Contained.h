@@ -38,6 +38,11 @@ struct ChildEnd {
 ChildEnd runContained(const std::function<std::string(const std::atomic<bool>& cancel)>& body,
                       const ContainedOptions& options);
 
+// In the child only, from any of its threads: answers `answer` as the body's return would, and ends the
+// child at once, whatever its other threads are doing (a kernel that will not end, after the fault that
+// made it so was found). In any other process it returns and does nothing.
+void answerNow(const std::string& answer) noexcept;
+
 // Threads the body starts call this first: an alternate signal stack, so that running off the end of
 // the thread's stack is recognised and reported as a stack overflow.
 void prepareThreadForOverflow() noexcept;

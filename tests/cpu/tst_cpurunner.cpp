@@ -1309,6 +1309,50 @@ private slots:
         QCOMPARE(result.output("d")->value(999), 3.0);
     }
 
+    // A read past the end returns a value the kernel never wrote; here a step of 0, so the loop never ends.
+    // The bounds mode stops the launch kBoundsGrace (2 s) after that access and reports the access, where
+    // the caller's time limit would have said only that the run took too long.
+    void boundsModeStopsALoopThatAnOutOfBoundsReadMadeEndless() {
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2, true);
+        const auto setup = setupOf("__global__ void walk(int* a, const int* steps, int n) {\n"
+                                   "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                   "    const int step = steps[n + i];\n"
+                                   "    for (int j = 0; j < n; j += step) a[i] += 1;\n"
+                                   "}\n",
+                                   "walk",
+                                   {array("a", "int32", {64}, "out"),
+                                    array("steps", "int32", {64}, "in", "ones"), scalar("n", "int32", 64)},
+                                   {{"grid", {2}}, {"block", {32}}});
+        // Were the launch not stopped, the test would end it here rather than hang.
+        std::atomic<bool> cancel{false};
+        std::thread deadline([&cancel] {
+            for (int i = 0; i < 300 && !cancel.load(); ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            cancel.store(true);
+        });
+        const auto started = std::chrono::steady_clock::now();
+        std::string text;
+        bool cancelled = false;
+        try {
+            cancelled = checked.run(setup, {1, 0, &cancel}).cancelled;
+        } catch (const launch::KernelFault& e) {
+            text = e.what();
+        }
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        cancel.store(true);
+        deadline.join();
+        QVERIFY2(!cancelled, "the launch ran on to the test's own limit of 30 s");
+        for (const char* fragment :
+             {"the kernel walk accessed memory out of bounds: steps[64] is outside steps, which has 64 "
+              "elements: "
+              "thread (0, 0, 0) of block (0, 0, 0), at <code>:3",
+              "at <code>:3; the launch had not ended 2 s after that access, and was stopped there",
+              "can make a loop's condition never change"})
+            QVERIFY2(text.find(fragment) != std::string::npos, (text + "\n  lacks: " + fragment).c_str());
+        QVERIFY2(seconds < 20, std::to_string(seconds).c_str());
+    }
+
     // Vector loads written the CUDA way: the array cast to float4 with reinterpret_cast (still checked, in
     // float4 elements), a C-style cast, and a plain pointer taken from the array (unchecked from there).
     void boundsModeFollowsCastsOfTheArrays() {
