@@ -33,6 +33,7 @@
 #include <mutex>
 #include <regex>
 #include <string_view>
+#include <system_error>
 #include <thread>
 
 namespace kp::cpu {
@@ -372,10 +373,12 @@ std::string outOfBoundsText(const BoundsReport& r, const char* many) {
                 return !boundsReport.running || boundsReport.launches != launch;
             }))
             continue;
-        faultNow(outOfBoundsText(boundsReport, "by then") + "; the launch had not ended " +
-                 std::to_string(kBoundsGrace.count()) +
-                 " s after that access, and was stopped there. A read past an array's end gives a value the "
-                 "kernel never wrote, which can make a loop's condition never change.");
+        faultNow(
+            outOfBoundsText(boundsReport, "by then") + "; the launch had not ended " +
+            std::to_string(kBoundsGrace.count()) +
+            " s after that access, and was stopped there. A read past an array's end gives a value the "
+            "kernel never wrote, which can make a loop's condition never change; with the access mended, a "
+            "kernel that simply takes longer runs to its end.");
         // Not in a contained child (faultNow did nothing): the launch goes on to the caller's limit.
         boundsReport.changed.wait(lock, [launch] { return boundsReport.launches != launch; });
     }
@@ -391,8 +394,11 @@ void recordOutOfBounds(const char* array, long long index, unsigned long long si
         " elements: " + threadOfBlock({thread.x, thread.y, thread.z}, {block.x, block.y, block.z}) + ", at " +
         file + ":" + std::to_string(line);
     if (!boundsReport.watching) {
-        boundsReport.watching = true;
-        std::thread(watchBounds).detach();
+        try { // no thread to be had (the sandbox's limits): the access is still reported when the launch ends
+            std::thread(watchBounds).detach();
+            boundsReport.watching = true;
+        } catch (const std::system_error&) {
+        }
     }
     boundsReport.changed.notify_all();
 }

@@ -3,6 +3,7 @@
 #include "core/CacheFolder.h"
 #include "core/Error.h"
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -38,6 +39,9 @@ constexpr std::size_t kNonceBytes = 16;
 constexpr int kAnswerFd = 3;
 char nonce[kNonceBytes];
 bool inChild = false; // set in the contained child, before its body runs
+// The child's answer is written once: by the body's end or by answerNow, whichever comes first; the other
+// waits for the first to end the process.
+std::atomic<bool> answering{false};
 constexpr std::size_t kAlternateStackBytes = 64 * 1024;
 // A fault this close to the stack pointer is the stack running out, not a stray pointer.
 constexpr std::uintptr_t kOverflowReach = 256 * 1024;
@@ -124,6 +128,14 @@ std::optional<Message> lastMessage(const std::string& received) {
     return std::nullopt;
 }
 
+[[noreturn]] void answerOnce(const std::string& text) {
+    if (answering.exchange(true))
+        for (;;)
+            ::pause();
+    writeAll(kAnswerFd, text.data(), text.size());
+    ::_exit(0);
+}
+
 [[noreturn]] void childMain(const std::function<std::string(const std::atomic<bool>&)>& body,
                             const ContainedOptions& options, int answerFd, const std::atomic<bool>& cancel,
                             std::uint64_t addressSpace, pid_t parent) {
@@ -157,9 +169,7 @@ std::optional<Message> lastMessage(const std::string& received) {
         ::_exit(76); // the body reports its own errors in its answer; this is a bug of ours
     }
     std::fflush(nullptr);
-    const std::string text = message(kAnswered, answer);
-    writeAll(kAnswerFd, text.data(), text.size());
-    ::_exit(0);
+    answerOnce(message(kAnswered, answer));
 }
 
 } // namespace
@@ -168,12 +178,10 @@ void answerNow(const std::string& answer) noexcept {
     if (!inChild) return;
     std::fflush(nullptr);
     try {
-        const std::string text = message(kAnswered, answer);
-        writeAll(kAnswerFd, text.data(), text.size());
+        answerOnce(message(kAnswered, answer));
     } catch (...) {
         ::_exit(76);
     }
-    ::_exit(0);
 }
 
 namespace {
