@@ -12,11 +12,30 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <algorithm>
+#include <optional>
 
 using namespace kp;
 
 namespace {
+
+// The line of the kernel's own source that a run's fault names first ("at <code>:8" for the editor's text,
+// "at walk.cu:8" for the playground's source file), as an error for the editor's marker, with the
+// fault's first sentence; none where it names no line of that source (a header's, the built-ins').
+std::optional<kp::model::Diagnostic> faultDiagnostic(const QString& message,
+                                                     const std::optional<std::string>& source) {
+    QString names = QStringLiteral("<code>");
+    if (source) names += QLatin1Char('|') + QRegularExpression::escape(QString::fromStdString(*source));
+    const QRegularExpression at(QStringLiteral("\\bat (?:%1):(\\d+)\\b").arg(names));
+    const auto match = at.match(message);
+    if (!match.hasMatch()) return std::nullopt;
+    QString sentence = inStudentWords(message).section(QLatin1Char('\n'), 0, 0);
+    for (const QString& end : {QStringLiteral(". "), QStringLiteral("; ")})
+        if (const qsizetype cut = sentence.indexOf(end); cut > 0) sentence.truncate(cut);
+    return kp::model::Diagnostic{"kernel.cu", match.captured(1).toInt(), 0,
+                                 kp::model::Diagnostic::Severity::Error, sentence.toStdString()};
+}
 
 // The file a request names for a playground that has none (new, or a lone .cu file): its relative
 // paths resolve in its folder.
@@ -304,6 +323,14 @@ void RunController::runDone(quint64 id, const WorkerResultPtr& result) {
         auto all = parseProblems_;
         all.insert(all.end(), result->diagnostics.begin(), result->diagnostics.end());
         emit problemsFound(all);
+    } else if (result->outcome == worker::Outcome::Fault) {
+        // An out-of-bounds access, a warp operation's misuse: marked on its line, as a compile error is.
+        if (const auto fault = faultDiagnostic(fromUtf8(result->message), document_->playground().source)) {
+            auto all = parseProblems_;
+            all.push_back(*fault);
+            emit problemsFound(all);
+            faultMarked_ = true;
+        }
     }
     emit runFailed(compileError);
     emit runFinished(false);
@@ -338,6 +365,10 @@ QString RunController::outcomeHeading(worker::Outcome outcome) {
 }
 
 void RunController::ranWell(const WorkerResultPtr& result) {
+    if (faultMarked_) { // the last run's fault is gone (bounds checking turned off, say): so is its marker
+        faultMarked_ = false;
+        emit problemsFound(parseProblems_);
+    }
     const auto& report = result->report;
     const auto playground = document_->current();
     const auto checkSpec = playground.check.value_or(model::CheckSpec{});

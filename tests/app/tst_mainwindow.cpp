@@ -461,6 +461,48 @@ private slots:
         QVERIFY(named);
     }
 
+    // A run that fails on a line of the kernel (bounds checking finds a read past the end) marks that line
+    // as a compile error is marked, with the fault's first sentence; a good run takes the marker away.
+    void aRunsFaultMarksItsLine() {
+        const QString path = write(QStringLiteral("peek.kpad.json"),
+                                   R"({"format": "kernelpad/1", "title": "Peek", "kernel": "peek",
+            "code": "__global__ void peek(int* a, const int* b, int at)\n{\n    if (threadIdx.x == 0) a[0] = b[at];\n}\n",
+            "launch": {"grid": [1, 1, 1], "block": [32, 1, 1]},
+            "args": [{"name": "a", "array": {"dtype": "int32", "shape": [8]}, "direction": "out"},
+                     {"name": "b", "array": {"dtype": "int32", "shape": [8]}, "direction": "in", "init": "ones"},
+                     {"name": "at", "scalar": {"dtype": "int32"}, "value": 8}]})");
+        MainWindow window;
+        window.setSaveQuestion([] { return QMessageBox::Discard; });
+        window.resize(1366, 768);
+        window.show();
+        bool opened = false;
+        QCOMPARE(refusalOf(window, path, &opened), QString());
+        QVERIFY(opened);
+        QTRY_VERIFY_WITH_TIMEOUT(window.markersCurrent(), 120000);
+        KernelEditor* editor = window.editor();
+        QVERIFY(!editor->hasErrorMarker(3));
+        auto* bounds = window.findChild<QAction*>(QStringLiteral("checkBoundsAction"));
+        QVERIFY(bounds);
+        bounds->setChecked(true);
+        QSignalSpy ran(&window, &MainWindow::runFinished);
+        QVERIFY(window.startRun());
+        QVERIFY(ran.wait(120000));
+        QCOMPARE(ran.takeFirst().first().toBool(), false);
+        QVERIFY(editor->hasErrorMarker(3));
+        QCOMPARE(editor->diagnostics().size(), std::size_t{1});
+        const std::string said = editor->diagnostics().front().message;
+        QVERIFY2(said.find("accessed memory out of bounds: b[8] is outside b, which has 8 elements") !=
+                         std::string::npos &&
+                     said.find("at line 3") != std::string::npos,
+                 said.c_str());
+        window.grab().save(QStringLiteral("/tmp/kernelpad_fault_marker.png"));
+        bounds->setChecked(false); // the read past the end goes unchecked: the run succeeds
+        QVERIFY(window.startRun());
+        QVERIFY(ran.wait(120000));
+        QCOMPARE(ran.takeFirst().first().toBool(), true);
+        QVERIFY(!editor->hasErrorMarker(3));
+    }
+
     void escapeInTheEditorStopsTheRun() {
         MainWindow window;
         window.resize(1366, 768);
