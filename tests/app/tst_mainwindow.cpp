@@ -4,6 +4,7 @@
 // Saving: a name without the playground ending still saves a playground, links are followed and
 // permissions kept, a playground and its source are saved both or neither, and a file the window did not
 // open or write is replaced only when the person says so. Drives the real window offscreen.
+#include "BackendChooser.h"
 #include "CompiledCodeView.h"
 #include "KernelEditor.h"
 #include "LaunchPanel.h"
@@ -481,6 +482,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.markersCurrent(), 120000);
         KernelEditor* editor = window.editor();
         QVERIFY(!editor->hasErrorMarker(3));
+        window.backends()->setBackend(QStringLiteral("cpu")); // bounds checking is the CPU backend's
         auto* bounds = window.findChild<QAction*>(QStringLiteral("checkBoundsAction"));
         QVERIFY(bounds);
         bounds->setChecked(true);
