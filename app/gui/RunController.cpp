@@ -198,6 +198,8 @@ void RunController::inspected(quint64 id, const WorkerResultPtr& result) {
     all.insert(all.end(), result->diagnostics.begin(), result->diagnostics.end());
     if (!result->ok() && result->outcome != worker::Outcome::Compile && !result->message.empty())
         all.push_back({"kernel.cu", 0, 0, model::Diagnostic::Severity::Error, result->message});
+    compileProblems_ = all;
+    faultMarked_ = false;
     emit problemsFound(all);
     if (const auto& inspection = result->inspection) {
         emit limitsKnown(inspection->limits);
@@ -326,7 +328,7 @@ void RunController::runDone(quint64 id, const WorkerResultPtr& result) {
     } else if (result->outcome == worker::Outcome::Fault) {
         // An out-of-bounds access, a warp operation's misuse: marked on its line, as a compile error is.
         if (const auto fault = faultDiagnostic(fromUtf8(result->message), document_->playground().source)) {
-            auto all = parseProblems_;
+            auto all = compileProblems_; // its warnings stay marked beside the fault
             all.push_back(*fault);
             emit problemsFound(all);
             faultMarked_ = true;
@@ -367,7 +369,7 @@ QString RunController::outcomeHeading(worker::Outcome outcome) {
 void RunController::ranWell(const WorkerResultPtr& result) {
     if (faultMarked_) { // the last run's fault is gone (bounds checking turned off, say): so is its marker
         faultMarked_ = false;
-        emit problemsFound(parseProblems_);
+        emit problemsFound(compileProblems_);
     }
     const auto& report = result->report;
     const auto playground = document_->current();

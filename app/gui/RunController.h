@@ -136,6 +136,7 @@ private:
     quint64 sweepId_ = 0;   // the sweep in progress, 0 when none
     quint64 codeId_ = 0;    // the newest request for the compiled code, 0 when none is waiting
     std::vector<kp::model::Diagnostic> parseProblems_;
+    std::vector<kp::model::Diagnostic> compileProblems_; // the last compile's, as the editor shows them
     bool faultMarked_ = false; // the editor marks the line a failed run's fault named (cleared by a good run)
     RunSettings lastRun_;
     QString runBackend_; // the backend chooser's label of the last run started ("CPU (16 threads)")
