@@ -20,17 +20,18 @@ using namespace kp;
 
 namespace {
 
-// The line of the kernel's own source that a run's fault names first ("at <code>:8" for the editor's text,
-// "at walk.cu:8" for the playground's source file), as an error for the editor's marker, with the
-// fault's first sentence; none where it names no line of that source (a header's, the built-ins').
-std::optional<kp::model::Diagnostic> faultDiagnostic(const QString& message,
+// The line of the kernel's own source that a run's fault `message` names first ("at <code>:8" for the
+// editor's text, "at walk.cu:8" for the playground's source file), as an error for the editor's marker,
+// with the first sentence of `words` (the message in student words); none where it names no line of that
+// source (a header's, the built-ins').
+std::optional<kp::model::Diagnostic> faultDiagnostic(const QString& message, const QString& words,
                                                      const std::optional<std::string>& source) {
     QString names = QStringLiteral("<code>");
     if (source) names += QLatin1Char('|') + QRegularExpression::escape(QString::fromStdString(*source));
     const QRegularExpression at(QStringLiteral("\\bat (?:%1):(\\d+)\\b").arg(names));
     const auto match = at.match(message);
     if (!match.hasMatch()) return std::nullopt;
-    QString sentence = inStudentWords(message).section(QLatin1Char('\n'), 0, 0);
+    QString sentence = words.section(QLatin1Char('\n'), 0, 0);
     for (const QString& end : {QStringLiteral(". "), QStringLiteral("; ")})
         if (const qsizetype cut = sentence.indexOf(end); cut > 0) sentence.truncate(cut);
     return kp::model::Diagnostic{"kernel.cu", match.captured(1).toInt(), 0,
@@ -327,7 +328,8 @@ void RunController::runDone(quint64 id, const WorkerResultPtr& result) {
         emit problemsFound(all);
     } else if (result->outcome == worker::Outcome::Fault) {
         // An out-of-bounds access, a warp operation's misuse: marked on its line, as a compile error is.
-        if (const auto fault = faultDiagnostic(fromUtf8(result->message), document_->playground().source)) {
+        if (const auto fault =
+                faultDiagnostic(fromUtf8(result->message), message, document_->playground().source)) {
             auto all = compileProblems_; // its warnings stay marked beside the fault
             all.push_back(*fault);
             emit problemsFound(all);

@@ -1022,7 +1022,8 @@ private:
             ++boundsReport.launches;
             boundsReport.running = true;
         }
-        // A launch that throws has ended too: the watcher of a launch gone on too long stands down.
+        // A launch that throws has ended too: the watcher of a launch gone on too long stands down (one that
+        // returns says so below, where it reads the count).
         struct Ended {
             bool checked;
             ~Ended() {
@@ -1044,6 +1045,7 @@ private:
             throw launch::KernelFault(inStep(program_, operation) + e.what());
         }
         if (checkBounds_) {
+            ended.checked = false;
             const std::lock_guard lock(boundsReport.mutex);
             boundsReport.running = false;
             boundsReport.changed.notify_all();
