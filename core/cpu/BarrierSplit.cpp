@@ -724,6 +724,9 @@ public:
         }
     }
 
+    // Declarations at the top of the block function (blockSums, below), which live until the block ends.
+    void declareBlockSums(std::string text) { blockSums_ = std::move(text); }
+
     std::string body(const Stmt& root) {
         const std::function<void(const Stmt&)> atomics = [&](const Stmt& s) {
             if (s.atomic) atomicCalls_.insert(s.callFirst);
@@ -735,7 +738,8 @@ public:
             "{\n[[maybe_unused]] const dim3 __kp_block = blockDim;\n"
             "[[maybe_unused]] const uint3 __kp_bidx = blockIdx;\n"
             "[[maybe_unused]] const dim3 __kp_gdim = gridDim;\n"
-            "[[maybe_unused]] const unsigned __kp_n = __kp_block.x * __kp_block.y * __kp_block.z;\n";
+            "[[maybe_unused]] const unsigned __kp_n = __kp_block.x * __kp_block.y * __kp_block.z;\n" +
+            blockSums_;
         for (const auto& [first, last] : prelude_)
             out += chunk(first, last + 1, false) + "\n";
         // A __shared__ variable is thread_local (a block's, on its worker): in a kernel library every use
@@ -1189,6 +1193,7 @@ private:
         out_ += "[[maybe_unused]] const uint3 __kp_tid{__kp_x, __kp_y, __kp_z};\n";
         if (stores && options_.threadIndexInTls) out_ += "kernelpad_block_state.threadIndex = __kp_tid;\n";
         if (stores && warps_) out_ += "kernelpad_block_state.warpThread = static_cast<unsigned>(__kp_t);\n";
+        if (stores && options_.deferredSums) out_ += "kernelpad_block_state.deferredLane = __kp_x;\n";
     }
 
     // for every thread of the block still running (and in `mask`; with x in [xFrom, xTo) when given):
@@ -2000,7 +2005,7 @@ private:
         // The thread's index for the helpers it calls, the macros that read it (`#define TX threadIdx.x`) and
         // the bounds checks' reports (none: `sum += in[i]`, then the stores would keep the row's loop from
         // vectorising, and the three fields read back at once stall the store buffer).
-        threadStart(mask, options_.boundsChecked || options_.threadIdxOutside ||
+        threadStart(mask, options_.boundsChecked || options_.threadIdxOutside || options_.deferredSums ||
                               calls(s.children[0].first, s.children[0].last));
         ++region_;
         regionReturns_ = false;
@@ -2473,6 +2478,7 @@ private:
     std::vector<std::pair<std::size_t, std::size_t>>
         prelude_;                  // kernel-scope statements, tokens [first, last]
     bool innerScope_ = false;      // the body is in a scope that names the __shared__ variables by reference
+    std::string blockSums_;        // declarations of the block's deferred sums (declareBlockSums)
     std::set<std::size_t> placed_; // first tokens of those
     std::map<std::size_t, Declaration> declarations_; // frame declarations by first token
     struct FrameName {
@@ -2748,6 +2754,7 @@ std::string inlineWarpHelpers(const std::string& source, const Kernel& k, const 
 struct FileUses {
     int synchronisingCalls = 0;
     bool threadIdxOutside = false;
+    bool deferredSums = false; // the kernel's atomics include deferred sums
 };
 
 // Synchronising calls (and reads of threadIdx) that could run in this kernel: those in its body and those
@@ -2812,8 +2819,50 @@ FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t body
         if (name == "threadIdx" && !inOtherKernel &&
             (tokens[i].offset < bodyBegin || tokens[i].offset >= bodyEnd))
             uses.threadIdxOutside = true;
+        // A deferred sum (`atomicAdd(total, v)` rewritten, DeferredAtomics.cpp) folds into a lane picked by
+        // the thread (the header's kernelpad::deferred): _kp_dfAdd, _kp_dfSub, and _kp_dwAdd and
+        // _kp_p<N>Add, which fall back to it.
+        if (name.starts_with("_kp_") && !inOtherKernel &&
+            (name == "_kp_dfAdd" || name == "_kp_dfSub" || name == "_kp_dwAdd" ||
+             (name.starts_with("_kp_p") && name.ends_with("Add"))))
+            uses.deferredSums = true;
     }
     return uses;
+}
+
+// A deferred sum into a pointer parameter itself (`atomicAdd(total, v * v)` renamed _kp_p1Add(total, ...),
+// DeferredAtomics.cpp) is kept in the block function, in a local that the header's kernelpad::BlockSum
+// adds the block's threads into; it is declared under the call's name, so that the calls in the body are
+// its own, and hands its sum to the call when the block ends. For a call name whose first call in the body
+// names a parameter alone (another address then goes to the call). Not in bounds mode, where the parameters
+// are checked pointers, nor with a lambda in the body, which could copy the local.
+// `covered`: whether every deferred sum in the body is one of these (none needs a lane).
+std::string blockSums(const Kernel& k, std::size_t first, std::size_t last,
+                      const std::set<std::string>& pointers, bool& covered) {
+    std::map<std::string, std::string> declared; // call name: its parameter
+    std::string out;
+    covered = true;
+    for (std::size_t t = first; t + 1 < last; ++t) {
+        const std::string_view name = k.text(t);
+        const bool sum = name == "_kp_dfAdd" || name == "_kp_dfSub" || name == "_kp_dwAdd" ||
+                         (name.starts_with("_kp_p") && name.ends_with("Add"));
+        if (!sum || !k.identifier(t) || !k.is(t + 1, "(")) continue;
+        const bool bare = t + 3 < last && k.identifier(t + 2) && k.is(t + 3, ",") &&
+                          pointers.count(std::string(k.text(t + 2))) &&
+                          !(t > first && (k.is(t - 1, "::") || k.is(t - 1, ".") || k.is(t - 1, "->")));
+        const std::string parameter = bare ? std::string(k.text(t + 2)) : std::string();
+        const auto [at, fresh] = declared.try_emplace(std::string(name), parameter);
+        if (!bare || at->second != parameter) {
+            covered = false;
+            continue;
+        }
+        if (!fresh) continue;
+        const char* op = name == "_kp_dfSub" ? "DeferredSub" : "DeferredAdd";
+        out += "auto " + std::string(name) + " = ::kernelpad::blockSum<::kernelpad::" + op + ">(" +
+               parameter + ", [](auto __kp_a, auto __kp_v) { ::" + std::string(name) +
+               "(__kp_a, __kp_v); });\n";
+    }
+    return out;
 }
 
 } // namespace
@@ -3084,9 +3133,10 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         // So does a group's thread_rank() and the like (the kernel header reads threadIdx).
         effective.threadIndexInTls = options.threadIndexInTls || uses.threadIdxOutside || groups.any();
         effective.threadIdxOutside = uses.threadIdxOutside;
+        effective.deferredSums = uses.deferredSums;
 
-        // Parameters passed by value: the uniform ones a loop may count with.
-        std::set<std::string> scalars;
+        // Parameters passed by value: the uniform ones a loop may count with. And the others (pointers).
+        std::set<std::string> scalars, pointers;
         for (std::size_t p = open + 1, segment = p, close = k.closing(open); p <= close; ++p) {
             if (p < close && !k.is(p, ",")) {
                 if (k.is(p, "(") || k.is(p, "[") || k.is(p, "<")) p = k.is(p, "<") ? p : k.closing(p);
@@ -3101,11 +3151,18 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
                 if (k.identifier(q)) nameAt = q;
             }
             if (byValue && nameAt < close) scalars.insert(std::string(k.text(nameAt)));
+            if (!byValue && nameAt < close) pointers.insert(std::string(k.text(nameAt)));
             segment = p + 1;
         }
+        bool allSummed = false;
+        const std::string sums = options.boundsChecked || lambda
+                                     ? std::string()
+                                     : blockSums(k, bodyOpen, root.last, pointers, allSummed);
+        effective.deferredSums = effective.deferredSums && !allSummed;
         Generator generator(k, source, effective, anyReturn && meetings > 0, bodyOpen, root.last,
                             std::move(scalars), result.warpOperations + result.gatheredAtomics > 0,
                             byReference);
+        generator.declareBlockSums(sums);
         generator.findUniformVariables(root);
         generator.collect(root);
         std::string body = generator.body(root);

@@ -47,6 +47,7 @@ struct SplitOptions {
     bool threadIndexInTls = false; // also store threadIdx where the built-ins read it (helpers, bounds mode)
     bool boundsChecked = false;    // bounds mode: every index and dereference may report the thread
     bool threadIdxOutside = false; // set by the split: a helper or a macro reads threadIdx
+    bool deferredSums = false;     // set by the split: its atomics include deferred sums (lanes by thread)
 };
 
 // `line` and `column` (1-based) are where the kernel's name stands in `source`, as the signature parser

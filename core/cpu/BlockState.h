@@ -17,6 +17,7 @@ struct KernelpadBlockStateLayout {
     unsigned long long warpBlockStart;
     void* warpSlots;
     unsigned long long privateParameters; // bit P: this worker runs parameter P on a private copy (GridRun)
+    unsigned deferredLane;                // the running thread's x, for a deferred sum's lane
 };
 // The worker thread's: the CPU runner sets the block's fields before it runs the block.
 extern __thread KernelpadBlockStateLayout kernelpad_block_state;

@@ -499,6 +499,65 @@ private slots:
         }
     }
 
+    // Deferred sums: into a pointer parameter itself, the block function adds its threads into a local
+    // (kernelpad::BlockSum); elsewhere, a worker's table adds a hot address into four lanes. Every add must
+    // land, repeat after repeat: runs of one address between adds to a crowded table (4,096 addresses for
+    // 512 slots, whose failed probes once left a hot address's lanes unmerged), in the split loop, in
+    // bounds mode and as fibers. A float sum of -0.0 stays -0.0: the local and the lanes start from it.
+    void deferredSumsKeepEveryAdd() {
+        const auto setup = setupOf(
+            "__global__ void sums(const int* data, int* total, float* runs, float* spread, float* zero,\n"
+            "                     unsigned long long* wide, int n) {\n"
+            "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i >= n) return;\n"
+            "    atomicAdd(total, data[i]);\n"
+            "    atomicAdd(&runs[(i / 64) % 2], 1.0f);\n"
+            "    atomicAdd(&spread[(i * 7919) % 4096], 1.0f);\n"
+            "    atomicAdd(zero, -0.0f);\n"
+            "    atomicAdd(wide, 3ull);\n}\n",
+            "sums",
+            {array("data", "int32", {100000}, "in",
+                   {{"random", "uniform"}, {"low", -1000}, {"high", 1000}, {"seed", 5}}),
+             array("total", "int32", {1}, "inout", {{"constant", 7}}), array("runs", "float32", {2}, "out"),
+             array("spread", "float32", {4096}, "out"),
+             array("zero", "float32", {1}, "inout", {{"constant", -0.0}}),
+             array("wide", "uint64", {1}, "out"), scalar("n", "int32", "size(data)")},
+            {{"grid", {391}}, {"block", {256}}});
+        const std::string text = cpu::CpuRunner::hostProgram(setup, false, true).text;
+        for (const char* local :
+             {"blockSum<::kernelpad::DeferredAdd>(total,", "blockSum<::kernelpad::DeferredAdd>(zero,",
+              "blockSum<::kernelpad::DeferredAdd>(wide,"})
+            QVERIFY2(text.find(local) != std::string::npos, local);
+        QVERIFY(text.find("DeferredAdd>(runs") == std::string::npos);
+        QVERIFY(text.find("DeferredAdd>(spread") == std::string::npos);
+
+        constexpr int n = 100000;
+        const auto& data = setup.find("data")->array;
+        double total = 7;
+        for (int i = 0; i < n; ++i)
+            total += data.value(static_cast<std::size_t>(i));
+        std::vector<double> spread(4096, 0.0), runs(2, 0.0);
+        for (int i = 0; i < n; ++i) {
+            spread[static_cast<std::size_t>(i) * 7919 % 4096] += 1;
+            runs[static_cast<std::size_t>(i / 64 % 2)] += 1;
+        }
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2, true);
+        cpu::CpuRunner fibers(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
+        fibers.setSplitAtBarriers(false);
+        for (const cpu::CpuRunner* runner :
+             std::initializer_list<const cpu::CpuRunner*>{&*runner_, &checked, &fibers}) {
+            const auto result = runner->run(setup, {3, 1, nullptr});
+            QCOMPARE(result.output("total")->value(0), total);
+            QCOMPARE(result.output("runs")->value(0), runs[0]);
+            QCOMPARE(result.output("runs")->value(1), runs[1]);
+            for (std::size_t a = 0; a < spread.size(); ++a)
+                QCOMPARE(result.output("spread")->value(a), spread[a]);
+            QCOMPARE(result.output("zero")->value(0), 0.0);
+            QVERIFY(std::signbit(result.output("zero")->value(0)));
+            QCOMPARE(result.output("wide")->value(0), 3.0 * n);
+        }
+    }
+
     // A program that passes one buffer twice lets the kernel read, through the second pointer, what its
     // atomics change: a thread must then see its own atomicAdd, so nothing is deferred in that launch.
     void deferredAtomicsStayOffWhereAnotherArgumentAliases() {
