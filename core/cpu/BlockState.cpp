@@ -8,6 +8,6 @@
 extern "C" {
 
 __attribute__((visibility("default"))) __thread KernelpadBlockStateLayout kernelpad_block_state = {
-    {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, nullptr, 0, 1, nullptr, 0, 0, 0, 0, nullptr, 0};
+    {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, nullptr, 0, 1, nullptr, 0, 0, 0, 0, nullptr, 0, 0};
 
 } // extern "C"
