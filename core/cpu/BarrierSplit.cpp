@@ -653,11 +653,31 @@ public:
         });
     }
 
+    // A kernel without barriers whose body is statements, a grid-stride loop and statements after it
+    // (`float acc = 0; for (i = ...; i < n; i += stride) acc += x[i] * y[i]; atomicAdd(result, acc);`):
+    // its body is split as a barrier's block is, so that the loop runs in passes of the whole block
+    // (region()), each thread's element next to the last thread's, and the locals it carries (acc) live in
+    // the frame between the parts. Not with a return (the parts would need each thread's alive flag).
+    void findStrideBody(const Stmt& root) {
+        if (root.barrier || alive_ || root.kind != Stmt::Kind::Block) return;
+        bool loop = false, after = false;
+        for (const Stmt& c : root.children) {
+            if (c.kind == Stmt::Kind::Empty) continue;
+            if (loop)
+                after = true;
+            else if (gridStride(c))
+                loop = true;
+        }
+        strideBody_ = loop && after;
+    }
+
+    bool stridedBody() const { return strideBody_; }
+
     // First pass: which split-level statements go to kernel scope, which loops and ifs every thread
     // takes alike, and which variables live across a barrier and so need the frame.
     void collect(const Stmt& s) {
         using K = Stmt::Kind;
-        if (!s.barrier) return;
+        if (!s.barrier && !(strideBody_ && s.first == bodyFirst_)) return;
         switch (s.kind) {
         case K::Block: {
             // The barrier-free children between two barrier-holding ones become one region; a variable
@@ -2343,7 +2363,7 @@ private:
 
     void statement(const Stmt& s, const std::string& active) {
         using K = Stmt::Kind;
-        if (!s.barrier) {
+        if (!s.barrier && !(strideBody_ && s.first == bodyFirst_)) {
             region({&s}, active);
             return;
         }
@@ -2479,6 +2499,7 @@ private:
         prelude_;                  // kernel-scope statements, tokens [first, last]
     bool innerScope_ = false;      // the body is in a scope that names the __shared__ variables by reference
     std::string blockSums_;        // declarations of the block's deferred sums (declareBlockSums)
+    bool strideBody_ = false;      // the body's grid-stride loop splits it (findStrideBody)
     std::set<std::size_t> placed_; // first tokens of those
     std::map<std::size_t, Declaration> declarations_; // frame declarations by first token
     struct FrameName {
@@ -3159,16 +3180,27 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
                                      ? std::string()
                                      : blockSums(k, bodyOpen, root.last, pointers, allSummed);
         effective.deferredSums = effective.deferredSums && !allSummed;
-        Generator generator(k, source, effective, anyReturn && meetings > 0, bodyOpen, root.last,
-                            std::move(scalars), result.warpOperations + result.gatheredAtomics > 0,
-                            byReference);
-        generator.declareBlockSums(sums);
-        generator.findUniformVariables(root);
-        generator.collect(root);
-        std::string body = generator.body(root);
-        result.computedActiveMasks = generator.computedActiveMasks();
-        result.gridStrideLoops = generator.gridStrideLoops();
-        result.insideOut = generator.insideOut();
+        // A kernel without barriers split at its grid-stride loop (findStrideBody) that the split cannot
+        // take (an auto variable the loop carries) runs as one loop, as before.
+        std::string body;
+        for (const bool strideBody : {true, false}) {
+            Generator generator(k, source, effective, anyReturn && meetings > 0, bodyOpen, root.last, scalars,
+                                result.warpOperations + result.gatheredAtomics > 0, byReference);
+            generator.declareBlockSums(sums);
+            generator.findUniformVariables(root);
+            if (strideBody) generator.findStrideBody(root);
+            try {
+                generator.collect(root);
+                body = generator.body(root);
+            } catch (const NotSplit&) {
+                if (!generator.stridedBody()) throw;
+                continue;
+            }
+            result.computedActiveMasks = generator.computedActiveMasks();
+            result.gridStrideLoops = generator.gridStrideLoops();
+            result.insideOut = generator.insideOut();
+            break;
+        }
         // Lines after the body keep their numbers.
         const auto endLine =
             std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(bodyEnd), '\n') + 1;

@@ -114,6 +114,21 @@ __global__ void k(int* a, int n) {
     }
     if (tid == 0) a[blockIdx.x * blockDim.x] = s[0];
 })" << grid1 << true;
+        // A kernel without barriers whose grid-stride loop has statements after it: the body splits
+        // there, the loop runs in passes of the block, and the locals it carries live in the frame.
+        QTest::newRow("grid-stride loop between statements, no barrier")
+            << R"(
+__global__ void k(int* a, int n) {
+    int acc = threadIdx.x, count = 0;
+    const int stride = blockDim.x * gridDim.x;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 150; i += stride) {
+        acc += a[i] * 3;
+        ++count;
+    }
+    if (count > 2) acc -= n;
+    a[blockIdx.x * blockDim.x + threadIdx.x] = acc * 10 + count;
+})"
+            << R"({"grid": [2], "block": [32]})" << true;
         QTest::newRow("parameters each thread changes: a pointer moved, a count lowered") << R"(
 __global__ void k(int* a, int n) {
     __shared__ int s[64];
@@ -1283,6 +1298,25 @@ __global__ void k(int* a, int n) {
     for (int j = i; j < n; j += blockDim.x * gridDim.x)
         a[100 + j] = a[j] + 5;
     if (i == 0) a[99] = -1;
+})" << grid2 << 90 << false << false;
+        // A course's dot product: the loop's sum, then one statement that uses it. The body splits at the
+        // loop (findStrideBody), which runs in passes with `sum` in the frame; before, each thread walked
+        // the whole array alone.
+        QTest::newRow("a kernel without barriers, its sum used after the loop") << R"(
+__global__ void k(int* a, int n) {
+    int sum = 0, count = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        sum += a[i];
+        ++count;
+    }
+    a[100 + blockIdx.x * blockDim.x + threadIdx.x] = sum * 4 + count;
+})" << grid2 << 90 << true << true;
+        QTest::newRow("the same with an auto sum, which no frame holds: one loop, as before") << R"(
+__global__ void k(int* a, int n) {
+    auto sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        sum += a[i];
+    a[100 + blockIdx.x * blockDim.x + threadIdx.x] = sum;
 })" << grid2 << 90 << false << false;
         QTest::newRow("a kernel without barriers whose loop changes a declared index") << R"(
 __global__ void k(int* a, int n) {
