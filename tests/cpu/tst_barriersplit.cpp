@@ -129,6 +129,16 @@ __global__ void k(int* a, int n) {
     a[blockIdx.x * blockDim.x + threadIdx.x] = acc * 10 + count;
 })"
             << R"({"grid": [2], "block": [32]})" << true;
+        QTest::newRow("grid-stride loop between statements, no barrier, a return before it")
+            << R"(
+__global__ void k(int* a, int n) {
+    int acc = 1;
+    if (threadIdx.x % 3 == 1) return;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 150; i += blockDim.x * gridDim.x)
+        acc += a[i];
+    a[blockIdx.x * blockDim.x + threadIdx.x] = acc - n;
+})"
+            << R"({"grid": [2], "block": [32]})" << true;
         QTest::newRow("parameters each thread changes: a pointer moved, a count lowered") << R"(
 __global__ void k(int* a, int n) {
     __shared__ int s[64];
