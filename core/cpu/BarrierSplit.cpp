@@ -657,9 +657,11 @@ public:
     // (`float acc = 0; for (i = ...; i < n; i += stride) acc += x[i] * y[i]; atomicAdd(result, acc);`):
     // its body is split as a barrier's block is, so that the loop runs in passes of the whole block
     // (region()), each thread's element next to the last thread's, and the locals it carries (acc) live in
-    // the frame between the parts. Not with a return (the parts would need each thread's alive flag).
+    // the frame between the parts. A statement before the loop that can return keeps the body one loop
+    // (region() runs the loop in passes only after statements that keep nothing); one after it returns
+    // from the thread's last part.
     void findStrideBody(const Stmt& root) {
-        if (root.barrier || alive_ || root.kind != Stmt::Kind::Block) return;
+        if (root.barrier || root.kind != Stmt::Kind::Block) return;
         bool loop = false, after = false;
         for (const Stmt& c : root.children) {
             if (c.kind == Stmt::Kind::Empty) continue;
