@@ -2777,7 +2777,6 @@ std::string inlineWarpHelpers(const std::string& source, const Kernel& k, const 
 struct FileUses {
     int synchronisingCalls = 0;
     bool threadIdxOutside = false;
-    bool deferredSums = false; // the kernel's atomics include deferred sums
 };
 
 // Synchronising calls (and reads of threadIdx) that could run in this kernel: those in its body and those
@@ -2842,48 +2841,49 @@ FileUses usesIn(std::string_view source, std::size_t bodyBegin, std::size_t body
         if (name == "threadIdx" && !inOtherKernel &&
             (tokens[i].offset < bodyBegin || tokens[i].offset >= bodyEnd))
             uses.threadIdxOutside = true;
-        // A deferred sum (`atomicAdd(total, v)` rewritten, DeferredAtomics.cpp) folds into a lane picked by
-        // the thread (the header's kernelpad::deferred): _kp_dfAdd, _kp_dfSub, and _kp_dwAdd and
-        // _kp_p<N>Add, which fall back to it.
-        if (name.starts_with("_kp_") && !inOtherKernel &&
-            (name == "_kp_dfAdd" || name == "_kp_dfSub" || name == "_kp_dwAdd" ||
-             (name.starts_with("_kp_p") && name.ends_with("Add"))))
-            uses.deferredSums = true;
     }
     return uses;
 }
 
-// A deferred sum into a pointer parameter itself (`atomicAdd(total, v * v)` renamed _kp_p1Add(total, ...),
-// DeferredAtomics.cpp) is kept in the block function, in a local that the header's kernelpad::BlockSum
+// A deferred sum (`atomicAdd(total, v)` rewritten, DeferredAtomics.cpp): _kp_dfAdd, _kp_dfSub, and
+// _kp_dwAdd and _kp_p<N>Add, which fall back to it.
+bool deferredSum(std::string_view name) {
+    return name == "_kp_dfAdd" || name == "_kp_dfSub" || name == "_kp_dwAdd" ||
+           (name.starts_with("_kp_p") && name.ends_with("Add"));
+}
+
+// The block's deferred sums. One into a pointer parameter itself (`atomicAdd(total, v * v)` renamed
+// _kp_p1Add(total, ...)) is kept in the block function, in a local that the header's kernelpad::BlockSum
 // adds the block's threads into; it is declared under the call's name, so that the calls in the body are
 // its own, and hands its sum to the call when the block ends. For a call name whose first call in the body
-// names a parameter alone (another address then goes to the call). Not in bounds mode, where the parameters
-// are checked pointers, nor with a lambda in the body, which could copy the local.
-// `covered`: whether every deferred sum in the body is one of these (none needs a lane).
-std::string blockSums(const Kernel& k, std::size_t first, std::size_t last,
-                      const std::set<std::string>& pointers, bool& covered) {
+// names a parameter alone (another address then goes to the call). Only where `declare`: not in bounds
+// mode, where the parameters are checked pointers, nor with a lambda in the body, which could copy the
+// local. The other sums fold into lanes picked by the thread (the header's kernelpad::deferred).
+struct BlockSums {
+    std::string declarations;
+    bool lanes = false; // some deferred sum in the body is not a block sum: the thread loops store its lane
+};
+BlockSums blockSums(const Kernel& k, std::size_t first, std::size_t last,
+                    const std::set<std::string>& pointers, bool declare) {
     std::map<std::string, std::string> declared; // call name: its parameter
-    std::string out;
-    covered = true;
+    BlockSums out;
     for (std::size_t t = first; t + 1 < last; ++t) {
         const std::string_view name = k.text(t);
-        const bool sum = name == "_kp_dfAdd" || name == "_kp_dfSub" || name == "_kp_dwAdd" ||
-                         (name.starts_with("_kp_p") && name.ends_with("Add"));
-        if (!sum || !k.identifier(t) || !k.is(t + 1, "(")) continue;
-        const bool bare = t + 3 < last && k.identifier(t + 2) && k.is(t + 3, ",") &&
+        if (!deferredSum(name) || !k.identifier(t) || !k.is(t + 1, "(")) continue;
+        const bool bare = declare && t + 3 < last && k.identifier(t + 2) && k.is(t + 3, ",") &&
                           pointers.count(std::string(k.text(t + 2))) &&
                           !(t > first && (k.is(t - 1, "::") || k.is(t - 1, ".") || k.is(t - 1, "->")));
         const std::string parameter = bare ? std::string(k.text(t + 2)) : std::string();
         const auto [at, fresh] = declared.try_emplace(std::string(name), parameter);
         if (!bare || at->second != parameter) {
-            covered = false;
+            out.lanes = true;
             continue;
         }
         if (!fresh) continue;
         const char* op = name == "_kp_dfSub" ? "DeferredSub" : "DeferredAdd";
-        out += "auto " + std::string(name) + " = ::kernelpad::blockSum<::kernelpad::" + op + ">(" +
-               parameter + ", [](auto __kp_a, auto __kp_v) { ::" + std::string(name) +
-               "(__kp_a, __kp_v); });\n";
+        out.declarations += "auto " + std::string(name) + " = ::kernelpad::blockSum<::kernelpad::" + op +
+                            ">(" + parameter + ", [](auto __kp_a, auto __kp_v) { ::" + std::string(name) +
+                            "(__kp_a, __kp_v); });\n";
     }
     return out;
 }
@@ -3156,7 +3156,6 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
         // So does a group's thread_rank() and the like (the kernel header reads threadIdx).
         effective.threadIndexInTls = options.threadIndexInTls || uses.threadIdxOutside || groups.any();
         effective.threadIdxOutside = uses.threadIdxOutside;
-        effective.deferredSums = uses.deferredSums;
 
         // Parameters passed by value: the uniform ones a loop may count with. And the others (pointers).
         std::set<std::string> scalars, pointers;
@@ -3177,18 +3176,15 @@ SplitKernel splitAtBarriers(const std::string& original, int line, int column, c
             if (!byValue && nameAt < close) pointers.insert(std::string(k.text(nameAt)));
             segment = p + 1;
         }
-        bool allSummed = false;
-        const std::string sums = options.boundsChecked || lambda
-                                     ? std::string()
-                                     : blockSums(k, bodyOpen, root.last, pointers, allSummed);
-        effective.deferredSums = effective.deferredSums && !allSummed;
+        const BlockSums sums = blockSums(k, bodyOpen, root.last, pointers, !options.boundsChecked && !lambda);
+        effective.deferredSums = sums.lanes;
         // A kernel without barriers split at its grid-stride loop (findStrideBody) that the split cannot
         // take (an auto variable the loop carries) runs as one loop, as before.
         std::string body;
         for (const bool strideBody : {true, false}) {
             Generator generator(k, source, effective, anyReturn && meetings > 0, bodyOpen, root.last, scalars,
                                 result.warpOperations + result.gatheredAtomics > 0, byReference);
-            generator.declareBlockSums(sums);
+            generator.declareBlockSums(sums.declarations);
             generator.findUniformVariables(root);
             if (strideBody) generator.findStrideBody(root);
             try {
