@@ -2858,7 +2858,10 @@ bool deferredSum(std::string_view name) {
 // its own, and hands its sum to the call when the block ends. For a call name whose first call in the body
 // names a parameter alone (another address then goes to the call). Only where `declare`: not in bounds
 // mode, where the parameters are checked pointers, nor with a lambda in the body, which could copy the
-// local. The other sums fold into lanes picked by the thread (the header's kernelpad::deferred).
+// local. A private add whose first address is not the parameter alone (`atomicAdd(&bins[v], 1u)` renamed
+// _kp_p1Add) is declared too, as the header's kernelpad::PrivateAdds, which reads once for the block
+// whether the launch gave the worker a copy of the buffer. The other sums fold into lanes picked by the
+// thread (the header's kernelpad::deferred).
 struct BlockSums {
     std::string declarations;
     bool lanes = false; // some deferred sum in the body is not a block sum: the thread loops store its lane
@@ -2875,15 +2878,21 @@ BlockSums blockSums(const Kernel& k, std::size_t first, std::size_t last,
                           !(t > first && (k.is(t - 1, "::") || k.is(t - 1, ".") || k.is(t - 1, "->")));
         const std::string parameter = bare ? std::string(k.text(t + 2)) : std::string();
         const auto [at, fresh] = declared.try_emplace(std::string(name), parameter);
+        const std::string call =
+            "[](auto __kp_a, auto __kp_v) { ::" + std::string(name) + "(__kp_a, __kp_v); }";
+        const std::string_view privateIndex =
+            name.starts_with("_kp_p") ? name.substr(5, name.size() - 8) : std::string_view();
+        if (fresh && !bare && declare && !privateIndex.empty()) // its other addresses: not a block sum
+            out.declarations += "const auto " + std::string(name) + " = ::kernelpad::privateAdds<" +
+                                std::string(privateIndex) + ">(" + call + ");\n";
         if (!bare || at->second != parameter) {
-            out.lanes = true;
+            out.lanes = true; // the sum's call, without a copy, folds into lanes
             continue;
         }
         if (!fresh) continue;
         const char* op = name == "_kp_dfSub" ? "DeferredSub" : "DeferredAdd";
         out.declarations += "auto " + std::string(name) + " = ::kernelpad::blockSum<::kernelpad::" + op +
-                            ">(" + parameter + ", [](auto __kp_a, auto __kp_v) { ::" + std::string(name) +
-                            "(__kp_a, __kp_v); });\n";
+                            ">(" + parameter + ", " + call + ");\n";
     }
     return out;
 }

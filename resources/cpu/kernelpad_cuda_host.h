@@ -1463,6 +1463,28 @@ template <typename Op, typename T, typename Call> struct BlockSum {
 template <typename Op, typename T, typename Call> BlockSum<Op, T, Call> blockSum(T* base, Call) {
     return BlockSum<Op, T, Call>(base);
 }
+// A split kernel's private adds into parameter P at addresses of its own (`atomicAdd(&bins[v], 1u)`
+// renamed _kp_p1Add), declared like BlockSum under the call's name. Whether the launch gave this worker a
+// copy of P's buffer is read once, for the block, into `copied`; the privateAdd above reads it from the
+// thread's state at each add, again after every add's store, which for all the compiler knows may have
+// changed it (a tenth of histogram_global's loop). Other types, and no copy, go to the call.
+template <unsigned P, typename Call> struct PrivateAdds {
+    const bool copied = (kernelpad_block_state.privateParameters >> P & 1u) != 0;
+    template <typename A, typename V> [[gnu::always_inline]] void operator()(A address, V value) const {
+        if constexpr (std::is_pointer_v<A>) {
+            using T = std::remove_pointer_t<A>;
+            if constexpr (DeferredWindowed<T>::value) {
+                if (copied) [[likely]] {
+                    using U = std::make_unsigned_t<T>; // wraps, as CUDA's adds do
+                    *reinterpret_cast<U*>(address) += static_cast<U>(static_cast<T>(value));
+                    return;
+                }
+            }
+        }
+        Call{}(address, value);
+    }
+};
+template <unsigned P, typename Call> PrivateAdds<P, Call> privateAdds(Call) { return {}; }
 } // namespace kernelpad
 KERNELPAD_PRIVATE_ADD(0)
 KERNELPAD_PRIVATE_ADD(1)

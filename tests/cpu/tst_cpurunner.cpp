@@ -331,8 +331,10 @@ private slots:
                               {"block", {256}},
                               {"args", {"data", "bins + 16", "size(data)"}}},
                              "private.kpad.json");
-        QVERIFY(cpu::CpuRunner::hostProgram(program, false, true).text.find("_kp_p1Add(&bins[") !=
-                std::string::npos);
+        const std::string host = cpu::CpuRunner::hostProgram(program, false, true).text;
+        QVERIFY(host.find("_kp_p1Add(&bins[") != std::string::npos);
+        // The block function reads once whether its worker has a copy (kernelpad::PrivateAdds).
+        QVERIFY(host.find("_kp_p1Add = ::kernelpad::privateAdds<1>(") != std::string::npos);
         const auto* data = &program.find("data")->array;
         std::vector<double> expected(64, 0.0);
         for (std::size_t i = 0; i < data->size(); ++i)
