@@ -2852,47 +2852,73 @@ bool deferredSum(std::string_view name) {
            (name.starts_with("_kp_p") && name.ends_with("Add"));
 }
 
+// The header's operation (kernelpad::DeferredAdd...) of a deferred atomic's call name; empty for others.
+std::string_view deferredOperation(std::string_view name) {
+    if (deferredSum(name)) return name == "_kp_dfSub" ? "DeferredSub" : "DeferredAdd";
+    static const std::map<std::string_view, std::string_view> others = {{"_kp_dfMin", "DeferredMin"},
+                                                                        {"_kp_dfMax", "DeferredMax"},
+                                                                        {"_kp_dfAnd", "DeferredAnd"},
+                                                                        {"_kp_dfOr", "DeferredOr"},
+                                                                        {"_kp_dfXor", "DeferredXor"}};
+    const auto found = others.find(name);
+    return found == others.end() ? std::string_view() : found->second;
+}
+
 // The block's deferred sums. One into a pointer parameter itself (`atomicAdd(total, v * v)` renamed
 // _kp_p1Add(total, ...)) is kept in the block function, in a local that the header's kernelpad::BlockSum
-// adds the block's threads into; it is declared under the call's name, so that the calls in the body are
-// its own, and hands its sum to the call when the block ends. For a call name whose first call in the body
-// names a parameter alone (another address then goes to the call). Only where `declare`: not in bounds
-// mode, where the parameters are checked pointers, nor with a lambda in the body, which could copy the
-// local. A private add whose first address is not the parameter alone (`atomicAdd(&bins[v], 1u)` renamed
-// _kp_p1Add) is declared too, as the header's kernelpad::PrivateAdds, which reads once for the block
-// whether the launch gave the worker a copy of the buffer. The other sums fold into lanes picked by the
-// thread (the header's kernelpad::deferred).
+// adds the block's threads into; so too a deferred atomicMin, atomicMax, atomicAnd, atomicOr or atomicXor
+// (`atomicMax(hi, v)`), folded. The local is declared under the call's name, so that the calls in the body
+// are its own, with a sum for each parameter that a call of that name names alone (`atomicMax(hi, v)` and
+// `atomicMax(floor, v)` share _kp_dfMax); another address goes to the call. It hands each sum to the call
+// when the block ends. Only where `declare`: not in bounds mode, where the parameters are checked
+// pointers, nor with a lambda in the body, which could copy the local. A private add that never names its
+// parameter alone (`atomicAdd(&bins[v], 1u)` renamed _kp_p1Add) is declared too, as the header's
+// kernelpad::PrivateAdds, which reads once for the block whether the launch gave the worker a copy of
+// the buffer. The other sums fold into lanes picked by the thread (the header's kernelpad::deferred).
 struct BlockSums {
     std::string declarations;
     bool lanes = false; // some deferred sum in the body is not a block sum: the thread loops store its lane
 };
 BlockSums blockSums(const Kernel& k, std::size_t first, std::size_t last,
                     const std::set<std::string>& pointers, bool declare) {
-    std::map<std::string, std::string> declared; // call name: its parameter
-    BlockSums out;
+    struct Calls {
+        std::vector<std::string> bases; // the parameters its calls name alone, in order
+        bool other = false;             // a call at another address
+    };
+    std::map<std::string, Calls> calls;
+    std::vector<std::string> names; // in the order of their first call
     for (std::size_t t = first; t + 1 < last; ++t) {
         const std::string_view name = k.text(t);
-        if (!deferredSum(name) || !k.identifier(t) || !k.is(t + 1, "(")) continue;
+        if (deferredOperation(name).empty() || !k.identifier(t) || !k.is(t + 1, "(")) continue;
         const bool bare = declare && t + 3 < last && k.identifier(t + 2) && k.is(t + 3, ",") &&
                           pointers.count(std::string(k.text(t + 2))) &&
                           !(t > first && (k.is(t - 1, "::") || k.is(t - 1, ".") || k.is(t - 1, "->")));
-        const std::string parameter = bare ? std::string(k.text(t + 2)) : std::string();
-        const auto [at, fresh] = declared.try_emplace(std::string(name), parameter);
-        const std::string call =
-            "[](auto __kp_a, auto __kp_v) { ::" + std::string(name) + "(__kp_a, __kp_v); }";
-        const std::string_view privateIndex =
-            name.starts_with("_kp_p") ? name.substr(5, name.size() - 8) : std::string_view();
-        if (fresh && !bare && declare && !privateIndex.empty()) // its other addresses: not a block sum
-            out.declarations += "const auto " + std::string(name) + " = ::kernelpad::privateAdds<" +
-                                std::string(privateIndex) + ">(" + call + ");\n";
-        if (!bare || at->second != parameter) {
-            out.lanes = true; // the sum's call, without a copy, folds into lanes
-            continue;
+        const auto [at, fresh] = calls.try_emplace(std::string(name));
+        if (fresh) names.emplace_back(name);
+        const std::string parameter(k.text(t + 2));
+        if (!bare)
+            at->second.other = true;
+        else if (std::find(at->second.bases.begin(), at->second.bases.end(), parameter) ==
+                 at->second.bases.end())
+            at->second.bases.push_back(parameter);
+    }
+    BlockSums out;
+    for (const std::string& name : names) {
+        const Calls& c = calls.at(name);
+        if (c.other)
+            out.lanes = out.lanes || deferredSum(name); // the sum's call, without a copy, folds into lanes
+        if (!declare) continue;
+        const std::string call = "[](auto __kp_a, auto __kp_v) { ::" + name + "(__kp_a, __kp_v); }";
+        if (!c.bases.empty()) {
+            std::string bases;
+            for (const std::string& b : c.bases)
+                bases += ", " + b;
+            out.declarations += "auto " + name + " = ::kernelpad::blockSum<::kernelpad::" +
+                                std::string(deferredOperation(name)) + ">(" + call + bases + ");\n";
+        } else if (name.starts_with("_kp_p")) { // a private add at addresses of its own
+            out.declarations += "const auto " + name + " = ::kernelpad::privateAdds<" +
+                                name.substr(5, name.size() - 8) + ">(" + call + ");\n";
         }
-        if (!fresh) continue;
-        const char* op = name == "_kp_dfSub" ? "DeferredSub" : "DeferredAdd";
-        out.declarations += "auto " + std::string(name) + " = ::kernelpad::blockSum<::kernelpad::" + op +
-                            ">(" + parameter + ", " + call + ");\n";
     }
     return out;
 }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <tuple>
 #include <source_location>
 #include <type_traits>
@@ -1430,38 +1431,67 @@ template <typename... P> constexpr unsigned long long privateParameters(void (*k
 // above): the block function declares one of these under the call's own name (BarrierSplit.cpp), which then
 // stands in for the call in the kernel's body. The block's threads add into `sum`, which the compiler keeps
 // in a register through the thread loops, and the sum goes to the call once, when the block ends. In the
-// table it waited in memory, and each thread's add waited for the last one's store. Another address (or a
-// type without a lane, DeferredTable) goes to the call.
+// table it waited in memory, and each thread's add waited for the last one's store. So too the deferred
+// atomicMin, atomicMax, atomicAnd, atomicOr and atomicXor (`atomicMax(hi, v[i])`): the block's threads
+// fold into `sum` from the operation's identity, which leaves any value as it is, and the block's one
+// value goes to the call. The operations are associative and commutative, so folding a block's values
+// first gives what the threads' atomics one after another would. Another address (or a type the
+// operation does not fold here) goes to the call.
 namespace kernelpad {
-template <typename Op, typename T, typename Call> struct BlockSum {
-    static constexpr bool kSums = kLanedFold<Op, T>;
-    T* const base;
+template <typename Op, typename T> inline constexpr bool kBlockFolds =
+    kLanedFold<Op, T> ||
+    ((std::is_same_v<Op, DeferredMin> || std::is_same_v<Op, DeferredMax>) && DeferredOrdered<T>::value) ||
+    ((std::is_same_v<Op, DeferredAnd> || std::is_same_v<Op, DeferredOr> || std::is_same_v<Op, DeferredXor>) &&
+     DeferredBitwise<T>::value);
+template <typename Op, typename T> constexpr T foldIdentity() {
+    if constexpr (std::is_same_v<Op, DeferredMin>) return std::numeric_limits<T>::max();
+    else if constexpr (std::is_same_v<Op, DeferredMax>) return std::numeric_limits<T>::lowest();
+    else if constexpr (std::is_same_v<Op, DeferredAnd>) return static_cast<T>(~T{});
+    else return sumIdentity<T>(); // adds, subtracts (whose pending values add up), or and xor
+}
+// One sum for each parameter Ts (a call name's parameters named alone: `atomicMax(hi, v)` and
+// `atomicMax(floor, v)` share a name), each compared with the address in turn.
+template <typename Op, typename Call, typename... T> struct BlockSum {
+    std::tuple<T* const...> bases;
     // Whether this launch defers its atomics: not where another argument aliases a deferred parameter's
     // buffer (CpuRunner), which the kernel may then read; each add is then the atomic itself, inline. (A
-    // call here, on a path the compiler cannot rule out, would keep `sum` in memory: the call may change
+    // call here, on a path the compiler cannot rule out, would keep a sum in memory: the call may change
     // every vector register.)
     const bool defers = kernelpad_block_state.deferredAtomics != nullptr;
-    T sum = sumIdentity<T>();
-    explicit BlockSum(T* b) : base(b) {}
+    std::tuple<T...> sums{foldIdentity<Op, T>()...};
+    explicit BlockSum(T*... b) : bases(b...) {}
     template <typename A, typename V> [[gnu::always_inline]] void operator()(A address, V value) {
-        if constexpr (kSums && std::is_same_v<A, T*>) {
-            if (address == base) [[likely]] { // always, where the body names the parameter alone
-                if (defers) [[likely]] sum = wrappingSum(sum, static_cast<T>(value));
-                else Op::now(address, static_cast<T>(value));
-                return;
-            }
-        }
-        Call{}(address, value);
+        if (!take(address, value, std::index_sequence_for<T...>{})) Call{}(address, value);
     }
     BlockSum(const BlockSum&) = delete;
     BlockSum& operator=(const BlockSum&) = delete;
-    ~BlockSum() {
-        if constexpr (kSums)
-            if (defers) Call{}(base, sum);
+    ~BlockSum() { hand(std::index_sequence_for<T...>{}); }
+
+private:
+    template <std::size_t I> using Sum = std::tuple_element_t<I, std::tuple<T...>>;
+    template <typename A, typename V, std::size_t... I>
+    [[gnu::always_inline]] bool take(A address, V value, std::index_sequence<I...>) {
+        return (takeOne<I>(address, value) || ...);
+    }
+    template <std::size_t I, typename A, typename V> [[gnu::always_inline]] bool takeOne(A address, V value) {
+        if constexpr (kBlockFolds<Op, Sum<I>> && std::is_same_v<A, Sum<I>*>) {
+            if (address == std::get<I>(bases)) [[likely]] { // always, where the body names the parameter alone
+                if (defers) [[likely]] std::get<I>(sums) = Op::fold(std::get<I>(sums), static_cast<Sum<I>>(value));
+                else Op::now(address, static_cast<Sum<I>>(value));
+                return true;
+            }
+        }
+        return false;
+    }
+    template <std::size_t... I> void hand(std::index_sequence<I...>) {
+        if (defers) (handOne<I>(), ...);
+    }
+    template <std::size_t I> void handOne() {
+        if constexpr (kBlockFolds<Op, Sum<I>>) Call{}(std::get<I>(bases), std::get<I>(sums));
     }
 };
-template <typename Op, typename T, typename Call> BlockSum<Op, T, Call> blockSum(T* base, Call) {
-    return BlockSum<Op, T, Call>(base);
+template <typename Op, typename Call, typename... T> BlockSum<Op, Call, T...> blockSum(Call, T*... bases) {
+    return BlockSum<Op, Call, T...>(bases...);
 }
 // A split kernel's private adds into parameter P at addresses of its own (`atomicAdd(&bins[v], 1u)`
 // renamed _kp_p1Add), declared like BlockSum under the call's name. Whether the launch gave this worker a

@@ -527,11 +527,11 @@ private slots:
             {{"grid", {391}}, {"block", {256}}});
         const std::string text = cpu::CpuRunner::hostProgram(setup, false, true).text;
         for (const char* local :
-             {"blockSum<::kernelpad::DeferredAdd>(total,", "blockSum<::kernelpad::DeferredAdd>(zero,",
-              "blockSum<::kernelpad::DeferredAdd>(wide,"})
+             {"_kp_p1Add(__kp_a, __kp_v); }, total);", "_kp_p4Add(__kp_a, __kp_v); }, zero);",
+              "_kp_p5Add(__kp_a, __kp_v); }, wide);"})
             QVERIFY2(text.find(local) != std::string::npos, local);
-        QVERIFY(text.find("DeferredAdd>(runs") == std::string::npos);
-        QVERIFY(text.find("DeferredAdd>(spread") == std::string::npos);
+        QVERIFY(text.find(", runs);") == std::string::npos);
+        QVERIFY(text.find(", spread);") == std::string::npos);
 
         constexpr int n = 100000;
         const auto& data = setup.find("data")->array;
@@ -557,6 +557,78 @@ private slots:
             QCOMPARE(result.output("zero")->value(0), 0.0);
             QVERIFY(std::signbit(result.output("zero")->value(0)));
             QCOMPARE(result.output("wide")->value(0), 3.0 * n);
+        }
+    }
+
+    // atomicMin, atomicMax, atomicAnd, atomicOr and atomicXor on a parameter alone fold each block's
+    // values in a register too (kernelpad::BlockSum), from the operation's identity: a block none of whose
+    // threads calls leaves the value as it was (floor and ceiling, where most blocks call nothing).
+    void deferredFoldsKeepEveryValue() {
+        const auto setup =
+            setupOf("__global__ void folds(const int* data, int* lo, int* hi, int* floor, int* ceiling,\n"
+                    "                      unsigned* cleared, unsigned* seen, unsigned* mixed, long long* "
+                    "widest, int n) {\n"
+                    "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    if (i >= n) return;\n"
+                    "    const int v = data[i];\n"
+                    "    atomicMin(lo, v);\n    atomicMax(hi, v);\n"
+                    "    if (v < -990) atomicMax(floor, v);\n"
+                    "    if (v > 990) atomicMin(ceiling, v);\n"
+                    "    if (i % 1000 == 0) atomicAnd(cleared, ~(1u << (i / 1000 % 32)));\n"
+                    "    atomicOr(seen, 1u << ((v + 1000) % 29));\n"
+                    "    atomicXor(mixed, (unsigned)i * 2654435761u);\n"
+                    "    atomicMax(widest, (long long)v * 1000000007ll);\n}\n",
+                    "folds",
+                    {array("data", "int32", {100000}, "in",
+                           {{"random", "uniform"}, {"low", -1000}, {"high", 1000}, {"seed", 11}}),
+                     array("lo", "int32", {1}, "inout", {{"constant", 5000}}),
+                     array("hi", "int32", {1}, "inout", {{"constant", -5000}}),
+                     array("floor", "int32", {1}, "inout", {{"constant", -3}}),
+                     array("ceiling", "int32", {1}, "inout", {{"constant", 3}}),
+                     array("cleared", "uint32", {1}, "inout", {{"constant", 4294967295.0}}),
+                     array("seen", "uint32", {1}, "out"),
+                     array("mixed", "uint32", {1}, "inout", {{"constant", 12345}}),
+                     array("widest", "int64", {1}, "inout", {{"constant", -4000000000000.0}}),
+                     scalar("n", "int32", "size(data)")},
+                    {{"grid", {391}}, {"block", {256}}});
+        const std::string text = cpu::CpuRunner::hostProgram(setup, false, true).text;
+        for (const char* local :
+             {"blockSum<::kernelpad::DeferredMin>([](auto __kp_a, auto __kp_v) { ::_kp_dfMin(__kp_a, "
+              "__kp_v); }, lo, ceiling);",
+              "blockSum<::kernelpad::DeferredMax>([](auto __kp_a, auto __kp_v) { ::_kp_dfMax(__kp_a, "
+              "__kp_v); }, hi, floor, widest);",
+              "::_kp_dfAnd(__kp_a, __kp_v); }, cleared);", "::_kp_dfOr(__kp_a, __kp_v); }, seen);",
+              "::_kp_dfXor(__kp_a, __kp_v); }, mixed);"})
+            QVERIFY2(text.find(local) != std::string::npos, local);
+
+        constexpr int n = 100000;
+        const auto& data = setup.find("data")->array;
+        int lo = 5000, hi = -5000;
+        std::uint32_t cleared = ~0u, seen = 0, mixed = 12345;
+        std::int64_t widest = -4000000000000;
+        for (int i = 0; i < n; ++i) {
+            const int v = static_cast<int>(data.value(static_cast<std::size_t>(i)));
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            if (i % 1000 == 0) cleared &= ~(1u << (i / 1000 % 32));
+            seen |= 1u << ((v + 1000) % 29);
+            mixed ^= static_cast<std::uint32_t>(i) * 2654435761u;
+            widest = std::max<std::int64_t>(widest, std::int64_t{v} * 1000000007);
+        }
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2, true);
+        cpu::CpuRunner fibers(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
+        fibers.setSplitAtBarriers(false);
+        for (const cpu::CpuRunner* runner :
+             std::initializer_list<const cpu::CpuRunner*>{&*runner_, &checked, &fibers}) {
+            const auto result = runner->run(setup, {3, 1, nullptr});
+            QCOMPARE(result.output("lo")->value(0), static_cast<double>(lo));
+            QCOMPARE(result.output("hi")->value(0), static_cast<double>(hi));
+            QCOMPARE(result.output("floor")->value(0), -3.0);  // every v < -990 is below -3
+            QCOMPARE(result.output("ceiling")->value(0), 3.0); // every v > 990 is above 3
+            QCOMPARE(result.output("cleared")->value(0), static_cast<double>(cleared));
+            QCOMPARE(result.output("seen")->value(0), static_cast<double>(seen));
+            QCOMPARE(result.output("mixed")->value(0), static_cast<double>(mixed));
+            QCOMPARE(result.output("widest")->value(0), static_cast<double>(widest));
         }
     }
 
