@@ -80,6 +80,18 @@ void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGe
         launch.privateCopies = &privateCopies;
         if (privateSets_.size() < workers) privateSets_.resize(workers);
     }
+    // Merged private copies are summed once every worker is done, or one failed: the copies must be zero
+    // for the next launch.
+    struct Merge {
+        GridRun* run;
+        const Launch* launch;
+        ~Merge() {
+            if (launch) run->mergePrivate(*launch, false);
+        }
+    } merge{this, nullptr};
+    if (launch.privateCopies && std::any_of(launch.privateCopies->begin(), launch.privateCopies->end(),
+                                            [](const PrivateCopy& c) { return c.merged; }))
+        merge.launch = &launch;
     SmallGrid* small = wholeGrid ? nullptr : smallGrid(entry, g);
     if (small && !small->shared) {
         // A small grid runs on this thread alone: waking the workers costs more than its blocks (a 4x4
@@ -103,6 +115,8 @@ void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGe
         if (!pool_) startPool(); // a kernel of the program that does not sync its grid
         divideBlocks(launch);
         pool_->run([&](unsigned w) { worker(launch, w); });
+        if (merge.launch) mergePrivate(launch, true);
+        merge.launch = nullptr;
         return;
     }
     runWholeGrid(launch);
@@ -313,6 +327,10 @@ void GridRun::flushPrivate(const Launch& launch, unsigned w) {
         // Words of eight bytes, most of them zero (a histogram's empty bins); unsigned sums wrap as the
         // kernel's adds did.
         const std::uint64_t words = (copy.bytes + 7) / 8;
+        if (copy.merged) {
+            at += words;
+            continue;
+        }
         for (std::uint64_t i = 0; i < words; ++i) {
             std::uint64_t& word = set.words[at + i];
             if (word == 0) continue;
@@ -349,6 +367,60 @@ void GridRun::prepareBlocks(const launch::LaunchGeometry& g, unsigned w, void* d
     state.blockThreads = static_cast<unsigned>(g.threadsPerBlock());
     state.deferredAtomics = deferredAtomics;
     state.privateParameters = privateParameters;
+}
+
+void GridRun::mergePrivate(const Launch& launch, bool pooled) noexcept {
+    const unsigned sets = std::min(launch.workers, static_cast<unsigned>(privateSets_.size()));
+    std::vector<std::pair<const PrivateCopy*, std::uint64_t>> merged; // a copy and its first word in a set
+    std::uint64_t at = 0;
+    for (const PrivateCopy& copy : *launch.privateCopies) {
+        if (copy.merged) merged.emplace_back(&copy, at);
+        at += (copy.bytes + 7) / 8;
+    }
+    // Elements [from, to) of each merged buffer: the sets' values summed (unsigned: wrapping as the adds
+    // did), zeroed, and added into the buffer with plain adds. Nothing else touches the buffer now: the
+    // launch's blocks are done, the kernel's only uses of it were these adds, and each part is its own.
+    const auto mergePart = [&](unsigned part, unsigned parts) {
+        for (const auto& entry : merged) {
+            const PrivateCopy* const copy = entry.first; // not a structured binding: the lambda below uses it
+            const std::uint64_t first = entry.second;
+            const std::uint64_t elements = copy->bytes / copy->elementBytes;
+            const std::uint64_t from = elements * part / parts, to = elements * (part + 1) / parts;
+            const auto sum = [&]<typename U>(U) {
+                for (std::uint64_t e = from; e < to; ++e) {
+                    U total = 0;
+                    for (unsigned k = 0; k < sets; ++k) {
+                        std::byte* const word =
+                            reinterpret_cast<std::byte*>(privateSets_[k].words.data() + first) +
+                            e * sizeof(U);
+                        U value;
+                        std::memcpy(&value, word, sizeof value);
+                        if (value == 0) continue;
+                        total += value;
+                        std::memset(word, 0, sizeof value);
+                    }
+                    if (total == 0) continue;
+                    std::byte* const target = copy->buffer + e * sizeof(U);
+                    U now;
+                    std::memcpy(&now, target, sizeof now);
+                    now += total;
+                    std::memcpy(target, &now, sizeof now);
+                }
+            };
+            if (copy->elementBytes == 8)
+                sum(std::uint64_t{});
+            else
+                sum(std::uint32_t{});
+        }
+    };
+    if (pooled && pool_ && pool_->size() > 1) {
+        try {
+            pool_->run([&](unsigned w) { mergePart(w, pool_->size()); });
+            return;
+        } catch (...) { // mergePart throws nothing; the pool's hand-off could: the rest on this thread
+        }
+    }
+    mergePart(0, 1);
 }
 
 launch::KernelFault GridRun::blockFault(const std::string& kernelName, const launch::KernelFault& e) {

@@ -42,6 +42,10 @@ struct PrivateCopy {
     std::uint64_t bytes = 0;     // the buffer's size, a multiple of elementBytes
     std::uint64_t offset = 0;    // where the parameter points, in bytes from `buffer`
     unsigned elementBytes = 4;   // the adds' type: 4 or 8 bytes, an unsigned sum either way
+    // A large buffer (a histogram of 100,000 bins): its copies are not added one by one with atomics as
+    // each worker ends, but summed once every worker is done, each worker a slice of the buffer
+    // (GridRun::mergePrivate).
+    bool merged = false;
 };
 
 // How a kernel's block runs.
@@ -101,8 +105,11 @@ private:
     // Worker w's arguments for a launch with private copies: its copies, zeroed, and the kernel's
     // parameters with the private ones pointing into them.
     void* const* privateArguments(const Launch& launch, unsigned w);
-    // Adds what worker w's copies hold into their buffers and zeroes them.
+    // Adds what worker w's copies hold into their buffers and zeroes them, all but the merged ones.
     void flushPrivate(const Launch& launch, unsigned w);
+    // Adds what the launch's workers' merged copies hold into their buffers and zeroes them: on the pool,
+    // a slice of each buffer a worker, where `pooled`; else on this thread.
+    void mergePrivate(const Launch& launch, bool pooled) noexcept;
     // A block whose threads cannot go on (a warp operation's misuse, threads waiting at different
     // barriers), said with the kernel's name.
     static launch::KernelFault blockFault(const std::string& kernelName, const launch::KernelFault& e);

@@ -317,7 +317,9 @@ private slots:
     // Integer adds on a small buffer run on a zeroed copy per worker, added into the buffer when the
     // worker's blocks are done (kernelpad_cuda_host.h, "Private copies"). The counts are exact repeat after
     // repeat (the copies are zero again for the next launch), through an argument that points into the
-    // middle of its buffer; a buffer too large to copy, and a parameter after the tenth, take the window.
+    // middle of its buffer. A larger buffer with no more bins than the launch has threads is copied too,
+    // and the copies merged after the launch; one with more bins than threads, one over 1 MiB, and a
+    // parameter after the tenth, take the window and the table.
     void privateCopiesLeaveCudasValues() {
         const auto program =
             oneLaunchProgram("__global__ void count(const unsigned* data, unsigned* bins, int n) {\n"
@@ -343,7 +345,7 @@ private slots:
         for (std::size_t b = 0; b < 64; ++b)
             QCOMPARE(counted.output("bins")->value(b), expected[b]);
 
-        // 8192 bins (32 KiB): no copy, the window and the table; a parameter after the tenth: the window.
+        // 8192 bins (32 KiB) for 100,000 threads: merged copies; a parameter after the tenth: the window.
         const auto large =
             setupOf("__global__ void count(const unsigned* data, unsigned* bins, int n) {\n"
                     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -374,6 +376,28 @@ private slots:
             const auto result = runner_->run(*setup, {2, 1, nullptr});
             for (std::size_t b = 0; b < bins.size(); ++b)
                 QCOMPARE(result.output("bins")->value(b), bins[b]);
+        }
+
+        // The same 8192 bins for 4,096 threads in a strided loop, and 300,000 bins (1.2 MB): no copy.
+        const char* strided =
+            "__global__ void count(const unsigned* data, unsigned* bins, int n, int range) {\n"
+            "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+            "         i += blockDim.x * gridDim.x)\n"
+            "        atomicAdd(&bins[data[i] % range], 1u);\n}\n";
+        for (const int range : {8192, 300000}) {
+            const auto setup =
+                setupOf(strided, "count",
+                        {array("data", "uint32", {100000}, "in",
+                               {{"random", "uniform"}, {"low", 0}, {"high", 1000000}, {"seed", 8}}),
+                         array("bins", "uint32", {range}, "out"), scalar("n", "int32", "size(data)"),
+                         scalar("range", "int32", range)},
+                        {{"grid", {range == 8192 ? 16 : 391}}, {"block", {256}}});
+            std::vector<double> expected(static_cast<std::size_t>(range), 0.0);
+            for (std::size_t i = 0; i < 100000; ++i)
+                expected[static_cast<std::size_t>(setup.find("data")->array.value(i)) % expected.size()] += 1;
+            const auto result = runner_->run(setup, {2, 1, nullptr});
+            for (std::size_t b = 0; b < expected.size(); ++b)
+                QCOMPARE(result.output("bins")->value(b), expected[b]);
         }
     }
 
