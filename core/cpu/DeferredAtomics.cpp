@@ -106,7 +106,9 @@ std::vector<Token> kernelTokens(std::string_view source, std::size_t name, int l
 bool inDiscardedAtomic(const Body& k, std::size_t at, std::size_t bodyOpen, std::string_view name,
                        std::size_t& call) {
     const std::string_view previous = k.text(at - 1);
-    if (previous != "(" && previous != "&" && previous != "+") return false;
+    // A C-style cast to a pointer type, `(unsigned long long*)total`, comes before the name too.
+    const bool cast = previous == ")" && at >= 2 && k.text(at - 2) == "*";
+    if (previous != "(" && previous != "&" && previous != "+" && !cast) return false;
     // Back to the '(' that opens the call, at depth 0 from here.
     std::size_t open = at;
     int depth = 0;
@@ -117,6 +119,24 @@ bool inDiscardedAtomic(const Body& k, std::size_t at, std::size_t bodyOpen, std:
         if ((t == "(" || t == "[") && depth-- == 0) break;
         if (depth == 0 && (t == "," || t == ";" || t == "{" || t == "}"))
             return false; // not the first argument
+    }
+    // The address cast as a whole, `reinterpret_cast<unsigned long long*>(&total[0])` (how CUDA code adds
+    // a long long): the call's '(' stands before the cast.
+    if (open > bodyOpen + 4 && k.text(open) == "(" && k.text(open - 1) == ">") {
+        std::size_t less = open - 1;
+        int angles = 0;
+        while (less > bodyOpen) {
+            const std::string_view t = k.text(less);
+            if (t == ">") ++angles;
+            if (t == "<" && --angles == 0) break;
+            if (t == ";" || t == "{" || t == "}" || t == "(" || t == ")") return false;
+            --less;
+        }
+        const std::string_view kind = k.text(less - 1);
+        if (angles != 0 || (kind != "reinterpret_cast" && kind != "static_cast") || k.text(less - 2) != "(" ||
+            k.text(k.closing(open) + 1) != ",")
+            return false;
+        open = less - 2;
     }
     if (open <= bodyOpen + 1 || k.text(open) != "(" || !isDeferrable(k.text(open - 1))) return false;
     call = open - 1;

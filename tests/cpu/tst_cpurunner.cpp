@@ -236,6 +236,17 @@ private slots:
         QTest::newRow("adds, one through a cast (another type at the same address)")
             << "atomicAdd((float*)&bins[0], 1.0f); atomicAdd(&bins[0], 1u);" << QStringList{"bins"}
             << QStringList{"_kp_df"};
+        QTest::newRow("an address cast to another pointer type")
+            << "atomicAdd((unsigned long long*)total, 1ull); atomicAdd((unsigned*)&bins[v], 1u);"
+            << QStringList{"total", "bins"} << QStringList{"_kp_df"};
+        QTest::newRow("an address in a reinterpret_cast")
+            << "atomicAdd(reinterpret_cast<unsigned long long*>(&total[0]), 1ull);"
+               " atomicMax(static_cast<int*>(best), v);"
+            << QStringList{"total", "best"} << QStringList{"_kp_df"};
+        QTest::newRow("a cast then indexed")
+            << "atomicAdd(&reinterpret_cast<unsigned*>(total)[1], 1u);" << QStringList{} << QStringList{};
+        QTest::newRow("a cast of a value read")
+            << "atomicAdd(bins + (int)*total, 1u);" << QStringList{"bins"} << QStringList{"_kp_p2"};
         QTest::newRow("adds on one parameter, a maximum on another")
             << "atomicAdd(&bins[data[i]], 1u); atomicMax(best, v);" << QStringList{"bins", "best"}
             << QStringList{"_kp_p2", "_kp_df"};
