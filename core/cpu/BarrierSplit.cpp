@@ -2595,8 +2595,8 @@ std::map<std::string, Helper> warpHelpers(std::string_view source) {
         h.definitionFirst = tokens[start].offset;
         h.definitionLast = tokens[bodyClose].end();
         for (std::size_t t = start; t < open - 1; ++t)
-            if (!isOneOf(text(t),
-                         {"__device__", "__host__", "inline", "__forceinline__", "__noinline__", "static"}))
+            if (!isOneOf(text(t), {"__device__", "__host__", "inline", "__inline__", "__forceinline__",
+                                   "__noinline__", "static", "constexpr"}))
                 h.returnType += (h.returnType.empty() ? "" : " ") + std::string(text(t));
         if (h.returnType == "void") h.returnType.clear();
         fine = fine && h.returnType.find("auto") == std::string::npos;

@@ -422,6 +422,19 @@ __global__ void k(int* a, int n) {
     }
     a[i] += 1000;
 })" << grid1 << true;
+        // CUDA's samples spell the helper `__inline__ __device__`: the specifier is no part of its type.
+        QTest::newRow("warp: an __inline__ helper's shuffle-down sum") << R"(
+__inline__ __device__ int warpReduce(int v) {
+    for (int offset = warpSize / 2; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffff, v, offset);
+    return v;
+}
+static constexpr __device__ int twice(int v) { return 2 * v; }
+__global__ void k(int* a, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int v = warpReduce(a[i] % 13);
+    if ((threadIdx.x & (warpSize - 1)) == 0) a[i] = twice(v);
+})" << grid1 << true;
         QTest::newRow("warp: xor butterfly, up-scan with width, ballot and votes") << R"(
 __global__ void k(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
