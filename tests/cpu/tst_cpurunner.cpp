@@ -276,6 +276,106 @@ private slots:
         QVERIFY(cpu::rewriteDeferredAtomics(defined, 2, 17, parameters).empty());
     }
 
+    // A kernel that passes a parameter whole to a __device__ helper whose only uses of it are discarded
+    // atomics (`bump(counts, v)`): the helper's atomics are the kernel's, and are deferred with them,
+    // renamed as they are. Not where the helper reads it, is called with another buffer in that place or
+    // from elsewhere, is a template, is declared apart, or gets an expression.
+    void deferredAtomicsThroughHelpers_data() {
+        QTest::addColumn<QString>("helpers");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QStringList>("deferred");
+        QTest::addColumn<QStringList>("renamed");
+        const QString bump = "__device__ void bump(unsigned* counts, int b) { atomicAdd(&counts[b], 1u); }\n";
+        QTest::newRow("adds in a helper")
+            << bump << "bump(bins, v & 7); bump(bins, 3);" << QStringList{"bins"} << QStringList{"_kp_p2"};
+        QTest::newRow("a maximum and an add in a helper, and the kernel's own add")
+            << "static __device__ __forceinline__ int keep(int v, int* best) {\n"
+               "    atomicMax(best, v); atomicAdd(&best[1], 1); return v; }\n"
+            << "v = keep(v, best); atomicAdd(best + 2, v);" << QStringList{"best"} << QStringList{"_kp_df"};
+        QTest::newRow("the helper reads it") << "__device__ void bump(unsigned* counts, int b) { if "
+                                                "(counts[0] < 9) atomicAdd(&counts[b], 1u); }\n"
+                                             << "bump(bins, v);" << QStringList{} << QStringList{};
+        QTest::newRow("another buffer in that place")
+            << bump << "bump(bins, v); bump((unsigned*)total, v);" << QStringList{} << QStringList{};
+        QTest::newRow("called from another function too")
+            << bump + "__device__ void twice(unsigned* c) { bump(c, 0); bump(c, 1); }\n"
+            << "bump(bins, v);" << QStringList{} << QStringList{};
+        QTest::newRow("a template")
+            << "template <typename T> __device__ void bump(T* c, int b) { atomicAdd(&c[b], "
+               "1u); }\n"
+            << "bump(bins, v);" << QStringList{} << QStringList{};
+        QTest::newRow("declared apart") << "__device__ void bump(unsigned* counts, int b);\n" + bump
+                                        << "bump(bins, v);" << QStringList{} << QStringList{};
+        QTest::newRow("an expression as the argument")
+            << bump << "bump(bins + 1, v);" << QStringList{} << QStringList{};
+    }
+
+    void deferredAtomicsThroughHelpers() {
+        QFETCH(QString, helpers);
+        QFETCH(QString, body);
+        QFETCH(QStringList, deferred);
+        QFETCH(QStringList, renamed);
+        const std::string kernel = "__global__ void k(int* total, const unsigned char* data, unsigned* bins, "
+                                   "int* best, int n) {\n    int i = threadIdx.x, v = i;\n    " +
+                                   body.toStdString() + "\n}\n";
+        const std::string head = helpers.toStdString();
+        const std::string original = head + kernel;
+        std::string source = original;
+        const std::vector<std::pair<std::string, bool>> parameters{
+            {"total", true}, {"data", true}, {"bins", true}, {"best", true}, {"n", false}};
+        const int line = static_cast<int>(std::count(head.begin(), head.end(), '\n')) + 1;
+        const auto found = cpu::rewriteDeferredAtomics(source, line, 17, parameters);
+        QStringList names;
+        for (const auto& p : found)
+            names << QString::fromStdString(p.name);
+        QCOMPARE(names, deferred);
+        QCOMPARE(source.size(), original.size());
+        // The helper's own atomics are renamed with the kernel's (or none is).
+        const std::string helperText = source.substr(0, head.size());
+        QCOMPARE(helperText.find("atomic") == std::string::npos, !deferred.isEmpty());
+        for (const char* prefix : {"_kp_df", "_kp_dw", "_kp_p2", "_kp_p3"})
+            QCOMPARE(source.find(prefix) != std::string::npos, renamed.contains(prefix));
+    }
+
+    // The helper's atomics run deferred, with the kernel's own on the same buffer: exact counts, repeat
+    // after repeat, and the maximum kept with the adds.
+    void helperAtomicsLeaveCudasValues() {
+        const auto setup = setupOf(
+            "__device__ void bump(unsigned int* counts, int bucket) { atomicAdd(&counts[bucket], 1u); }\n"
+            "__device__ int keep(int* best, int v) { atomicMax(best, v); atomicAdd(&best[1], v % 3); return "
+            "0; }\n"
+            "__global__ void count(const int* v, unsigned int* counts, int* best, int n) {\n"
+            "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i >= n) return;\n"
+            "    bump(counts, v[i] & 7);\n"
+            "    atomicAdd(&counts[8], 2u);\n"
+            "    keep(best, v[i]);\n}\n",
+            "count",
+            {array("v", "int32", {100000}, "in",
+                   {{"random", "uniform"}, {"low", 0}, {"high", 100000}, {"seed", 12}}),
+             array("counts", "uint32", {9}, "out"), array("best", "int32", {2}, "inout", {{"constant", 5}}),
+             scalar("n", "int32", "size(v)")},
+            {{"grid", {391}}, {"block", {256}}});
+        const auto compiled = runner_->compile(setup);
+        QVERIFY2(compiled.execution.find("atomics on counts and best are combined") != std::string::npos,
+                 compiled.execution.c_str());
+        std::vector<double> counts(9, 0.0);
+        double best = 5, added = 5;
+        const auto& v = setup.find("v")->array;
+        for (std::size_t i = 0; i < 100000; ++i) {
+            const auto x = static_cast<std::int64_t>(v.value(i));
+            counts[static_cast<std::size_t>(x & 7)] += 1;
+            counts[8] += 2;
+            best = std::max(best, static_cast<double>(x));
+            added += static_cast<double>(x % 3);
+        }
+        const auto result = runner_->run(setup, {3, 1, nullptr});
+        for (std::size_t b = 0; b < counts.size(); ++b)
+            QCOMPARE(result.output("counts")->value(b), counts[b]);
+        QCOMPARE(result.output("best")->value(0), best);
+        QCOMPARE(result.output("best")->value(1), added);
+    }
+
     // Folded per core, the atomics leave what CUDA's would: every operation, integer and float, on one
     // address and on many; the same values with the fast path off; and the run says which took it.
     // Integer adds of a parameter that takes only adds go into each worker's window around the first
@@ -400,15 +500,15 @@ private slots:
                 setupOf(strided, "count",
                         {array("data", "uint32", {100000}, "in",
                                {{"random", "uniform"}, {"low", 0}, {"high", 1000000}, {"seed", 8}}),
-                         array("bins", "uint32", {range}, "out"), scalar("n", "int32", "size(data)"),
-                         scalar("range", "int32", range)},
+                         array("bins", "uint32", {static_cast<std::size_t>(range)}, "out"),
+                         scalar("n", "int32", "size(data)"), scalar("range", "int32", range)},
                         {{"grid", {range == 8192 ? 16 : 391}}, {"block", {256}}});
-            std::vector<double> expected(static_cast<std::size_t>(range), 0.0);
+            std::vector<double> counted(static_cast<std::size_t>(range), 0.0);
             for (std::size_t i = 0; i < 100000; ++i)
-                expected[static_cast<std::size_t>(setup.find("data")->array.value(i)) % expected.size()] += 1;
+                counted[static_cast<std::size_t>(setup.find("data")->array.value(i)) % counted.size()] += 1;
             const auto result = runner_->run(setup, {2, 1, nullptr});
-            for (std::size_t b = 0; b < expected.size(); ++b)
-                QCOMPARE(result.output("bins")->value(b), expected[b]);
+            for (std::size_t b = 0; b < counted.size(); ++b)
+                QCOMPARE(result.output("bins")->value(b), counted[b]);
         }
     }
 
