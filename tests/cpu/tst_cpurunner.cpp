@@ -503,12 +503,12 @@ private slots:
                          array("bins", "uint32", {static_cast<std::size_t>(range)}, "out"),
                          scalar("n", "int32", "size(data)"), scalar("range", "int32", range)},
                         {{"grid", {range == 8192 ? 16 : 391}}, {"block", {256}}});
-            std::vector<double> counted(static_cast<std::size_t>(range), 0.0);
+            std::vector<double> perBin(static_cast<std::size_t>(range), 0.0);
             for (std::size_t i = 0; i < 100000; ++i)
-                counted[static_cast<std::size_t>(setup.find("data")->array.value(i)) % counted.size()] += 1;
+                perBin[static_cast<std::size_t>(setup.find("data")->array.value(i)) % perBin.size()] += 1;
             const auto result = runner_->run(setup, {2, 1, nullptr});
-            for (std::size_t b = 0; b < counted.size(); ++b)
-                QCOMPARE(result.output("bins")->value(b), counted[b]);
+            for (std::size_t b = 0; b < perBin.size(); ++b)
+                QCOMPARE(result.output("bins")->value(b), perBin[b]);
         }
     }
 
