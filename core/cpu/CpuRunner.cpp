@@ -7,6 +7,7 @@
 #include "GridRun.h"
 #include "ThreadFibers.h"
 #include "WarpExchange.h"
+#include "WarpSynchronous.h"
 #include "core/Cores.h"
 #include "core/Overloaded.h"
 #include "core/Parallel.h"
@@ -528,6 +529,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
         for (const std::size_t i : instancesOf(kernels, signature)) // a template's instances share it
             program.kernels[i].sharedAtomics = renamed;
     }
+    // Legacy warp-synchronous steps through volatile shared memory: the warp takes each together.
+    syncVolatileStatements(user);
     user = withoutBuiltInIncludes(checkBounds ? checkedParameters(std::move(user), ran) : user);
     if (trySplit)
         for (const std::size_t k : definitionsFromLast(ran)) {

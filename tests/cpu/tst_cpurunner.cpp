@@ -4,6 +4,7 @@
 #include "../TestSupport.h"
 #include "core/Cores.h"
 #include "core/cpu/CpuRunner.h"
+#include "core/cpu/WarpSynchronous.h"
 #include "core/io/PlaygroundFile.h"
 #include "core/launch/CompileError.h"
 #include "core/launch/KernelFault.h"
@@ -374,6 +375,66 @@ private slots:
             QCOMPARE(result.output("counts")->value(b), counts[b]);
         QCOMPARE(result.output("best")->value(0), best);
         QCOMPARE(result.output("best")->value(1), added);
+    }
+
+    // CUDA's older reductions end in the last warp through a volatile pointer to shared memory, with no
+    // __syncwarp between the steps, counting on the warp taking each step together as a GPU does. Run one
+    // thread after another, thread 0 added s[16] before thread 16 had added s[48] into it. Each statement
+    // that names a volatile is now taken by the warp's running lanes together (WarpSynchronous.h): the
+    // block sums match, split and as fibers.
+    void legacyWarpSynchronousSteps() {
+        const std::string kernel = "__device__ void warpReduce(volatile float* sdata, int tid) {\n"
+                                   "    sdata[tid] += sdata[tid + 32]; sdata[tid] += sdata[tid + 16];\n"
+                                   "    sdata[tid] += sdata[tid + 8]; sdata[tid] += sdata[tid + 4];\n"
+                                   "    sdata[tid] += sdata[tid + 2]; sdata[tid] += sdata[tid + 1];\n}\n"
+                                   "__global__ void total(const float* in, float* out) {\n"
+                                   "    __shared__ float s[128];\n"
+                                   "    const int tid = threadIdx.x;\n"
+                                   "    s[tid] = in[blockIdx.x * 128 + tid];\n"
+                                   "    __syncthreads();\n"
+                                   "    if (tid < 64) s[tid] += s[tid + 64];\n"
+                                   "    __syncthreads();\n"
+                                   "    if (tid < 32) warpReduce(s, tid);\n"
+                                   "    if (tid == 0) out[blockIdx.x] = s[0];\n}\n";
+        std::string rewritten = kernel;
+        QCOMPARE(cpu::syncVolatileStatements(rewritten), 6); // the helper's, not the kernel's own lines
+        QCOMPARE(std::count(rewritten.begin(), rewritten.end(), '\n'),
+                 std::count(kernel.begin(), kernel.end(), '\n'));
+        // An unbraced body gets braces, on its line.
+        std::string bodies = "__device__ void step(volatile int* s, int t) {\n"
+                             "    if (t < 2) s[t] += s[t + 2]; else s[t] = 0;\n"
+                             "    for (int k = 1; k > 0; k /= 2) s[t] += s[t + k];\n}\n";
+        QCOMPARE(cpu::syncVolatileStatements(bodies), 3);
+        QVERIFY2(bodies.find("if (t < 2) { const unsigned __kp_lanes0 = __activemask(); s[t] += s[t + 2]; "
+                             "__syncwarp(__kp_lanes0); } else { const unsigned") != std::string::npos,
+                 bodies.c_str());
+        QVERIFY2(bodies.find("/= 2) { const unsigned __kp_lanes2 = __activemask(); s[t] += s[t + k]; "
+                             "__syncwarp(__kp_lanes2); }\n}") != std::string::npos,
+                 bodies.c_str());
+        std::string none = "__global__ void k(volatile int* flag) { while (flag[0] == 0) {} }\n";
+        QCOMPARE(cpu::syncVolatileStatements(none), 0); // a condition
+        const auto setup = setupOf(kernel, "total",
+                                   {array("in", "float32", {1024}, "in",
+                                          {{"random", "uniform"}, {"low", 0}, {"high", 1}, {"seed", 13}}),
+                                    array("out", "float32", {8}, "out")},
+                                   {{"grid", {8}}, {"block", {128}}});
+        std::vector<double> sums(8, 0.0);
+        for (std::size_t i = 0; i < 1024; ++i)
+            sums[i / 128] += setup.find("in")->array.value(i);
+        cpu::CpuRunner fibers(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
+        fibers.setSplitAtBarriers(false);
+        for (const cpu::CpuRunner* runner :
+             std::initializer_list<const cpu::CpuRunner*>{&*runner_, &fibers}) {
+            const auto result = runner->run(setup);
+            QVERIFY2((result.execution.find("as loops") != std::string::npos) == (runner != &fibers),
+                     result.execution.c_str());
+            for (std::size_t b = 0; b < sums.size(); ++b)
+                QVERIFY2(std::abs(result.output("out")->value(b) - sums[b]) < 1e-3,
+                         qPrintable(QString("block %1: %2, not %3")
+                                        .arg(b)
+                                        .arg(result.output("out")->value(b))
+                                        .arg(sums[b])));
+        }
     }
 
     // Folded per core, the atomics leave what CUDA's would: every operation, integer and float, on one
