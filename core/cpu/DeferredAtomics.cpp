@@ -1,6 +1,7 @@
 #include "DeferredAtomics.h"
 
 #include "BarrierSplit.h"
+#include "TokenList.h"
 #include "core/source/Lexer.h"
 
 #include <algorithm>
@@ -58,30 +59,7 @@ std::vector<std::string> namesInMacros(const std::string& source) {
     return names;
 }
 
-class Body {
-public:
-    Body(std::string_view source, std::vector<Token> tokens) : source_(source), tokens_(std::move(tokens)) {}
-    std::string_view text(std::size_t i) const {
-        return i < tokens_.size() ? source_.substr(tokens_[i].offset, tokens_[i].length) : std::string_view();
-    }
-    const Token& token(std::size_t i) const { return tokens_[i]; }
-    std::size_t size() const { return tokens_.size(); }
-    // The token that closes the bracket at `open`; size() where none does.
-    std::size_t closing(std::size_t open) const {
-        const std::string_view o = text(open);
-        const std::string_view c = o == "(" ? ")" : o == "[" ? "]" : "}";
-        int depth = 0;
-        for (std::size_t i = open; i < tokens_.size(); ++i) {
-            if (text(i) == o) ++depth;
-            if (text(i) == c && --depth == 0) return i;
-        }
-        return tokens_.size();
-    }
-
-private:
-    std::string_view source_;
-    std::vector<Token> tokens_;
-};
+using Body = TokenList;
 
 // The kernel's tokens from its name to the brace that closes its body; empty where it has a directive
 // inside or does not end.
@@ -99,6 +77,23 @@ std::vector<Token> kernelTokens(std::string_view source, std::size_t name, int l
     return {};
 }
 
+// The '(' or '[' that opens the bracket around the token at `at` (after `bodyOpen`), and how many commas
+// stand between them outside any inner bracket; none where a statement's ';' or a brace comes first.
+std::optional<std::pair<std::size_t, std::size_t>> enclosingBracket(const Body& k, std::size_t at,
+                                                                    std::size_t bodyOpen) {
+    std::size_t open = at, commas = 0;
+    int depth = 0;
+    while (open > bodyOpen) {
+        --open;
+        const std::string_view t = k.text(open);
+        if (t == ")" || t == "]") ++depth;
+        if ((t == "(" || t == "[") && depth-- == 0) return std::pair{open, commas};
+        if (depth == 0 && t == ",") ++commas;
+        if (depth == 0 && (t == ";" || t == "{" || t == "}")) return std::nullopt;
+    }
+    return std::nullopt;
+}
+
 // Whether the identifier at `at` is the base of the address of a deferrable atomic call that is a whole
 // statement (`atomicAdd(name, v);`, `atomicAdd(&name[i], v);`, `atomicOr(name + i, v);`), and the only
 // use of `name` in that address; if so, `call` is where the call's name stands. An index that reads
@@ -110,16 +105,10 @@ bool inDiscardedAtomic(const Body& k, std::size_t at, std::size_t bodyOpen, std:
     const bool cast = previous == ")" && at >= 2 && k.text(at - 2) == "*";
     if (previous != "(" && previous != "&" && previous != "+" && !cast) return false;
     // Back to the '(' that opens the call, at depth 0 from here.
-    std::size_t open = at;
+    const auto enclosing = enclosingBracket(k, at, bodyOpen);
+    if (!enclosing || enclosing->second != 0) return false; // not the first argument
+    std::size_t open = enclosing->first;
     int depth = 0;
-    while (open > bodyOpen) {
-        --open;
-        const std::string_view t = k.text(open);
-        if (t == ")" || t == "]") ++depth;
-        if ((t == "(" || t == "[") && depth-- == 0) break;
-        if (depth == 0 && (t == "," || t == ";" || t == "{" || t == "}"))
-            return false; // not the first argument
-    }
     // The address cast as a whole, `reinterpret_cast<unsigned long long*>(&total[0])` (how CUDA code adds
     // a long long): the call's '(' stands before the cast.
     if (open > bodyOpen + 4 && k.text(open) == "(" && k.text(open - 1) == ">") {
@@ -204,16 +193,10 @@ std::optional<HelperUse> helperUse(const Body& k, std::size_t at, std::size_t bo
     const std::string_view kernelParameter = k.text(at);
     const std::string_view previous = k.text(at - 1), next = k.text(at + 1);
     if ((previous != "(" && previous != ",") || (next != "," && next != ")")) return std::nullopt;
-    std::size_t open = at, commas = 0;
+    const auto enclosing = enclosingBracket(k, at, bodyOpen);
+    if (!enclosing) return std::nullopt;
+    const auto [open, commas] = *enclosing;
     int depth = 0;
-    while (open > bodyOpen) {
-        --open;
-        const std::string_view t = k.text(open);
-        if (t == ")" || t == "]") ++depth;
-        if ((t == "(" || t == "[") && depth-- == 0) break;
-        if (depth == 0 && t == ",") ++commas;
-        if (depth == 0 && (t == ";" || t == "{" || t == "}")) return std::nullopt;
-    }
     if (k.text(open) != "(" || k.token(open - 1).kind != TokenKind::Identifier) return std::nullopt;
     const std::string_view before = k.text(open - 2);
     if (before == "." || before == "->" || before == "::") return std::nullopt;

@@ -1,5 +1,6 @@
 #include "WarpSynchronous.h"
 
+#include "TokenList.h"
 #include "core/source/Lexer.h"
 
 #include <algorithm>
@@ -15,37 +16,14 @@ namespace {
 using source::Token;
 using source::TokenKind;
 
-class Tokens {
-public:
-    explicit Tokens(std::string_view source) : source_(source) {
-        source::Lexer lexer(source);
-        for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next())
-            if (!token.inDirective && token.kind != TokenKind::Directive) tokens_.push_back(token);
-    }
-    std::string_view text(std::size_t i) const {
-        return i < tokens_.size() ? source_.substr(tokens_[i].offset, tokens_[i].length) : std::string_view();
-    }
-    const Token& token(std::size_t i) const { return tokens_[i]; }
-    std::size_t size() const { return tokens_.size(); }
-    bool identifier(std::size_t i) const {
-        return i < tokens_.size() && tokens_[i].kind == TokenKind::Identifier;
-    }
-    // The token that closes the bracket at `open` ('(', '[' or '{'); size() where none does.
-    std::size_t closing(std::size_t open) const {
-        const std::string_view o = text(open);
-        const std::string_view c = o == "(" ? ")" : o == "[" ? "]" : "}";
-        int depth = 0;
-        for (std::size_t i = open; i < tokens_.size(); ++i) {
-            if (text(i) == o) ++depth;
-            if (text(i) == c && --depth == 0) return i;
-        }
-        return tokens_.size();
-    }
-
-private:
-    std::string_view source_;
-    std::vector<Token> tokens_;
-};
+// The source's tokens outside directives.
+TokenList tokensOf(std::string_view source) {
+    source::Lexer lexer(source);
+    std::vector<Token> tokens;
+    for (Token token = lexer.next(); token.kind != TokenKind::End; token = lexer.next())
+        if (!token.inDirective && token.kind != TokenKind::Directive) tokens.push_back(token);
+    return {source, std::move(tokens)};
+}
 
 bool isOneOf(std::string_view t, std::initializer_list<std::string_view> words) {
     return std::find(words.begin(), words.end(), t) != words.end();
@@ -63,7 +41,7 @@ struct Volatile {
     std::string_view name;
     std::size_t first = 0, last = 0;
 };
-std::vector<Volatile> volatileNames(const Tokens& k) {
+std::vector<Volatile> volatileNames(const TokenList& k) {
     std::vector<Volatile> found;
     for (std::size_t i = 0; i < k.size(); ++i) {
         if (k.text(i) != "volatile") continue;
@@ -106,7 +84,7 @@ struct Statement {
     std::size_t body = 0, end = 0;
     bool braced = false; // an unbraced body of a control statement: it gets braces
 };
-std::optional<Statement> statementAround(const Tokens& k, std::size_t at, std::size_t first) {
+std::optional<Statement> statementAround(const TokenList& k, std::size_t at, std::size_t first) {
     // Back to the statement's first token; a '(' left open on the way must not be a condition's.
     std::size_t start = at;
     int depth = 0;
@@ -155,7 +133,7 @@ std::optional<Statement> statementAround(const Tokens& k, std::size_t at, std::s
 
 int syncVolatileStatements(std::string& source) {
     if (source.find("volatile") == std::string::npos) return 0;
-    const Tokens k(source);
+    const TokenList k = tokensOf(source);
     std::vector<Statement> statements;
     for (const Volatile& v : volatileNames(k))
         for (std::size_t i = v.first; i < v.last && i < k.size(); ++i) {

@@ -26,6 +26,20 @@ class TestCpuRunner : public QObject {
     QTemporaryDir cache_;
     std::optional<cpu::CpuRunner> runner_;
 
+    // Runs of `setup` the usual way, in bounds mode and with each thread a fiber: each must leave CUDA's
+    // values.
+    std::vector<launch::RunResult> onEveryPath(const launch::RunSetup& setup,
+                                               const launch::RunOptions& options) {
+        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2, true);
+        cpu::CpuRunner fibers(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
+        fibers.setSplitAtBarriers(false);
+        std::vector<launch::RunResult> results;
+        for (const cpu::CpuRunner* runner :
+             std::initializer_list<const cpu::CpuRunner*>{&*runner_, &checked, &fibers})
+            results.push_back(runner->run(setup, options));
+        return results;
+    }
+
     // A playground with inline code, parsed as a file would be.
     launch::RunSetup setupOf(const std::string& code, const std::string& kernel,
                              const std::vector<nlohmann::json>& args, const nlohmann::json& launch) {
@@ -683,12 +697,7 @@ private slots:
         QVERIFY2(compiled.execution.find("atomics on its shared memory run without a lock") !=
                      std::string::npos,
                  compiled.execution.c_str());
-        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2, true);
-        cpu::CpuRunner fibers(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
-        fibers.setSplitAtBarriers(false);
-        for (const cpu::CpuRunner* runner :
-             std::initializer_list<const cpu::CpuRunner*>{&*runner_, &checked, &fibers}) {
-            const auto result = runner->run(setup);
+        for (const auto& result : onEveryPath(setup, {})) {
             for (std::size_t b = 0; b < 8; ++b) {
                 QCOMPARE(result.output("totals")->value(b), 200.0 * 1000 + 199);
                 QCOMPARE(result.output("wraps")->value(b), static_cast<double>(200 % 7)); // 0..6, then 0
@@ -739,12 +748,7 @@ private slots:
             spread[static_cast<std::size_t>(i) * 7919 % 4096] += 1;
             runs[static_cast<std::size_t>(i / 64 % 2)] += 1;
         }
-        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2, true);
-        cpu::CpuRunner fibers(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
-        fibers.setSplitAtBarriers(false);
-        for (const cpu::CpuRunner* runner :
-             std::initializer_list<const cpu::CpuRunner*>{&*runner_, &checked, &fibers}) {
-            const auto result = runner->run(setup, {3, 1, nullptr});
+        for (const auto& result : onEveryPath(setup, {3, 1, nullptr})) {
             QCOMPARE(result.output("total")->value(0), total);
             QCOMPARE(result.output("runs")->value(0), runs[0]);
             QCOMPARE(result.output("runs")->value(1), runs[1]);
@@ -811,12 +815,7 @@ private slots:
             mixed ^= static_cast<std::uint32_t>(i) * 2654435761u;
             widest = std::max<std::int64_t>(widest, std::int64_t{v} * 1000000007);
         }
-        const cpu::CpuRunner checked(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2, true);
-        cpu::CpuRunner fibers(cpu::HostCompiler(std::string(), cache_.path().toStdString()), 2);
-        fibers.setSplitAtBarriers(false);
-        for (const cpu::CpuRunner* runner :
-             std::initializer_list<const cpu::CpuRunner*>{&*runner_, &checked, &fibers}) {
-            const auto result = runner->run(setup, {3, 1, nullptr});
+        for (const auto& result : onEveryPath(setup, {3, 1, nullptr})) {
             QCOMPARE(result.output("lo")->value(0), static_cast<double>(lo));
             QCOMPARE(result.output("hi")->value(0), static_cast<double>(hi));
             QCOMPARE(result.output("floor")->value(0), -3.0);  // every v < -990 is below -3
