@@ -573,6 +573,9 @@ HostCompileOptions kernelOptions(const std::vector<std::string>& nvrtcOptions, b
     HostCompileOptions options = hostKernelOptions();
     const auto arithmetic = arithmeticFlags(nvrtcOptions, gcc);
     options.flags.insert(options.flags.end(), arithmetic.begin(), arithmetic.end());
+    // CUDA is C++17 to NVRTC, which deprecates nothing about volatile; C++20 here warned on every step of a
+    // legacy warp reduction (`s[tid] += s[tid + 16];` through a volatile pointer), a marker on each line.
+    options.flags.emplace_back(gcc ? "-Wno-volatile" : "-Wno-deprecated-volatile");
     return options;
 }
 

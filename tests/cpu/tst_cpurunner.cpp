@@ -432,6 +432,11 @@ private slots:
                                           {{"random", "uniform"}, {"low", 0}, {"high", 1}, {"seed", 13}}),
                                     array("out", "float32", {8}, "out")},
                                    {{"grid", {8}}, {"block", {128}}});
+        // No marker on the steps: C++20 deprecates a compound assignment through volatile, CUDA's C++17 not.
+        for (const auto& compiled : {runner_->compile(setup), runner_->check(setup)})
+            for (const auto& d : compiled.compiled.diagnostics)
+                QFAIL(
+                    qPrintable(QString::fromStdString("line " + std::to_string(d.line) + ": " + d.message)));
         std::vector<double> sums(8, 0.0);
         for (std::size_t i = 0; i < 1024; ++i)
             sums[i / 128] += setup.find("in")->array.value(i);
