@@ -34,15 +34,51 @@ bool typeWord(std::string_view t) {
                        "long", "bool", "void", "auto", "static", "__shared__", "__device__", "struct"});
 }
 
-// The names declared `volatile` and where they can be used: [first, last) of the token list. A parameter:
-// its function's body; a local (or a block's __shared__ array): the rest of the braces it stands in.
-// Not a global, nor a cast (`(volatile int*)p`).
+// The names of the source's `__shared__` arrays (not pointers): `__shared__ float sdata[256];`.
+std::vector<std::string_view> sharedArrays(const TokenList& k) {
+    std::vector<std::string_view> names;
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        if (k.text(i) != "__shared__") continue;
+        std::size_t end = i + 1;
+        bool pointer = false;
+        while (end < k.size() && !isOneOf(k.text(end), {"[", ";", "=", ",", "(", ")", "{", "}"})) {
+            pointer = pointer || k.text(end) == "*";
+            ++end;
+        }
+        if (!pointer && end < k.size() && k.text(end) == "[" && k.identifier(end - 1) &&
+            !typeWord(k.text(end - 1)))
+            names.push_back(k.text(end - 1));
+    }
+    return names;
+}
+
+// The first name in an expression (past `&`, parentheses and casts): `&sdata[0]`, `(float*)sdata`.
+std::string_view firstName(const TokenList& k, std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i)
+        if (k.identifier(i) && !typeWord(k.text(i)) &&
+            !isOneOf(k.text(i), {"reinterpret_cast", "static_cast"}))
+            return k.text(i);
+    return {};
+}
+
+// The names declared `volatile` that reach a block's shared memory, and where they can be used: [first,
+// last) of the token list. A `__shared__ volatile` array, or a local `volatile` pointer set to a shared
+// array: the rest of the braces it stands in. A `volatile` pointer parameter of a helper that every call
+// passes a shared array: the helper's body. Not a volatile scalar, a local array, a pointer to anything
+// else or a global: `volatile` is also how code keeps the compiler from removing a load, a store or a
+// recursion (a deep recursion through a volatile pointer to a local then ran as fibers, and its stack
+// overflow read as a stray write), and none of that is a warp's step.
 struct Volatile {
     std::string_view name;
     std::size_t first = 0, last = 0;
 };
 std::vector<Volatile> volatileNames(const TokenList& k) {
     std::vector<Volatile> found;
+    std::optional<std::vector<std::string_view>> shared;
+    const auto isShared = [&](std::string_view name) {
+        if (!shared) shared = sharedArrays(k);
+        return !name.empty() && std::find(shared->begin(), shared->end(), name) != shared->end();
+    };
     for (std::size_t i = 0; i < k.size(); ++i) {
         if (k.text(i) != "volatile") continue;
         std::size_t end = i + 1;
@@ -51,7 +87,15 @@ std::vector<Volatile> volatileNames(const TokenList& k) {
         if (end >= k.size() || isOneOf(k.text(end), {"(", "{", "}"}) || !k.identifier(end - 1) ||
             typeWord(k.text(end - 1)))
             continue;
-        // The bracket the declaration stands in.
+        // The declaration's first token, and the bracket it stands in.
+        std::size_t start = i;
+        while (start > 0 && !isOneOf(k.text(start - 1), {";", "{", "}", "(", ","}))
+            --start;
+        bool pointer = false, sharedDeclaration = false;
+        for (std::size_t t = start; t < end; ++t) {
+            pointer = pointer || k.text(t) == "*";
+            sharedDeclaration = sharedDeclaration || k.text(t) == "__shared__";
+        }
         std::size_t open = i;
         int depth = 0;
         bool enclosed = false;
@@ -65,13 +109,42 @@ std::vector<Volatile> volatileNames(const TokenList& k) {
             }
         }
         if (!enclosed) continue;
-        if (k.text(open) == "(") { // a parameter: the body after the list
-            const std::size_t body = k.closing(open) + 1;
-            if (k.text(body) != "{") continue;
-            found.push_back({k.text(end - 1), body, k.closing(body)});
-        } else if (k.text(open) == "{") {
-            found.push_back({k.text(end - 1), end, k.closing(open)});
+        const std::string_view name = k.text(end - 1);
+        if (k.text(open) == "{") { // a local: a shared array, or a pointer set to one
+            const bool reaches = (sharedDeclaration && k.text(end) == "[") ||
+                                 (pointer && k.text(end) == "=" && isShared(firstName(k, end + 1, k.size())));
+            if (reaches) found.push_back({name, end, k.closing(open)});
+            continue;
         }
+        // A parameter: of a helper (its name before the list), every call of which passes a shared array.
+        const std::size_t body = k.closing(open) + 1;
+        if (k.text(open) != "(" || k.text(body) != "{" || !pointer || !k.identifier(open - 1)) continue;
+        std::size_t place = 0;
+        for (std::size_t t = open + 1; t < i; ++t)
+            if (k.text(t) == ",") ++place;
+        const std::string_view helper = k.text(open - 1);
+        bool calls = false, all = true;
+        for (std::size_t c = 0; c + 1 < k.size() && all; ++c) {
+            if (c == open - 1 || k.text(c) != helper || k.text(c + 1) != "(") continue;
+            const std::size_t close = k.closing(c + 1);
+            std::size_t argument = c + 2, at = 0;
+            int level = 0;
+            for (std::size_t t = c + 2; t <= close; ++t) {
+                const std::string_view x = k.text(t);
+                if (isOneOf(x, {"(", "[", "{"})) ++level;
+                if (isOneOf(x, {")", "]", "}"})) --level;
+                if (t == close || (level == 0 && x == ",")) {
+                    if (at == place) {
+                        calls = true;
+                        all = isShared(firstName(k, argument, t));
+                        break;
+                    }
+                    ++at;
+                    argument = t + 1;
+                }
+            }
+        }
+        if (calls && all) found.push_back({name, body, k.closing(body)});
     }
     return found;
 }

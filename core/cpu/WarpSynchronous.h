@@ -8,10 +8,13 @@
 // They count on the warp's lanes taking each statement together, as a GPU runs a converged warp (since
 // Volta that is no longer promised, but it is what such code gets on one). The CPU backend runs a block's
 // threads one after another between meetings, so thread 0 took all its steps before thread 16 took its
-// first, and the block's sum came out wrong. This rewrite brackets each statement that names a variable or
-// parameter declared `volatile` with the lanes running it (`const unsigned __kp_lanes0 = __activemask();`)
-// and a `__syncwarp(__kp_lanes0);` after it: the warp's running lanes then take each such statement
-// together, and the statements in turn, as the warp would.
+// first, and the block's sum came out wrong. This rewrite brackets each statement that names a `volatile`
+// reaching shared memory (a `__shared__ volatile` array, a local volatile pointer set to a shared array, a
+// helper's volatile pointer parameter that every call passes a shared array) with the lanes running it
+// (`const unsigned __kp_lanes0 = __activemask();`) and a `__syncwarp(__kp_lanes0);` after it: the warp's
+// running lanes then take each such statement together, and the statements in turn, as the warp would.
+// Other volatiles (a scalar, a local array, a pointer to anything else) are left alone: they keep the
+// compiler from removing code, and are no warp's steps.
 #pragma once
 
 #include <string>

@@ -417,7 +417,8 @@ private slots:
         // An unbraced body gets braces, on its line.
         std::string bodies = "__device__ void step(volatile int* s, int t) {\n"
                              "    if (t < 2) s[t] += s[t + 2]; else s[t] = 0;\n"
-                             "    for (int k = 1; k > 0; k /= 2) s[t] += s[t + k];\n}\n";
+                             "    for (int k = 1; k > 0; k /= 2) s[t] += s[t + k];\n}\n"
+                             "__global__ void k() { __shared__ int sh[64]; step(sh, threadIdx.x); }\n";
         QCOMPARE(cpu::syncVolatileStatements(bodies), 3);
         QVERIFY2(bodies.find("if (t < 2) { const unsigned __kp_lanes0 = __activemask(); s[t] += s[t + 2]; "
                              "__syncwarp(__kp_lanes0); } else { const unsigned") != std::string::npos,
@@ -425,8 +426,26 @@ private slots:
         QVERIFY2(bodies.find("/= 2) { const unsigned __kp_lanes2 = __activemask(); s[t] += s[t + k]; "
                              "__syncwarp(__kp_lanes2); }\n}") != std::string::npos,
                  bodies.c_str());
-        std::string none = "__global__ void k(volatile int* flag) { while (flag[0] == 0) {} }\n";
-        QCOMPARE(cpu::syncVolatileStatements(none), 0); // a condition
+        // A local pointer set to a shared array takes the steps too; its declaration does not.
+        std::string local =
+            "__global__ void k(float* out) {\n    __shared__ float sdata[64];\n"
+            "    volatile float* vs = sdata;\n    vs[threadIdx.x] += vs[threadIdx.x + 32];\n}\n";
+        QCOMPARE(cpu::syncVolatileStatements(local), 1);
+        // Not a condition; nor volatile where it keeps the compiler from removing code (the fault corpus's
+        // deep recursion through a pointer to a local, a volatile scalar, a local array, a pointer that a
+        // call gives something other than shared memory).
+        for (std::string none :
+             {std::string("__global__ void k(volatile int* flag) { while (flag[0] == 0) {} }\n"),
+              std::string(
+                  "__device__ int down(volatile int* p, int d) { int local[64]; p[0] = d; return "
+                  "down(p, d + 1); }\n__global__ void k(float* x) { int s = 0; x[0] = down(&s, 0); }\n"),
+              std::string(
+                  "__global__ void k(float* x, int n) { volatile int i = 0; i = i + n; x[0] = i; }\n"),
+              std::string(
+                  "__global__ void k(float* x) { volatile float big[64]; big[0] = x[0]; x[1] = big[0]; }\n"),
+              std::string("__device__ void put(volatile float* p) { p[0] = 1; }\n__global__ void k(float* x) "
+                          "{ __shared__ float s[4]; put(s); put(x); }\n")})
+            QVERIFY2(cpu::syncVolatileStatements(none) == 0, none.c_str());
         const auto setup = setupOf(kernel, "total",
                                    {array("in", "float32", {1024}, "in",
                                           {{"random", "uniform"}, {"low", 0}, {"high", 1}, {"seed", 13}}),
