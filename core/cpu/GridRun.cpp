@@ -114,6 +114,7 @@ void GridRun::run(const Entry& entry, BlockExecution how, const launch::LaunchGe
     if (!wholeGrid) {
         if (!pool_) startPool(); // a kernel of the program that does not sync its grid
         divideBlocks(launch);
+        pooledSinceRouse_ = true;
         pool_->run([&](unsigned w) { worker(launch, w); });
         if (merge.launch) mergePrivate(launch, true);
         merge.launch = nullptr;
@@ -415,6 +416,7 @@ void GridRun::mergePrivate(const Launch& launch, bool pooled) noexcept {
     };
     if (pooled && pool_ && pool_->size() > 1) {
         try {
+            pooledSinceRouse_ = true;
             pool_->run([&](unsigned w) { mergePart(w, pool_->size()); });
             return;
         } catch (...) { // mergePart throws nothing; the pool's hand-off could: the rest on this thread

@@ -78,9 +78,13 @@ public:
     // The loaded library's way to apply a table of deferred atomics, and the table's size.
     void setDeferredAtomics(void (*flush)(void*), std::size_t tableBytes);
 
-    // A launch comes soon: the workers wake now rather than when it starts (WorkerPool::rouse).
+    // A launch comes soon: the workers wake now rather than when it starts (WorkerPool::rouse). Not where
+    // the last round's launches all ran on this thread (one block, or a small grid run alone): the roused
+    // workers would spin for nothing beside it, and on a 2-vCPU machine whose vCPUs share a core, a
+    // 16x16 doublify's median time doubled.
     void rouse() {
-        if (pool_) pool_->rouse();
+        if (pool_ && pooledSinceRouse_) pool_->rouse();
+        pooledSinceRouse_ = false;
     }
 
 private:
@@ -131,6 +135,7 @@ private:
 
     unsigned workers_;
     bool wholeGrid_;
+    bool pooledSinceRouse_ = true; // a launch since the last rouse() used the pool (the first round: assumed)
     std::function<void()> prepareWorker_;
     std::uint64_t mostBlocks_;
     std::optional<WorkerPool> pool_;
