@@ -519,6 +519,21 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
             std::vector<std::pair<std::string, bool>> parameters;
             for (const auto& parameter : signature.parameters)
                 parameters.emplace_back(parameter.name, parameter.pointer);
+            // Warp-aggregated atomics become each lane's own (DeferredAtomics.h), which the deferral below
+            // then folds: only where every launch of the kernel makes `threadIdx.x % 32` the lane (a block
+            // of one row, or rows of whole warps).
+            const auto instances = instancesOf(kernels, signature);
+            const auto launches = ran.distinctLaunches();
+            const bool xIsLane = std::all_of(launches.begin(), launches.end(), [&](const auto& launch) {
+                const auto& block = launch.second.block;
+                return std::find(instances.begin(), instances.end(), launch.first) == instances.end() ||
+                       (block[1] == 1 && block[2] == 1) || block[0] % 32 == 0;
+            });
+            if (xIsLane) {
+                const int undone = undoWarpAggregation(user, signature.line, signature.column, parameters);
+                for (const std::size_t i : instances)
+                    program.kernels[i].aggregatedAtomics = undone;
+            }
             const auto deferred = rewriteDeferredAtomics(user, signature.line, signature.column, parameters);
             for (const std::size_t i : instancesOf(kernels, signature)) // a template's instances share it
                 program.kernels[i].deferred = deferred;
@@ -543,6 +558,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                                       split.barriers,
                                       program.kernels[i].deferred,
                                       program.kernels[i].sharedAtomics,
+                                      program.kernels[i].aggregatedAtomics,
                                       split.warpOperations,
                                       split.gatheredAtomics,
                                       split.computedActiveMasks,
@@ -749,6 +765,11 @@ void CpuRunner::describe(Compiled& out, const HostProgram& program,
                      (parameters.size() == 1 ? names : std::string("them")) + ")";
         if (program.kernels[k].sharedAtomics > 0)
             words += "; atomics on its shared memory run without a lock (a block's threads share one core)";
+        if (const int undone = program.kernels[k].aggregatedAtomics; undone > 0)
+            words += std::string(undone == 1 ? "; its warp-aggregated atomicAdd runs"
+                                             : "; its warp-aggregated atomicAdds run") +
+                     " as each lane's own add of 1, the same counts without the match (a GPU's saving, not "
+                     "a CPU's)";
         out.deferred.push_back(std::move(deferred));
         if (kernels.size() > 1) words = kernels[k].name + ": " + words;
         out.execution += (out.execution.empty() ? "" : "; ") + words;

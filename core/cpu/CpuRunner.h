@@ -57,8 +57,10 @@ public:
             std::string notSplitBecause; // empty: split at its barriers (or not asked to be)
             int barriers = 0;
             std::vector<DeferredParameter> deferred; // parameters whose atomics are folded per worker
-            int sharedAtomics = 0;   // atomic calls on the kernel's own shared memory, run without a lock
-            int warpOperations = 0;  // statements calling warp operations, where the split also cuts
+            int sharedAtomics = 0; // atomic calls on the kernel's own shared memory, run without a lock
+            int aggregatedAtomics =
+                0;                  // warp-aggregated atomicAdds run as each lane's own (undoWarpAggregation)
+            int warpOperations = 0; // statements calling warp operations, where the split also cuts
             int gatheredAtomics = 0; // statements using an atomicAdd's result, also cut, gathered per warp
             int computedActiveMasks = 0; // of the warp operations, __activemask() found once per block
             int gridStrideLoops = 0;     // run in passes of the whole block

@@ -283,22 +283,17 @@ std::optional<HelperUse> helperUse(const Body& k, std::size_t at, std::size_t bo
     return use;
 }
 
-} // namespace
-
-int rewriteSharedAtomics(std::string& source, int line, int column) {
-    const auto body = kernelBody(source, line, column);
-    if (!body) return 0;
-    const Body& k = body->tokens;
-    // The names the body declares __shared__ (static or extern), not pointers: `__shared__ unsigned
-    // bins[256];`, `extern __shared__ float s[];`. A __shared__ pointer may point anywhere.
+// The names the body (from its '{' at `open`) declares __shared__ (static or extern), not pointers:
+// `__shared__ unsigned bins[256];`, `extern __shared__ float s[];`. A __shared__ pointer may point anywhere.
+std::vector<std::string_view> sharedNames(const Body& k, std::size_t open) {
     std::vector<std::string_view> shared;
-    for (std::size_t i = body->open + 1; i < k.size(); ++i) {
+    for (std::size_t i = open + 1; i < k.size(); ++i) {
         if (k.text(i) != "__shared__") continue;
         std::size_t end = i;
         while (end < k.size() && k.text(end) != ";")
             ++end;
         std::size_t first = i;
-        while (first > body->open + 1 && k.text(first - 1) != ";" && k.text(first - 1) != "{" &&
+        while (first > open + 1 && k.text(first - 1) != ";" && k.text(first - 1) != "{" &&
                k.text(first - 1) != "}")
             --first;
         bool pointer = false;
@@ -316,6 +311,16 @@ int rewriteSharedAtomics(std::string& source, int line, int column) {
         if (!pointer) shared.insert(shared.end(), names.begin(), names.end());
         i = end;
     }
+    return shared;
+}
+
+} // namespace
+
+int rewriteSharedAtomics(std::string& source, int line, int column) {
+    const auto body = kernelBody(source, line, column);
+    if (!body) return 0;
+    const Body& k = body->tokens;
+    const std::vector<std::string_view> shared = sharedNames(k, body->open);
     if (shared.empty()) return 0;
     std::vector<std::size_t> calls;
     for (std::size_t i = body->open + 1; i + 2 < k.size(); ++i) {
@@ -419,6 +424,253 @@ rewriteDeferredAtomics(std::string& source, int line, int column,
     for (const auto& [call, name] : helperRenames)
         source.replace(all->token(call).offset, 6, name);
     return deferred;
+}
+
+namespace {
+
+// A word of a plain declaration's type: `const unsigned int peers = ...`.
+bool declarationWord(std::string_view t) {
+    return isOneOf(t, {"const", "unsigned", "signed", "int", "long", "auto", "uint32_t", "int32_t"});
+}
+
+// Where the statement declaring the name at `name` begins (`const int lane = ...`: at `const`); none where
+// a word before the name is not a type's or nothing declares it there (an assignment).
+std::optional<std::size_t> declarationAt(const Body& k, std::size_t name, std::size_t open) {
+    std::size_t first = name;
+    while (first > open + 1 && !isOneOf(k.text(first - 1), {";", "{", "}"})) {
+        --first;
+        if (!declarationWord(k.text(first))) return std::nullopt;
+    }
+    if (first == name || k.text(name + 1) != "=") return std::nullopt;
+    return first;
+}
+
+// The '(' that the ')' at `close` closes.
+std::size_t opening(const Body& k, std::size_t close, std::size_t open) {
+    int depth = 0;
+    for (std::size_t i = close; i > open; --i) {
+        if (k.text(i) == ")") ++depth;
+        if (k.text(i) == "(" && --depth == 0) return i;
+    }
+    return open;
+}
+
+// Whether tokens [from, to) are `threadIdx.x % 32`, `% warpSize` or `& 31`: the lane, where a block's rows
+// are whole warps or the block has one row.
+bool laneExpression(const Body& k, std::size_t from, std::size_t to) {
+    return to == from + 5 && k.text(from) == "threadIdx" && k.text(from + 1) == "." &&
+           k.text(from + 2) == "x" &&
+           ((k.text(from + 3) == "%" && (k.text(from + 4) == "32" || k.text(from + 4) == "warpSize")) ||
+            (k.text(from + 3) == "&" && k.text(from + 4) == "31"));
+}
+
+// An assignment, increment or address taken at the use of a name at `at` (not an element's address,
+// `&bins[v]`).
+bool changedAt(const Body& k, std::size_t at) {
+    const std::string_view next = k.text(at + 1);
+    return isOneOf(next, {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}) ||
+           isOneOf(k.text(at - 1), {"++", "--"}) ||
+           (k.text(at - 1) == "&" && !isOneOf(next, {"[", ".", "->"}));
+}
+
+} // namespace
+
+int undoWarpAggregation(std::string& source, int line, int column,
+                        const std::vector<std::pair<std::string, bool>>& parameters) {
+    const auto body = kernelBody(source, line, column);
+    if (!body) return 0;
+    const Body& k = body->tokens;
+    const std::size_t open = body->open;
+    // The name's uses in the body, members of that name apart.
+    const auto usesOf = [&](std::string_view name) {
+        std::vector<std::size_t> at;
+        for (std::size_t i = open + 1; i < k.size(); ++i)
+            if (k.identifier(i) && k.text(i) == name && !isOneOf(k.text(i - 1), {".", "->", "::"}))
+                at.push_back(i);
+        return at;
+    };
+    // Assigned, incremented or its address taken anywhere in [from, to), its declaration apart.
+    const auto changed = [&](std::string_view name, std::size_t from, std::size_t to) {
+        for (const std::size_t u : usesOf(name))
+            if (u >= from && u < to && !declarationAt(k, u, open) && changedAt(k, u)) return true;
+        return false;
+    };
+    // Whether tokens [from, to) stand in one block: every brace opened between them closes there too.
+    const auto sameBlock = [&](std::size_t from, std::size_t to) {
+        int depth = 0;
+        for (std::size_t t = from; t < to && depth >= 0; ++t)
+            depth += k.text(t) == "{" ? 1 : k.text(t) == "}" ? -1 : 0;
+        return depth == 0;
+    };
+    std::optional<std::vector<std::string_view>> shared;
+    std::vector<std::pair<std::size_t, std::size_t>> blanks; // token ranges [first, last] to blank
+    std::vector<std::pair<std::size_t, std::string>> writes; // text written over a blanked token's start
+    int undone = 0;
+    for (std::size_t i = open + 3; i + 1 < k.size(); ++i) {
+        // `[const] unsigned peers = __match_any_sync(mask, value);`
+        if (k.text(i) != "__match_any_sync" || k.text(i + 1) != "(" || k.text(i - 1) != "=" ||
+            !k.identifier(i - 2))
+            continue;
+        const std::size_t close = k.closing(i + 1);
+        const auto peersDeclaration = declarationAt(k, i - 2, open);
+        if (close + 1 >= k.size() || k.text(close + 1) != ";" || !peersDeclaration) continue;
+        const std::string_view peers = k.text(i - 2);
+        std::size_t comma = i + 2;
+        for (int depth = 0; comma < close && !(depth == 0 && k.text(comma) == ","); ++comma) {
+            if (isOneOf(k.text(comma), {"(", "["})) ++depth;
+            if (isOneOf(k.text(comma), {")", "]"})) --depth;
+        }
+        // The value, a name; the mask, __activemask() (the lanes running: a full mask on a warp that has
+        // lanes gone would be an error the undone form could no longer report) or a name set to it alone.
+        if (comma + 2 != close || !k.identifier(comma + 1)) continue;
+        const std::string_view value = k.text(comma + 1);
+        std::optional<std::pair<std::size_t, std::size_t>> maskDeclaration;
+        if (comma == i + 3 && k.identifier(i + 2)) {
+            const auto maskUses = usesOf(k.text(i + 2));
+            if (maskUses.size() != 2 || maskUses[1] != i + 2) continue;
+            const std::size_t d = maskUses[0];
+            const auto first = declarationAt(k, d, open);
+            if (!first || k.text(d + 2) != "__activemask" || k.text(d + 3) != "(" || k.text(d + 4) != ")" ||
+                k.text(d + 5) != ";")
+                continue;
+            if (!sameBlock(d, *peersDeclaration)) continue;
+            maskDeclaration = std::pair{*first, d + 5};
+        } else if (!(comma == i + 5 && k.text(i + 2) == "__activemask" && k.text(i + 3) == "(" &&
+                     k.text(i + 4) == ")")) {
+            continue;
+        }
+        // The peers' other uses: `__ffs(peers) - 1` once (the leader), `__popc(peers)` once (its count).
+        std::optional<std::size_t> ffs, popc;
+        bool others = false;
+        for (const std::size_t u : usesOf(peers)) {
+            if (u == i - 2) continue;
+            if (k.text(u - 2) == "__ffs" && k.text(u - 1) == "(" && k.text(u + 1) == ")" &&
+                k.text(u + 2) == "-" && k.text(u + 3) == "1" && !ffs)
+                ffs = u - 2;
+            else if (k.text(u - 2) == "__popc" && k.text(u - 1) == "(" && k.text(u + 1) == ")" && !popc)
+                popc = u - 2;
+            else
+                others = true;
+        }
+        if (others || !ffs || !popc) continue;
+        // The count is the second argument of a discarded atomicAdd: `atomicAdd(address, __popc(peers));`.
+        const std::size_t callClose = *popc + 4;
+        const auto call = enclosingBracket(k, *popc, open);
+        if (!call || call->second != 1 || k.text(callClose) != ")" || k.text(callClose + 1) != ";" ||
+            k.text(call->first - 1) != "atomicAdd" || k.closing(call->first) != callClose)
+            continue;
+        const std::size_t atomic = call->first - 1;
+        // ... the whole body of an `if (lane == leader)` with no else, in the block of the peers'
+        // declaration.
+        const bool braced = k.text(atomic - 1) == "{";
+        const std::size_t conditionClose = braced ? atomic - 2 : atomic - 1;
+        const std::size_t statementEnd = braced ? callClose + 2 : callClose + 1;
+        if ((braced && k.text(statementEnd) != "}") || k.text(conditionClose) != ")" ||
+            k.text(statementEnd + 1) == "else")
+            continue;
+        const std::size_t conditionOpen = opening(k, conditionClose, open);
+        const std::size_t ifAt = conditionOpen - 1;
+        if (k.text(ifAt) != "if" || !isOneOf(k.text(ifAt - 1), {";", "{", "}"}) || ifAt < close) continue;
+        if (!sameBlock(close, ifAt)) continue;
+        // The leader: `__ffs(peers) - 1` in the condition, or a name declared to it and used there alone.
+        std::optional<std::pair<std::size_t, std::size_t>> leaderDeclaration;
+        std::string_view leader;
+        if (*ffs < conditionOpen) {
+            const std::size_t name = *ffs - 2;
+            const auto first = declarationAt(k, name, open);
+            if (!first || *ffs < close || k.text(*ffs + 6) != ";" || usesOf(k.text(name)).size() != 2)
+                continue;
+            leader = k.text(name);
+            leaderDeclaration = std::pair{*first, *ffs + 6};
+        }
+        // The condition: the lane == the leader, either way round.
+        std::size_t equals = 0;
+        int equalsSeen = 0;
+        for (std::size_t t = conditionOpen + 1; t < conditionClose; ++t)
+            if (k.text(t) == "==") {
+                equals = t;
+                ++equalsSeen;
+            }
+        if (equalsSeen != 1) continue;
+        const auto isLeader = [&](std::size_t from, std::size_t to) {
+            return leader.empty() ? (from == *ffs && to == *ffs + 6)
+                                  : (to == from + 1 && k.text(from) == leader);
+        };
+        // The lane: `threadIdx.x % 32` (or a name declared to it before the peers, never changed after).
+        std::string_view laneName;
+        const auto isLane = [&](std::size_t from, std::size_t to) {
+            if (laneExpression(k, from, to)) return true;
+            if (to != from + 1 || !k.identifier(from)) return false;
+            const auto uses = usesOf(k.text(from));
+            if (uses.empty() || uses[0] >= *peersDeclaration) return false;
+            const auto first = declarationAt(k, uses[0], open);
+            const std::size_t declarationEnd = uses[0] + 7;
+            if (!first || !laneExpression(k, uses[0] + 2, declarationEnd) || k.text(declarationEnd) != ";" ||
+                changed(k.text(from), declarationEnd, k.size()))
+                return false;
+            laneName = k.text(from);
+            return true;
+        };
+        const std::size_t left = conditionOpen + 1, right = equals + 1;
+        if (!((isLane(left, equals) && isLeader(right, conditionClose)) ||
+              (isLeader(left, equals) && isLane(right, conditionClose))))
+            continue;
+        // Every lane of a group of peers adds to one address: it is the value's, the block's or the
+        // launch's (parameters never changed, the block's shared arrays, blockIdx, blockDim, gridDim).
+        const std::size_t addressEnd = call->first + 1 + [&] {
+            std::size_t n = 0;
+            for (int level = 0; !(level == 0 && k.text(call->first + 1 + n) == ","); ++n) {
+                if (isOneOf(k.text(call->first + 1 + n), {"(", "["})) ++level;
+                if (isOneOf(k.text(call->first + 1 + n), {")", "]"})) --level;
+            }
+            return n;
+        }();
+        bool sameAddress = true, valueInAddress = false;
+        for (std::size_t t = call->first + 1; t < addressEnd && sameAddress; ++t) {
+            const std::string_view text = k.text(t);
+            if (k.token(t).kind == TokenKind::Number) continue;
+            if (!k.identifier(t)) {
+                sameAddress =
+                    isOneOf(text, {"&", "[", "]", "+", "-", "*", "(", ")", ".", "%", "/", "<<", ">>"});
+                continue;
+            }
+            if (k.text(t - 1) == ".") {
+                sameAddress = isOneOf(text, {"x", "y", "z"});
+                continue;
+            }
+            if (text == value) {
+                sameAddress = !changed(value, i, callClose);
+                valueInAddress = true;
+                continue;
+            }
+            if (isOneOf(text, {"blockIdx", "blockDim", "gridDim"})) continue;
+            if (!shared) shared = sharedNames(k, open);
+            const bool parameter = std::any_of(parameters.begin(), parameters.end(),
+                                               [&](const auto& p) { return p.first == text; });
+            const bool sharedArray = std::find(shared->begin(), shared->end(), text) != shared->end();
+            sameAddress = (parameter || sharedArray) && !changed(text, open + 1, k.size());
+        }
+        if (!sameAddress || !valueInAddress) continue;
+        // `(void)lane;` where the peers were declared: the lane's name, now unused, draws no warning.
+        const std::string keep = laneName.empty() ? std::string() : "(void)" + std::string(laneName) + ";";
+        const std::size_t from = k.token(*peersDeclaration).offset;
+        if (source.find('\n', from) < from + keep.size() || k.token(close + 1).end() < from + keep.size())
+            continue;
+        blanks.emplace_back(*peersDeclaration, close + 1);
+        if (!keep.empty()) writes.emplace_back(from, keep);
+        if (maskDeclaration) blanks.push_back(*maskDeclaration);
+        if (leaderDeclaration) blanks.push_back(*leaderDeclaration);
+        blanks.emplace_back(ifAt, conditionClose);
+        blanks.emplace_back(*popc, *popc + 3);
+        writes.emplace_back(k.token(*popc).offset, "1");
+        ++undone;
+    }
+    for (const auto& [first, last] : blanks)
+        for (std::size_t c = k.token(first).offset; c < k.token(last).end(); ++c)
+            if (source[c] != '\n') source[c] = ' ';
+    for (const auto& [at, text] : writes)
+        source.replace(at, text.size(), text);
+    return undone;
 }
 
 } // namespace kp::cpu

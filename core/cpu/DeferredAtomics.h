@@ -31,4 +31,27 @@ rewriteDeferredAtomics(std::string& source, int line, int column,
 // shared memory"). Returns how many calls it renamed.
 int rewriteSharedAtomics(std::string& source, int line, int column);
 
+// Warp-aggregated atomics, undone. A GPU cuts the atomics on one address by letting the lanes of a warp that
+// hold the same value find each other, and only the lowest of them add the group's count:
+//
+//     const unsigned active = __activemask();
+//     const unsigned peers = __match_any_sync(active, value);
+//     const int leader = __ffs(peers) - 1;
+//     if (lane == leader) atomicAdd(&bins[value], __popc(peers));
+//
+// On the CPU backend that costs a warp operation a step (record, exchange, take: 20 times a plain
+// histogram's time), to save atomics a deferred add does not make. Each lane adding its own 1 to the same
+// address leaves the same counts: the rewrite leaves `atomicAdd(&bins[value], 1);` in the body of the
+// kernel at (line, column), run by every lane, and blanks the match, the leader, the condition and a mask
+// used nowhere else (lines and columns stay). Only where that is all the peers serve: the mask is
+// `__activemask()` (a full mask naming lanes gone is undefined on a GPU, an error the CPU backend reports,
+// and the undone form could not), the peers' only other uses are `__ffs(peers) - 1` and
+// `__popc(peers)`, the lane is `threadIdx.x % 32` (or `% warpSize`, `& 31`; the caller makes sure the
+// launches' blocks make that the lane), the if has no else, and the address is the same for every lane
+// of a group: it names the value, and otherwise only parameters never changed, the block's __shared__
+// arrays and blockIdx, blockDim, gridDim. Returns how many it undid; `parameters` as for
+// rewriteDeferredAtomics.
+int undoWarpAggregation(std::string& source, int line, int column,
+                        const std::vector<std::pair<std::string, bool>>& parameters);
+
 } // namespace kp::cpu

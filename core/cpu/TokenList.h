@@ -4,11 +4,18 @@
 
 #include "core/source/Token.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace kp::cpu {
+
+// Whether `t` is one of `words`.
+inline bool isOneOf(std::string_view t, std::initializer_list<std::string_view> words) {
+    return std::find(words.begin(), words.end(), t) != words.end();
+}
 
 class TokenList {
 public:

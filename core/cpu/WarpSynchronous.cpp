@@ -25,10 +25,6 @@ TokenList tokensOf(std::string_view source) {
     return {source, std::move(tokens)};
 }
 
-bool isOneOf(std::string_view t, std::initializer_list<std::string_view> words) {
-    return std::find(words.begin(), words.end(), t) != words.end();
-}
-
 bool typeWord(std::string_view t) {
     return isOneOf(t, {"volatile", "const", "float", "double", "int", "unsigned", "signed", "char", "short",
                        "long", "bool", "void", "auto", "static", "__shared__", "__device__", "struct"});

@@ -391,6 +391,164 @@ private slots:
         QCOMPARE(result.output("best")->value(1), added);
     }
 
+    // A warp-aggregated histogram (`__match_any_sync`, the lowest lane adds the group's `__popc`) becomes
+    // each lane's own add of 1 (undoWarpAggregation), which the deferral then folds. Only where the peers
+    // serve nothing else, the mask is the running lanes, the lane is threadIdx.x's, and the address is the
+    // same for a group's every lane.
+    void warpAggregationUndone_data() {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<int>("undone");
+        const QString value = "const unsigned v = data[i] & 15;\n    ";
+        QTest::newRow("the sample's form")
+            << "const unsigned active = __activemask();\n    " + value +
+                   "const unsigned int peers = __match_any_sync(active, v);\n    const int leader = "
+                   "__ffs(peers) - "
+                   "1;\n    if (lane == leader) {\n        atomicAdd(&bins[v], __popc(peers));\n    }"
+            << 1;
+        QTest::newRow("inline mask and leader, unbraced, the other way round")
+            << value + "unsigned peers = __match_any_sync(__activemask(), v);\n    if (__ffs(peers) - 1 == "
+                       "threadIdx.x % warpSize) atomicAdd(bins + v, __popc(peers));"
+            << 1;
+        QTest::newRow("the block's row of bins")
+            << value + "auto peers = __match_any_sync(__activemask(), v);\n    if (lane == __ffs(peers) - 1) "
+                       "atomicAdd(&bins[blockIdx.x * 16 + v], __popc(peers));"
+            << 1;
+        QTest::newRow("a full mask")
+            << value +
+                   "const unsigned peers = __match_any_sync(0xffffffffu, v);\n    if (lane == __ffs(peers) - "
+                   "1) atomicAdd(&bins[v], __popc(peers));"
+            << 0;
+        QTest::newRow("the peers read again")
+            << value +
+                   "const unsigned peers = __match_any_sync(__activemask(), v);\n    if (lane == "
+                   "__ffs(peers) "
+                   "- 1) atomicAdd(&bins[v], __popc(peers));\n    if (peers == 1u) atomicAdd(&bins[16], 1u);"
+            << 0;
+        QTest::newRow("an else")
+            << value + "const unsigned peers = __match_any_sync(__activemask(), v);\n    if (lane == "
+                       "__ffs(peers) "
+                       "- 1) atomicAdd(&bins[v], __popc(peers));\n    else atomicAdd(&bins[16], 1u);"
+            << 0;
+        QTest::newRow("an address of the thread's")
+            << value + "const unsigned peers = __match_any_sync(__activemask(), v);\n    if (lane == "
+                       "__ffs(peers) "
+                       "- 1) atomicAdd(&bins[v + threadIdx.x % 2], __popc(peers));"
+            << 0;
+        QTest::newRow("the value changed before the add")
+            << "unsigned v = data[i] & 15;\n    const unsigned peers = __match_any_sync(__activemask(), "
+               "v);\n    "
+               "v = v / 2;\n    if (lane == __ffs(peers) - 1) atomicAdd(&bins[v], __popc(peers));"
+            << 0;
+        QTest::newRow("the old value used")
+            << value +
+                   "const unsigned peers = __match_any_sync(__activemask(), v);\n    unsigned old = 0;\n    "
+                   "if (lane == __ffs(peers) - 1) old = atomicAdd(&bins[v], __popc(peers));\n    bins[17] = "
+                   "old;"
+            << 0;
+        QTest::newRow("a mask taken before a loop")
+            << value + "const unsigned active = __activemask();\n    for (int r = 0; r < 2; ++r) {\n        "
+                       "const unsigned peers = __match_any_sync(active, v);\n        if (lane == "
+                       "__ffs(peers) - 1) "
+                       "atomicAdd(&bins[v], __popc(peers));\n    }"
+            << 0;
+        QTest::newRow("another lane leads")
+            << value + "const unsigned peers = __match_any_sync(__activemask(), v);\n    if (lane == "
+                       "__ffs(peers)) "
+                       "atomicAdd(&bins[v], __popc(peers));"
+            << 0;
+    }
+
+    void warpAggregationUndone() {
+        QFETCH(QString, body);
+        QFETCH(int, undone);
+        const std::string original = "__global__ void h(unsigned int* bins, const int* data, int n) {\n"
+                                     "    const int lane = threadIdx.x % 32;\n"
+                                     "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                     "    if (i >= n) return;\n    " +
+                                     body.toStdString() + "\n}\n";
+        std::string source = original;
+        const std::vector<std::pair<std::string, bool>> parameters{
+            {"bins", true}, {"data", true}, {"n", false}};
+        QCOMPARE(cpu::undoWarpAggregation(source, 1, 17, parameters), undone);
+        QCOMPARE(source.size(), original.size());
+        QCOMPARE(std::count(source.begin(), source.end(), '\n'),
+                 std::count(original.begin(), original.end(), '\n'));
+        QCOMPARE(source.find("__match_any_sync") == std::string::npos, undone > 0);
+        if (undone == 0) {
+            QCOMPARE(source, original);
+            return;
+        }
+        QVERIFY2(source.find("__popc") == std::string::npos && source.find("__ffs") == std::string::npos &&
+                     source.find("==") == std::string::npos &&
+                     source.find("__activemask") == std::string::npos,
+                 source.c_str());
+        QVERIFY2(source.find(", 1 ") != std::string::npos, source.c_str()); // the lane's own count
+        // A lane named only in the condition is kept in use: no warning on its declaration.
+        QCOMPARE(source.find("(void)lane;") != std::string::npos, body.contains("lane =="));
+    }
+
+    // Undone, the histogram has CUDA's counts, on every path and with a tail of lanes gone; where a block's
+    // rows are not whole warps, `threadIdx.x % 32` is not the lane: nothing is undone, and the counts are
+    // the ones a GPU makes of that kernel (lanes of odd rows lead for the row before).
+    void warpAggregationKeepsCudasCounts() {
+        const std::string kernel =
+            "__global__ void h(unsigned int* bins, const unsigned char* data, int n) {\n"
+            "    const int lane = threadIdx.x % 32;\n"
+            "    const int threads = blockDim.x * blockDim.y;\n"
+            "    for (int i = blockIdx.x * threads + threadIdx.y * blockDim.x + threadIdx.x; i < n;\n"
+            "         i += threads * gridDim.x) {\n"
+            "        const unsigned active = __activemask();\n"
+            "        const unsigned value = data[i];\n"
+            "        const unsigned peers = __match_any_sync(active, value);\n"
+            "        const int leader = __ffs(peers) - 1;\n"
+            "        if (lane == leader) {\n"
+            "            atomicAdd(&bins[value], __popc(peers));\n"
+            "        }\n    }\n}\n";
+        const int n = 100003;
+        const auto args = std::vector<nlohmann::json>{
+            array("bins", "uint32", {16}, "out"),
+            array("data", "uint8", {static_cast<std::size_t>(n)}, "in",
+                  {{"random", "uniform"}, {"low", 0}, {"high", 16}, {"seed", 21}}),
+            scalar("n", "int32", "size(data)")};
+        // Blocks of one row: the plain histogram.
+        const auto rows = setupOf(kernel, "h", args, {{"grid", {40}}, {"block", {256}}});
+        const auto& data = rows.find("data")->array;
+        std::vector<double> counts(16, 0.0);
+        for (int i = 0; i < n; ++i)
+            counts[static_cast<std::size_t>(data.value(static_cast<std::size_t>(i)))] += 1;
+        QVERIFY2(runner_->compile(rows).execution.find("warp-aggregated atomicAdd runs as each lane's own") !=
+                     std::string::npos,
+                 runner_->compile(rows).execution.c_str());
+        for (const auto& result : onEveryPath(rows, {3, 1, nullptr}))
+            for (std::size_t b = 0; b < 16; ++b)
+                QCOMPARE(result.output("bins")->value(b), counts[b]);
+        // Blocks of 16x8: each warp is two rows, and a lane of the second row leads where its x equals the
+        // lowest lane of its group, which may stand in the first row.
+        const auto square = setupOf(kernel, "h", args, {{"grid", {40}}, {"block", {16, 8}}});
+        QVERIFY(runner_->compile(square).execution.find("warp-aggregated") == std::string::npos);
+        std::vector<double> cuda(16, 0.0);
+        const int threads = 128, stride = threads * 40;
+        for (int pass = 0; pass * stride < n; ++pass)
+            for (int block = 0; block < 40; ++block)
+                for (int warp = 0; warp < threads / 32; ++warp) {
+                    const int first = pass * stride + block * threads + warp * 32;
+                    for (int l = 0; l < 32 && first + l < n; ++l) {
+                        const auto value = data.value(static_cast<std::size_t>(first + l));
+                        int leader = -1, peers = 0;
+                        for (int m = 0; m < 32 && first + m < n; ++m)
+                            if (data.value(static_cast<std::size_t>(first + m)) == value) {
+                                if (leader < 0) leader = m;
+                                ++peers;
+                            }
+                        if (l % 16 == leader) cuda[static_cast<std::size_t>(value)] += peers; // x == leader
+                    }
+                }
+        QVERIFY(cuda != counts);
+        for (const auto& result : onEveryPath(square, {3, 1, nullptr}))
+            for (std::size_t b = 0; b < 16; ++b)
+                QCOMPARE(result.output("bins")->value(b), cuda[b]);
+    }
+
     // CUDA's older reductions end in the last warp through a volatile pointer to shared memory, with no
     // __syncwarp between the steps, counting on the warp taking each step together as a GPU does. Run one
     // thread after another, thread 0 added s[16] before thread 16 had added s[48] into it. Each statement
