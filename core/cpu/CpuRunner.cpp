@@ -1049,16 +1049,19 @@ private:
             ++boundsReport.launches;
             boundsReport.running = true;
         }
-        // A launch that throws has ended too: the watcher of a launch gone on too long stands down (one that
-        // returns says so below, where it reads the count).
+        // The launch has ended, by returning or throwing: the watcher of a launch gone on too long stands
+        // down. Returns the out-of-bounds accesses it counted (read under the same lock).
         struct Ended {
             bool checked;
-            ~Ended() {
-                if (!checked) return;
+            std::size_t now() noexcept {
+                if (!checked) return 0;
+                checked = false;
                 const std::lock_guard lock(boundsReport.mutex);
                 boundsReport.running = false;
                 boundsReport.changed.notify_all();
+                return boundsReport.count;
             }
+            ~Ended() { now(); }
         } ended{checkBounds_};
         const BlockExecution how = execution.split[op.kernel] ? BlockExecution::Split
                                    : execution.fibers         ? BlockExecution::Fibers
@@ -1071,12 +1074,9 @@ private:
             if (program_.single) throw;
             throw launch::KernelFault(inStep(program_, operation) + e.what());
         }
-        if (checkBounds_) {
-            ended.checked = false;
+        if (ended.now() > 0) {
             const std::lock_guard lock(boundsReport.mutex);
-            boundsReport.running = false;
-            boundsReport.changed.notify_all();
-            if (boundsReport.count > 0) throw launch::KernelFault(outOfBoundsText(boundsReport, "in all"));
+            throw launch::KernelFault(outOfBoundsText(boundsReport, "in all"));
         }
     }
 
