@@ -81,17 +81,18 @@ std::vector<Token> kernelTokens(std::string_view source, std::size_t name, int l
 // stand between them outside any inner bracket; none where a statement's ';' or a brace comes first.
 std::optional<std::pair<std::size_t, std::size_t>> enclosingBracket(const Body& k, std::size_t at,
                                                                     std::size_t bodyOpen) {
-    std::size_t open = at, commas = 0;
-    int depth = 0;
-    while (open > bodyOpen) {
-        --open;
-        const std::string_view t = k.text(open);
-        if (t == ")" || t == "]") ++depth;
-        if ((t == "(" || t == "[") && depth-- == 0) return std::pair{open, commas};
+    const std::size_t open = k.enclosing(at, bodyOpen);
+    if (open >= k.size() || k.text(open) == "{") return std::nullopt;
+    std::size_t commas = 0;
+    int depth = 0; // of parentheses and brackets: a brace between (a lambda's body) ends the search too
+    for (std::size_t i = open + 1; i < at; ++i) {
+        const std::string_view t = k.text(i);
+        if (t == "(" || t == "[") ++depth;
+        if (t == ")" || t == "]") --depth;
         if (depth == 0 && t == ",") ++commas;
         if (depth == 0 && (t == ";" || t == "{" || t == "}")) return std::nullopt;
     }
-    return std::nullopt;
+    return std::pair{open, commas};
 }
 
 // Whether the identifier at `at` is the base of the address of a deferrable atomic call that is a whole
@@ -445,16 +446,6 @@ std::optional<std::size_t> declarationAt(const Body& k, std::size_t name, std::s
     return first;
 }
 
-// The '(' that the ')' at `close` closes.
-std::size_t opening(const Body& k, std::size_t close, std::size_t open) {
-    int depth = 0;
-    for (std::size_t i = close; i > open; --i) {
-        if (k.text(i) == ")") ++depth;
-        if (k.text(i) == "(" && --depth == 0) return i;
-    }
-    return open;
-}
-
 // Whether tokens [from, to) are `threadIdx.x % 32`, `% warpSize` or `& 31`: the lane, where a block's rows
 // are whole warps or the block has one row.
 bool laneExpression(const Body& k, std::size_t from, std::size_t to) {
@@ -568,9 +559,11 @@ int undoWarpAggregation(std::string& source, int line, int column,
         if ((braced && k.text(statementEnd) != "}") || k.text(conditionClose) != ")" ||
             k.text(statementEnd + 1) == "else")
             continue;
-        const std::size_t conditionOpen = opening(k, conditionClose, open);
+        const std::size_t conditionOpen = k.enclosing(conditionClose, open);
         const std::size_t ifAt = conditionOpen - 1;
-        if (k.text(ifAt) != "if" || !isOneOf(k.text(ifAt - 1), {";", "{", "}"}) || ifAt < close) continue;
+        if (conditionOpen >= k.size() || k.text(ifAt) != "if" ||
+            !isOneOf(k.text(ifAt - 1), {";", "{", "}"}) || ifAt < close)
+            continue;
         if (!sameBlock(close, ifAt)) continue;
         // The leader: `__ffs(peers) - 1` in the condition, or a name declared to it and used there alone.
         std::optional<std::pair<std::size_t, std::size_t>> leaderDeclaration;

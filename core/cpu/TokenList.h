@@ -42,6 +42,18 @@ public:
         return tokens_.size();
     }
 
+    // The bracket ('(', '[' or '{') that the token at `at` stands in: the nearest before it that does not
+    // close before it (for a closing bracket, the one that opens it); size() where none after `floor` does.
+    std::size_t enclosing(std::size_t at, std::size_t floor = 0) const {
+        int depth = 0;
+        for (std::size_t i = at; i > floor;) {
+            const std::string_view t = text(--i);
+            if (t == ")" || t == "]" || t == "}") ++depth;
+            if ((t == "(" || t == "[" || t == "{") && depth-- == 0) return i;
+        }
+        return tokens_.size();
+    }
+
 private:
     std::string_view source_;
     std::vector<source::Token> tokens_;

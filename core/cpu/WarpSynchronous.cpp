@@ -92,19 +92,8 @@ std::vector<Volatile> volatileNames(const TokenList& k) {
             pointer = pointer || k.text(t) == "*";
             sharedDeclaration = sharedDeclaration || k.text(t) == "__shared__";
         }
-        std::size_t open = i;
-        int depth = 0;
-        bool enclosed = false;
-        while (open > 0) {
-            --open;
-            const std::string_view t = k.text(open);
-            if (isOneOf(t, {")", "]", "}"})) ++depth;
-            if (isOneOf(t, {"(", "[", "{"}) && depth-- == 0) {
-                enclosed = true;
-                break;
-            }
-        }
-        if (!enclosed) continue;
+        const std::size_t open = k.enclosing(i);
+        if (open >= k.size()) continue;
         const std::string_view name = k.text(end - 1);
         if (k.text(open) == "{") { // a local: a shared array, or a pointer set to one
             const bool reaches = (sharedDeclaration && k.text(end) == "[") ||
