@@ -564,7 +564,13 @@ int undoWarpAggregation(std::string& source, int line, int column,
         if (conditionOpen >= k.size() || k.text(ifAt) != "if" ||
             !isOneOf(k.text(ifAt - 1), {";", "{", "}"}) || ifAt < close)
             continue;
+        // ... every lane of the match reaching it: no jump between (a lane that left would take its count
+        // with it where it led, and leave it where it did not).
         if (!sameBlock(close, ifAt)) continue;
+        bool jumps = false;
+        for (std::size_t t = close; t < ifAt; ++t)
+            jumps = jumps || isOneOf(k.text(t), {"return", "continue", "break", "goto", "throw", "asm"});
+        if (jumps) continue;
         // The leader: `__ffs(peers) - 1` in the condition, or a name declared to it and used there alone.
         std::optional<std::pair<std::size_t, std::size_t>> leaderDeclaration;
         std::string_view leader;

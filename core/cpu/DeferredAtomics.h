@@ -47,10 +47,10 @@ int rewriteSharedAtomics(std::string& source, int line, int column);
 // `__activemask()` (a full mask naming lanes gone is undefined on a GPU, an error the CPU backend reports,
 // and the undone form could not), the peers' only other uses are `__ffs(peers) - 1` and
 // `__popc(peers)`, the lane is `threadIdx.x % 32` (or `% warpSize`, `& 31`; the caller makes sure the
-// launches' blocks make that the lane), the if has no else, and the address is the same for every lane
-// of a group: it names the value, and otherwise only parameters never changed, the block's __shared__
-// arrays and blockIdx, blockDim, gridDim. Returns how many it undid; `parameters` as for
-// rewriteDeferredAtomics.
+// launches' blocks make that the lane), the if has no else and follows the match in its block with no jump
+// between, and the address is the same for every lane of a group: it names the value, and otherwise only
+// parameters never changed, the block's __shared__ arrays and blockIdx, blockDim, gridDim. Returns how many
+// it undid; `parameters` as for rewriteDeferredAtomics.
 int undoWarpAggregation(std::string& source, int line, int column,
                         const std::vector<std::pair<std::string, bool>>& parameters);
 

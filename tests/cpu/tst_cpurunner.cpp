@@ -451,6 +451,10 @@ private slots:
                        "__ffs(peers) - 1) "
                        "atomicAdd(&bins[v], __popc(peers));\n    }"
             << 0;
+        QTest::newRow("a lane may leave before the add")
+            << value + "const unsigned peers = __match_any_sync(__activemask(), v);\n    if (data[i] < 0) "
+                       "return;\n    if (lane == __ffs(peers) - 1) atomicAdd(&bins[v], __popc(peers));"
+            << 0;
         QTest::newRow("another lane leads")
             << value + "const unsigned peers = __match_any_sync(__activemask(), v);\n    if (lane == "
                        "__ffs(peers)) "
