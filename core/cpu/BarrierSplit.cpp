@@ -1584,6 +1584,31 @@ private:
         return true;
     }
 
+    // A declaration of the thread's own integer from its index, the launch's constants and the locals
+    // declared before it alone, no memory read (`const int lane = threadIdx.x % 32;`): before a whole
+    // kernel's grid-stride loop, each pass declares it afresh for each thread, as it does a guard's locals (a
+    // value of no known shape there).
+    bool threadDeclaration(const Stmt& s) {
+        const auto d = declarationAt(s.first, s.last - 1);
+        if (!d) return false;
+        for (std::size_t i = d->specFirst; i < d->specLast; ++i)
+            if (!isOneOf(k_.text(i), {"const", "int", "unsigned", "long", "signed", "size_t"})) return false;
+        for (const Declarator& one : d->declarators) {
+            if (one.typeFirst < one.typeLast || one.dimsFirst < one.dimsLast || one.initFirst == one.initLast)
+                return false;
+            for (std::size_t i = one.initFirst; i < one.initLast; ++i) {
+                if (k_.is(i, "[") || k_.is(i, "->")) return false;
+                if (!k_.identifier(i) || k_.is(i - 1, ".")) continue;
+                if (!(k_.is(i, "threadIdx") && k_.is(i + 1, ".")) && !uniform(i, i + 1, {}) &&
+                    !guardLocals_.count(std::string(k_.text(i)))) // declared before it, so declared again too
+                    return false;
+            }
+            guardLocals_[std::string(k_.text(one.name))] = RowValue{};
+            guardInits_[std::string(k_.text(one.name))] = {one.initFirst, one.initLast};
+        }
+        return true;
+    }
+
     std::optional<Guard> leadingGuard(const Stmt& root) {
         guardLocals_.clear();
         guardInits_.clear();
@@ -2174,8 +2199,8 @@ private:
             const Stmt* loop = nullptr;
             for (const Stmt& c : root.children) {
                 if (c.kind == Stmt::Kind::Empty) continue;
-                if (loop ||
-                    !(c.kind == Stmt::Kind::For || (c.kind == Stmt::Kind::Simple && guardDeclaration(c)))) {
+                if (loop || !(c.kind == Stmt::Kind::For || (c.kind == Stmt::Kind::Simple &&
+                                                            (guardDeclaration(c) || threadDeclaration(c))))) {
                     loop = nullptr; // something after the loop, or before it that is not a pure declaration
                     break;
                 }

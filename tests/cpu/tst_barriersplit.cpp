@@ -1383,6 +1383,21 @@ __global__ void k(int* a, int n) {
     for (long long i = first; i < n; i += (long long)blockDim.x * gridDim.x)
         a[100 + i] = a[i] * 5 + (int)first;
 })" << grid2 << 90 << true << true;
+        // The thread's own values declared before the loop (a lane, its half of the warp), from its index
+        // alone: each pass declares them afresh. One read from memory is not: the loop may write it.
+        QTest::newRow("a lane declared before, in a kernel without barriers") << R"(
+__global__ void k(int* a, int n) {
+    const int lane = threadIdx.x % 32;
+    const unsigned half = lane / 16u + (blockIdx.x & 1);
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        a[100 + i] = a[i] * 2 + lane * 1000 + (int)half;
+})" << grid2 << 90 << true << true;
+        QTest::newRow("a value read before the loop, which the loop may write") << R"(
+__global__ void k(int* a, int n) {
+    const int base = a[threadIdx.x + 100];
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        a[100 + i] = a[i] + base;
+})" << grid2 << 90 << false << false;
     }
 
     void gridStrideLoopsRunInPasses() {
