@@ -41,16 +41,16 @@ int rewriteSharedAtomics(std::string& source, int line, int column);
 //
 // On the CPU backend that costs a warp operation a step (record, exchange, take: about 15 times a plain
 // histogram's time), to save atomics a deferred add does not make. Each lane adding its own 1 to the same
-// address leaves the same counts: the rewrite leaves `atomicAdd(&bins[value], 1);` in the body of the
-// kernel at (line, column), run by every lane, and blanks the match, the leader, the condition and a mask
-// used nowhere else (lines and columns stay). Only where that is all the peers serve: the mask is
-// `__activemask()` (a full mask naming lanes gone is undefined on a GPU, an error the CPU backend reports,
-// and the undone form could not), the peers' only other uses are `__ffs(peers) - 1` and
-// `__popc(peers)`, the lane is `threadIdx.x % 32` (or `% warpSize`, `& 31`; the caller makes sure the
-// launches' blocks make that the lane), the if has no else and follows the match in its block with no jump
-// between, and the address is the same for every lane of a group: it names the value, and otherwise only
-// parameters never changed, the block's __shared__ arrays and blockIdx, blockDim, gridDim. Returns how many
-// it undid; `parameters` as for rewriteDeferredAtomics.
+// address leaves the same counts: the rewrite leaves `atomicAdd(&bins[value], 1);` in the body of the kernel
+// at (line, column), run by every lane, and blanks the match, the leader, the condition and a mask used
+// nowhere else (lines and columns stay). Only where that is all the peers serve: the mask is `__activemask()`
+// (a full mask naming lanes gone is undefined on a GPU; what the CPU backend makes of it, an error where a
+// named lane is elsewhere, comes from its warp model, which the undone form would skip), the peers' only
+// other uses are `__ffs(peers) - 1` and `__popc(peers)`, the lane is `threadIdx.x % 32` (or `% warpSize`,
+// `& 31`; the caller makes sure the launches' blocks make that the lane), the if has no else and follows the
+// match in its block with no jump between, and the address is the same for every lane of a group: it names
+// the value, and otherwise only parameters never changed, the block's __shared__ arrays and blockIdx,
+// blockDim, gridDim. Returns how many it undid; `parameters` as for rewriteDeferredAtomics.
 int undoWarpAggregation(std::string& source, int line, int column,
                         const std::vector<std::pair<std::string, bool>>& parameters);
 
