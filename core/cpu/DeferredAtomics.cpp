@@ -493,6 +493,12 @@ int undoWarpAggregation(std::string& source, int line, int column,
             depth += k.text(t) == "{" ? 1 : k.text(t) == "}" ? -1 : 0;
         return depth == 0;
     };
+    // Whether a statement among tokens [from, to) may leave them (a return, a loop's break, ...).
+    const auto jumpBetween = [&](std::size_t from, std::size_t to) {
+        for (std::size_t t = from; t < to; ++t)
+            if (isOneOf(k.text(t), {"return", "continue", "break", "goto", "throw", "asm"})) return true;
+        return false;
+    };
     std::optional<std::vector<std::string_view>> shared;
     std::vector<std::pair<std::size_t, std::size_t>> blanks; // token ranges [first, last] to blank
     std::vector<std::pair<std::size_t, std::string>> writes; // text written over a blanked token's start
@@ -511,8 +517,9 @@ int undoWarpAggregation(std::string& source, int line, int column,
             if (isOneOf(k.text(comma), {"(", "["})) ++depth;
             if (isOneOf(k.text(comma), {")", "]"})) --depth;
         }
-        // The value, a name; the mask, __activemask() (the lanes running: a full mask on a warp that has
-        // lanes gone would be an error the undone form could no longer report) or a name set to it alone.
+        // The value, a name; the mask, __activemask() (the lanes running: what a full mask naming lanes gone
+        // gives is the warp model's to decide, which the undone form would skip), or a name set to it alone
+        // in the same block with no jump between (a lane gone after it would be named and gone too).
         if (comma + 2 != close || !k.identifier(comma + 1)) continue;
         const std::string_view value = k.text(comma + 1);
         std::optional<std::pair<std::size_t, std::size_t>> maskDeclaration;
@@ -524,7 +531,7 @@ int undoWarpAggregation(std::string& source, int line, int column,
             if (!first || k.text(d + 2) != "__activemask" || k.text(d + 3) != "(" || k.text(d + 4) != ")" ||
                 k.text(d + 5) != ";")
                 continue;
-            if (!sameBlock(d, *peersDeclaration)) continue;
+            if (!sameBlock(d, *peersDeclaration) || jumpBetween(d, *peersDeclaration)) continue;
             maskDeclaration = std::pair{*first, d + 5};
         } else if (!(comma == i + 5 && k.text(i + 2) == "__activemask" && k.text(i + 3) == "(" &&
                      k.text(i + 4) == ")")) {
@@ -566,11 +573,7 @@ int undoWarpAggregation(std::string& source, int line, int column,
             continue;
         // ... every lane of the match reaching it: no jump between (a lane that left would take its count
         // with it where it led, and leave it where it did not).
-        if (!sameBlock(close, ifAt)) continue;
-        bool jumps = false;
-        for (std::size_t t = close; t < ifAt; ++t)
-            jumps = jumps || isOneOf(k.text(t), {"return", "continue", "break", "goto", "throw", "asm"});
-        if (jumps) continue;
+        if (!sameBlock(close, ifAt) || jumpBetween(close, ifAt)) continue;
         // The leader: `__ffs(peers) - 1` in the condition, or a name declared to it and used there alone.
         std::optional<std::pair<std::size_t, std::size_t>> leaderDeclaration;
         std::string_view leader;

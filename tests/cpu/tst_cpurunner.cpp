@@ -455,6 +455,12 @@ private slots:
             << value + "const unsigned peers = __match_any_sync(__activemask(), v);\n    if (data[i] < 0) "
                        "return;\n    if (lane == __ffs(peers) - 1) atomicAdd(&bins[v], __popc(peers));"
             << 0;
+        QTest::newRow("a lane may leave between the mask and the match")
+            << "const unsigned active = __activemask();\n    " + value +
+                   "if (v == 3) return;\n    const unsigned peers = __match_any_sync(active, v);\n    if "
+                   "(lane == "
+                   "__ffs(peers) - 1) atomicAdd(&bins[v], __popc(peers));"
+            << 0;
         QTest::newRow("another lane leads")
             << value + "const unsigned peers = __match_any_sync(__activemask(), v);\n    if (lane == "
                        "__ffs(peers)) "
