@@ -537,20 +537,21 @@ private slots:
         const auto square = setupOf(kernel, "h", args, {{"grid", {40}}, {"block", {16, 8}}});
         QVERIFY(runner_->compile(square).execution.find("warp-aggregated") == std::string::npos);
         std::vector<double> cuda(16, 0.0);
-        const int threads = 128, stride = threads * 40;
-        for (int pass = 0; pass * stride < n; ++pass)
-            for (int block = 0; block < 40; ++block)
-                for (int warp = 0; warp < threads / 32; ++warp) {
-                    const int first = pass * stride + block * threads + warp * 32;
-                    for (int l = 0; l < 32 && first + l < n; ++l) {
-                        const auto value = data.value(static_cast<std::size_t>(first + l));
-                        int leader = -1, peers = 0;
-                        for (int m = 0; m < 32 && first + m < n; ++m)
-                            if (data.value(static_cast<std::size_t>(first + m)) == value) {
-                                if (leader < 0) leader = m;
+        const std::size_t threads = 128, stride = threads * 40, elements = n;
+        for (std::size_t pass = 0; pass * stride < elements; ++pass)
+            for (std::size_t block = 0; block < 40; ++block)
+                for (std::size_t warp = 0; warp < threads / 32; ++warp) {
+                    const std::size_t first = pass * stride + block * threads + warp * 32;
+                    for (std::size_t l = 0; l < 32 && first + l < elements; ++l) {
+                        const auto value = data.value(first + l);
+                        std::size_t leader = 32, peers = 0;
+                        for (std::size_t m = 0; m < 32 && first + m < elements; ++m)
+                            if (data.value(first + m) == value) {
+                                leader = std::min(leader, m);
                                 ++peers;
                             }
-                        if (l % 16 == leader) cuda[static_cast<std::size_t>(value)] += peers; // x == leader
+                        if (l % 16 == leader) // x == leader
+                            cuda[static_cast<std::size_t>(value)] += static_cast<double>(peers);
                     }
                 }
         QVERIFY(cuda != counts);
