@@ -513,6 +513,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
     }
     text += "#line 1 \"" + setup.sourceName + "\"\n";
     std::string user = setup.source;
+    const auto launches = ran.distinctLaunches();
     if (deferAtomics)
         for (const std::size_t k : definitionsFromLast(ran)) {
             const auto& signature = kernels[k].signature;
@@ -521,9 +522,8 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                 parameters.emplace_back(parameter.name, parameter.pointer);
             // Warp-aggregated atomics become each lane's own (DeferredAtomics.h), which the deferral below
             // then folds: only where every launch of the kernel makes `threadIdx.x % 32` the lane (a block
-            // of one row, or rows of whole warps).
+            // of one row, or rows of whole warps). A template's instances share its rewrites.
             const auto instances = instancesOf(kernels, signature);
-            const auto launches = ran.distinctLaunches();
             const bool xIsLane = std::all_of(launches.begin(), launches.end(), [&](const auto& launch) {
                 const auto& block = launch.second.block;
                 return std::find(instances.begin(), instances.end(), launch.first) == instances.end() ||
@@ -535,7 +535,7 @@ CpuRunner::HostProgram CpuRunner::hostProgram(const launch::RunSetup& setup, boo
                     program.kernels[i].aggregatedAtomics = undone;
             }
             const auto deferred = rewriteDeferredAtomics(user, signature.line, signature.column, parameters);
-            for (const std::size_t i : instancesOf(kernels, signature)) // a template's instances share it
+            for (const std::size_t i : instances)
                 program.kernels[i].deferred = deferred;
         }
     for (const std::size_t k : definitionsFromLast(ran)) {
